@@ -1,0 +1,297 @@
+import fs from 'node:fs';
+import type { StdioOptions } from 'node:child_process';
+import { CaptureError } from './capture-error.js';
+import {
+  CaptureFile,
+  DEFAULT_REPORT_LIMIT_BYTES,
+  removeCaptureDirectoryIfEmpty,
+  type CapturedReport,
+} from './capture-file.js';
+import { loadNativeCapture } from './load-native.js';
+import type { NativeCaptureBinding } from './native-binding.js';
+
+export interface CaptureModeInfo {
+  mode: 'native' | 'degraded';
+  /** Where the addon came from (a prebuild or build/Release), in native mode. */
+  binding?: string;
+  /** Why the addon is not used, in degraded mode. */
+  reason?: string;
+}
+
+export interface ActiveCapture {
+  /** The capture file's descriptor: tee child output into it, or give it to children. */
+  fd: number;
+  /** Bytes captured since the capture began. */
+  bytesWritten(): number;
+}
+
+/**
+ * idle → starting (waiting for std streams to drain) → active → idle. Every operation
+ * checks the phase; `end` in idle is a no-op, so restoring is idempotent.
+ */
+type GuardPhase = 'idle' | 'starting' | 'active';
+
+type PatchableStream = NodeJS.WriteStream & { _type?: string; _handle?: { fd?: number } };
+
+const FORCE_DEGRADED_ENV = 'MCP_GATES_CAPTURE';
+
+let modeInfo: CaptureModeInfo | undefined;
+let native: NativeCaptureBinding | undefined;
+let phase: GuardPhase = 'idle';
+let file: CaptureFile | undefined;
+let consumedOffset = 0;
+let stdioGuarded = false;
+let stdoutRedirectedInJs = false;
+let processHooksInstalled = false;
+const restoreStreamWrites: (() => void)[] = [];
+
+/** Loads the addon once; degraded when it cannot load or MCP_GATES_CAPTURE=degraded. */
+export function captureMode(): CaptureModeInfo {
+  if (modeInfo) return modeInfo;
+  if (process.env[FORCE_DEGRADED_ENV] === 'degraded') {
+    modeInfo = { mode: 'degraded', reason: `forced by ${FORCE_DEGRADED_ENV}=degraded` };
+    return modeInfo;
+  }
+  const loaded = loadNativeCapture();
+  if (loaded.ok) {
+    native = loaded.binding;
+    modeInfo = { mode: 'native', binding: loaded.bindingPath };
+  } else {
+    modeInfo = { mode: 'degraded', reason: loaded.reason };
+  }
+  return modeInfo;
+}
+
+/** True where fd 1 and fd 2 of this very process can be retargeted (POSIX with the addon). */
+function fdLevelCapture(): boolean {
+  return captureMode().mode === 'native' && native?.backend === 'posix';
+}
+
+/** The native binding, for test hooks and the benchmark; undefined in degraded mode. */
+export function nativeBindingForTest(): NativeCaptureBinding | undefined {
+  captureMode();
+  return native;
+}
+
+/**
+ * The start-up stdio guard (idempotent). POSIX with the addon: the protocol gets
+ * private close-on-exec copies of fds 0 and 1; fd 1 then points at fd 2 and fd 0 at
+ * /dev/null, so no console.log, native printf or child can touch the channel.
+ * Windows and degraded mode cannot move node's own fds 0 and 1: the protocol keeps
+ * them, `process.stdout` is redirected to `process.stderr` in JS, the Win32 standard
+ * handles are moved (Windows), and children must use `childStdio()`, which never
+ * hands them fd 0 or fd 1.
+ */
+export function guardStdio(): { inputFd: number; outputFd: number } {
+  captureMode();
+  const fds = native ? native.guardStdio() : { inputFd: 0, outputFd: 1 };
+  if (!stdioGuarded) {
+    stdioGuarded = true;
+    if (!fdLevelCapture()) redirectStdoutStreamToStderr();
+  }
+  return fds;
+}
+
+function redirectStdoutStreamToStderr(): void {
+  stdoutRedirectedInJs = true;
+  // Whoever asks for process.stdout from now on (console.log included) gets stderr.
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: true,
+    get: () => process.stderr,
+  });
+}
+
+/** Whether the stdio guard is in place (tools' children then never see the channel). */
+export function isStdioGuarded(): boolean {
+  return stdioGuarded;
+}
+
+function streamsToWatch(): PatchableStream[] {
+  // Touching the getters here also fixes each stream's type while fds are still the
+  // originals: a stream first created during a capture would stay a file stream.
+  const streams = [process.stdout as PatchableStream, process.stderr as PatchableStream];
+  return streams[0] === streams[1] ? [streams[1]] : streams;
+}
+
+/** Resolves when neither std stream has queued writes. */
+async function waitUntilStreamsDrained(signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    const busy = streamsToWatch().find((stream) => !stream.destroyed && stream.writableLength > 0);
+    if (!busy) return;
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        busy.off('drain', settle);
+        busy.off('close', settle);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        settle();
+        reject(signal!.reason);
+      };
+      busy.once('drain', settle);
+      busy.once('close', settle);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+/** Whether `stream` writes through descriptor `fd` itself (so dup2 onto `fd` reaches it). */
+function writesThroughFd(stream: PatchableStream, fd: number): boolean {
+  if (stream._type === 'fs') return (stream as unknown as { fd?: number }).fd === fd;
+  return stream._handle?.fd === fd;
+}
+
+/**
+ * Redirects a std stream's write() to the capture file where dup2 cannot reach it: a
+ * TTY (libuv writes through a reopened terminal fd), Windows and degraded mode.
+ */
+function patchStreamWrite(stream: PatchableStream, captureFd: number): void {
+  const hadOwnWrite = Object.prototype.hasOwnProperty.call(stream, 'write');
+  const ownWrite = stream.write;
+  stream.write = function writeToCapture(
+    chunk: string | Uint8Array,
+    encodingOrCallback?: BufferEncoding | ((error?: Error | null) => void),
+    callback?: (error?: Error | null) => void,
+  ): boolean {
+    const encoding = typeof encodingOrCallback === 'string' ? encodingOrCallback : 'utf8';
+    const done = typeof encodingOrCallback === 'function' ? encodingOrCallback : callback;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+    let written = 0;
+    while (written < bytes.length) {
+      written += fs.writeSync(captureFd, bytes, written, bytes.length - written);
+    }
+    if (done) process.nextTick(done, null);
+    return true;
+  } as typeof stream.write;
+  restoreStreamWrites.push(() => {
+    if (hadOwnWrite) stream.write = ownWrite;
+    else delete (stream as { write?: unknown }).write;
+  });
+}
+
+function installProcessHooks(): void {
+  if (processHooksInstalled) return;
+  processHooksInstalled = true;
+  // A crash during a capture must print its trace on the real stderr, not the file.
+  process.on('uncaughtExceptionMonitor', () => abandonCapture());
+  process.on('exit', () => {
+    abandonCapture();
+    file?.dispose();
+    file = undefined;
+    removeCaptureDirectoryIfEmpty();
+  });
+}
+
+/** A fresh file unless the current one is still empty and not kept as a log. */
+function prepareFile(): CaptureFile {
+  if (file && !file.isKept && file.size() === 0) return file;
+  file?.dispose();
+  file = CaptureFile.create();
+  return file;
+}
+
+/**
+ * Starts capturing stdout and stderr of this process and of children started with
+ * `childStdio()` (or with inherited stdio, on POSIX with the addon). Waits first until
+ * process.stdout/stderr have no queued writes: retargeting an fd under a pending libuv
+ * write queue aborts the process.
+ */
+export async function beginCapture(signal?: AbortSignal): Promise<void> {
+  if (phase !== 'idle') {
+    throw new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap');
+  }
+  captureMode();
+  phase = 'starting';
+  try {
+    await waitUntilStreamsDrained(signal);
+    // Synchronous from here to the switch: nothing can queue a write in between.
+    const target = prepareFile();
+    const streams = streamsToWatch();
+    if (native) native.begin({ fd: target.fd, path: target.path });
+    try {
+      for (const stream of streams) {
+        const fd = stream === process.stderr ? 2 : 1;
+        if (!fdLevelCapture() || !writesThroughFd(stream, fd)) patchStreamWrite(stream, target.fd);
+      }
+    } catch (error) {
+      restoreStreams();
+      native?.end();
+      throw error;
+    }
+    consumedOffset = 0;
+    installProcessHooks();
+    phase = 'active';
+  } finally {
+    if (phase === 'starting') phase = 'idle';
+  }
+}
+
+function restoreStreams(): void {
+  while (restoreStreamWrites.length > 0) restoreStreamWrites.pop()!();
+}
+
+const EMPTY_REPORT: CapturedReport = { text: '', totalBytes: 0, truncated: false };
+
+/**
+ * Reports what was captured since the last take (or since begin) and marks it
+ * consumed. Outside a capture there is nothing to take: an empty report.
+ */
+export function takeCapture(options: { limitBytes?: number } = {}): CapturedReport {
+  if (phase !== 'active' || !file) return { ...EMPTY_REPORT };
+  const end = file.size();
+  const report = file.read(consumedOffset, end, validLimit(options.limitBytes));
+  consumedOffset = end;
+  return report;
+}
+
+function validLimit(limitBytes: number | undefined): number {
+  const limit = limitBytes ?? DEFAULT_REPORT_LIMIT_BYTES;
+  if (!Number.isSafeInteger(limit) || limit < 64) {
+    throw new RangeError(`limitBytes must be an integer of at least 64, got ${String(limitBytes)}`);
+  }
+  return limit;
+}
+
+/**
+ * Restores stdout and stderr and reports what was captured and not yet taken.
+ * Idempotent: in idle it restores nothing and returns an empty report.
+ */
+export function endCapture(options: { limitBytes?: number } = {}): CapturedReport {
+  const limit = validLimit(options.limitBytes);
+  if (phase !== 'active') return { ...EMPTY_REPORT };
+  abandonCapture();
+  const end = file!.size();
+  return end > consumedOffset ? file!.read(consumedOffset, end, limit) : { ...EMPTY_REPORT };
+}
+
+/** Restores without reading anything back: the crash and shutdown path. */
+export function abandonCapture(): void {
+  if (phase !== 'active') return;
+  phase = 'idle';
+  restoreStreams();
+  native?.end();
+}
+
+export function captureState(): GuardPhase {
+  return phase;
+}
+
+export function activeCapture(): ActiveCapture | null {
+  if (phase !== 'active' || !file) return null;
+  const current = file;
+  return { fd: current.fd, bytesWritten: () => current.size() };
+}
+
+/**
+ * The stdio a tool passes to spawn() so its child's output is captured on every
+ * platform and mode. stdin is always 'ignore': tools never prompt.
+ */
+export function childStdio(): StdioOptions & ['ignore', 'inherit' | number, 'inherit' | number] {
+  if (phase === 'active' && file && !fdLevelCapture()) return ['ignore', file.fd, file.fd];
+  if (fdLevelCapture() || !stdioGuarded) return ['ignore', 'inherit', 'inherit'];
+  // Windows or degraded, between captures: fd 1 is still the protocol channel.
+  return ['ignore', 2, 'inherit'];
+}

@@ -1,0 +1,13 @@
+export type { CapturedReport } from './capture-file.js';
+export { DEFAULT_REPORT_LIMIT_BYTES } from './capture-file.js';
+export { CaptureError, type CaptureErrorCode } from './capture-error.js';
+export {
+  activeCapture,
+  captureMode,
+  childStdio,
+  guardStdio,
+  takeCapture,
+  type ActiveCapture,
+  type CaptureModeInfo,
+} from './capture-guard.js';
+export { createCaptureWrapper, withCapture } from './with-capture.js';

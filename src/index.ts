@@ -1,0 +1,23 @@
+export { McpServer, type ServerOptions } from './server/server.js';
+export type {
+  DispatchWrapper,
+  JsonSchema,
+  ProgressUpdate,
+  Tool,
+  ToolAnnotations,
+  ToolContext,
+  ToolDescriptor,
+  ToolResult,
+} from './server/tool.js';
+export type { InboundLine, Transport } from './transport/transport.js';
+export { StdioTransport, type StdioTransportOptions } from './transport/stdio.js';
+export { ReplayTransport } from './transport/replay.js';
+export { LineSplitter, DEFAULT_MAX_LINE_BYTES } from './transport/line-splitter.js';
+export { ErrorCode, LocalError, ProtocolError } from './protocol/errors.js';
+export {
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  type LegacyRevision,
+  type ModernRevision,
+  type Revision,
+} from './protocol/revisions.js';

@@ -1,0 +1,613 @@
+import { ErrorCode, ProtocolError } from '../protocol/errors.js';
+import {
+  classify,
+  encodeFrame,
+  errorFrame,
+  isJsonObject,
+  notificationFrame,
+  parseLine,
+  resultFrame,
+  type InboundMessage,
+  type JsonObject,
+  type NotificationMessage,
+  type RequestMessage,
+} from '../protocol/message.js';
+import { isValidIdValue, requestIdKey, type RequestId } from '../protocol/request-id.js';
+import {
+  LATEST_LEGACY_REVISION,
+  LOG_LEVELS,
+  META,
+  MODERN_REVISIONS,
+  isLegacyRevision,
+  isModernRevision,
+  revisionAtLeast,
+  type LegacyRevision,
+  type Revision,
+} from '../protocol/revisions.js';
+import type { InboundLine, Transport } from '../transport/transport.js';
+import { ToolRegistry, type RegisteredTool } from './registry.js';
+import { describeErrors } from './schema-validator.js';
+import {
+  shapeIdentity,
+  shapeToolDescriptor,
+  shapeToolResult,
+  type ServerIdentity,
+} from './shape.js';
+import type { DispatchWrapper, ProgressUpdate, Tool, ToolContext, ToolResult } from './tool.js';
+
+export interface ServerOptions extends ServerIdentity {
+  /** Hint text for the model, sent in `initialize` and `server/discover` results. */
+  instructions?: string;
+  tools?: readonly Tool[];
+  /** Wraps every tool run (e.g. output capture). Runs are serialized. */
+  dispatch?: DispatchWrapper;
+  /** Server diagnostics, one line each (e.g. to the real stderr). Silent by default. */
+  log?: (line: string) => void;
+  /** How long a cancelled tool may take to wind down before its slot is released. */
+  abortGraceMs?: number;
+}
+
+/** `ttlMs`/`cacheScope` for the static tool list ([ours], PROTOCOL.md 3.5). */
+const CACHE_HINTS = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+const MODERN_METHODS = new Set([
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'subscriptions/listen',
+]);
+const NOT_INITIALIZED = 'Server not initialized: send initialize first, or send modern _meta';
+
+type InFlight = { kind: 'tool'; controller: AbortController } | { kind: 'listen'; id: RequestId };
+
+class ToolRunAborted extends Error {}
+
+const passThrough: DispatchWrapper = (run) => run();
+
+/**
+ * A tools-only MCP server for both eras at once: legacy sessions opened by
+ * `initialize` and stateless 2026-07-28 requests carrying `_meta`.
+ */
+export class McpServer {
+  private readonly identity: ServerIdentity;
+  private readonly instructions: string | undefined;
+  private readonly registry = new ToolRegistry();
+  private readonly log: (line: string) => void;
+  private readonly abortGraceMs: number;
+  private dispatch: DispatchWrapper;
+  private session: { revision: LegacyRevision; initialized: boolean } | undefined;
+  private readonly inFlight = new Map<string, InFlight>();
+  private toolQueue: Promise<unknown> = Promise.resolve();
+  private transport: Transport | undefined;
+  private closed = false;
+
+  constructor(options: ServerOptions) {
+    const { name, version, title, description, websiteUrl } = options;
+    this.identity = { name, version, title, description, websiteUrl };
+    this.instructions = options.instructions;
+    this.dispatch = options.dispatch ?? passThrough;
+    this.log = options.log ?? (() => {});
+    this.abortGraceMs = options.abortGraceMs ?? 1000;
+    for (const tool of options.tools ?? []) this.register(tool);
+  }
+
+  /** Adds a tool; registering a name again replaces the earlier tool. */
+  register(tool: Tool): this {
+    this.registry.register(tool);
+    return this;
+  }
+
+  /** Sets the wrapper every tool run goes through. */
+  setDispatch(wrapper: DispatchWrapper): this {
+    this.dispatch = wrapper;
+    return this;
+  }
+
+  /** Serves until the transport reports end of input; then aborts work and flushes. */
+  async serve(transport: Transport): Promise<void> {
+    this.transport = transport;
+    for (;;) {
+      const line = await transport.read();
+      if (line === null) break;
+      void this.handleLine(line).catch((error: unknown) => {
+        this.log(`mcp-gates: internal error while handling a line: ${String(error)}`);
+      });
+    }
+    await this.shutdown();
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closed = true;
+    const subscriptions: RequestId[] = [];
+    for (const entry of this.inFlight.values()) {
+      if (entry.kind === 'tool')
+        entry.controller.abort(new Error('the client closed the connection'));
+      else subscriptions.push(entry.id);
+    }
+    await Promise.race([this.toolQueue, delay(this.abortGraceMs + 250)]);
+    // Graceful end of listen streams: a result, never a server-sent cancel (PROTOCOL.md 8.3).
+    for (const id of subscriptions) {
+      this.send(resultFrame(id, this.stampModern({ _meta: { [META.subscriptionId]: id } })));
+    }
+    await this.transport?.close();
+  }
+
+  private send(frame: JsonObject): void {
+    const transport = this.transport;
+    if (!transport) return;
+    transport.write(encodeFrame(frame)).catch((error: unknown) => {
+      this.log(`mcp-gates: could not write a frame: ${String(error)}`);
+    });
+  }
+
+  private async handleLine(line: InboundLine): Promise<void> {
+    if (line.kind === 'oversize') {
+      this.send(
+        errorFrame(
+          null,
+          new ProtocolError(
+            ErrorCode.InvalidRequest,
+            `Invalid Request: a line of ${line.bytes} bytes exceeds the server's line limit and was discarded`,
+          ),
+        ),
+      );
+      return;
+    }
+    const parsed = parseLine(line.text);
+    if ('batch' in parsed) {
+      const reply = await this.handleBatch(parsed.batch);
+      if (reply !== null) this.send(reply as unknown as JsonObject);
+      return;
+    }
+    const reply = await this.handleMessage(parsed.message, false);
+    if (reply !== null) this.send(reply);
+  }
+
+  /** JSON-RPC batches exist only in a 2025-03-26 session (PROTOCOL.md 1.4). */
+  private async handleBatch(batch: unknown[]): Promise<JsonObject | JsonObject[] | null> {
+    if (this.session?.revision !== '2025-03-26') {
+      return errorFrame(
+        null,
+        new ProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported'),
+      );
+    }
+    if (batch.length === 0) {
+      return errorFrame(
+        null,
+        new ProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: empty batch'),
+      );
+    }
+    const replies = await Promise.all(
+      batch.map((value) => this.handleMessage(classify(value), true)),
+    );
+    const answered = replies.filter((reply): reply is JsonObject => reply !== null);
+    return answered.length > 0 ? answered : null;
+  }
+
+  private async handleMessage(
+    message: InboundMessage,
+    inBatch: boolean,
+  ): Promise<JsonObject | null> {
+    switch (message.kind) {
+      case 'invalid':
+        return errorFrame(message.id, message.error);
+      case 'response':
+        this.log('mcp-gates: ignored a response object: this server sends no requests');
+        return null;
+      case 'notification':
+        this.handleNotification(message);
+        return null;
+      case 'request':
+        return this.handleRequest(message, inBatch);
+    }
+  }
+
+  private handleNotification(message: NotificationMessage): void {
+    if (message.method === 'notifications/cancelled') {
+      const requestId = message.params?.requestId;
+      if (!isValidIdValue(requestId)) return;
+      const key = requestIdKey(requestId);
+      const entry = this.inFlight.get(key);
+      if (entry?.kind === 'tool') {
+        const reason = message.params?.reason;
+        entry.controller.abort(
+          new Error(typeof reason === 'string' ? reason : 'cancelled by the client'),
+        );
+      } else if (entry?.kind === 'listen') {
+        this.inFlight.delete(key);
+      }
+      return;
+    }
+    if (message.method === 'notifications/initialized') {
+      if (this.session) this.session.initialized = true;
+      return;
+    }
+    if (message.nullId) {
+      this.log(
+        `mcp-gates: ignored "${message.method}" sent with "id": null (MCP ids are never null)`,
+      );
+    }
+  }
+
+  private async handleRequest(
+    message: RequestMessage,
+    inBatch: boolean,
+  ): Promise<JsonObject | null> {
+    const { id } = message;
+    if (this.inFlight.has(requestIdKey(id))) {
+      return errorFrame(
+        id,
+        new ProtocolError(
+          ErrorCode.InvalidRequest,
+          'Invalid Request: duplicate request id: a request with this id is still in flight',
+        ),
+      );
+    }
+    try {
+      return await this.route(message, inBatch);
+    } catch (error) {
+      if (error instanceof ProtocolError) return errorFrame(id, error);
+      this.log(
+        `mcp-gates: internal error in ${message.method}: ${(error as Error)?.stack ?? String(error)}`,
+      );
+      return errorFrame(id, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
+    }
+  }
+
+  /** The dispatcher of PROTOCOL.md 4.2. */
+  private route(
+    message: RequestMessage,
+    inBatch: boolean,
+  ): Promise<JsonObject | null> | JsonObject | null {
+    const { id, method, params } = message;
+    const meta = params?._meta;
+    if (isJsonObject(meta) && Object.hasOwn(meta, META.protocolVersion)) {
+      return this.routeModern(message, meta);
+    }
+    if (method === 'initialize') {
+      if (inBatch) {
+        throw new ProtocolError(
+          ErrorCode.InvalidRequest,
+          'Invalid Request: initialize must not be batched',
+        );
+      }
+      return resultFrame(id, this.initialize(params));
+    }
+    if (method === 'ping') return resultFrame(id, {});
+    if (method === 'server/discover' || method === 'subscriptions/listen') {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Invalid params: ${method} needs params._meta with "${META.protocolVersion}"`,
+      );
+    }
+    if (!this.session) throw new ProtocolError(ErrorCode.InvalidRequest, NOT_INITIALIZED);
+    const revision = this.session.revision;
+    switch (method) {
+      case 'tools/list':
+        return resultFrame(id, this.listTools(params, revision));
+      case 'tools/call':
+        return this.callTool(message, revision);
+      default:
+        throw methodNotFound(method);
+    }
+  }
+
+  private initialize(params: JsonObject | undefined): JsonObject {
+    if (this.session) {
+      throw new ProtocolError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: already initialized (protocol ${this.session.revision}); start a new process for a new session`,
+      );
+    }
+    if (!params || typeof params.protocolVersion !== 'string') {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        'Invalid params: initialize needs a string "protocolVersion"',
+      );
+    }
+    if (!isJsonObject(params.capabilities)) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        'Invalid params: initialize needs a "capabilities" object',
+      );
+    }
+    if (!isImplementation(params.clientInfo)) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        'Invalid params: initialize needs "clientInfo" with string "name" and "version"',
+      );
+    }
+    const requested = params.protocolVersion;
+    const revision = isLegacyRevision(requested) ? requested : LATEST_LEGACY_REVISION;
+    this.session = { revision, initialized: false };
+    const result: JsonObject = {
+      protocolVersion: revision,
+      capabilities: { tools: {} },
+      serverInfo: shapeIdentity(this.identity, revision),
+    };
+    if (this.instructions !== undefined) result.instructions = this.instructions;
+    return result;
+  }
+
+  private routeModern(
+    message: RequestMessage,
+    meta: JsonObject,
+  ): Promise<JsonObject | null> | JsonObject | null {
+    const { id, method, params } = message;
+    const version = meta[META.protocolVersion];
+    if (typeof version !== 'string') {
+      throw invalidParams(`_meta "${META.protocolVersion}" must be a string`);
+    }
+    if (!isModernRevision(version)) {
+      throw new ProtocolError(
+        ErrorCode.UnsupportedProtocolVersion,
+        'Unsupported protocol version',
+        {
+          supported: [...MODERN_REVISIONS],
+          requested: version,
+        },
+      );
+    }
+    if (!MODERN_METHODS.has(method)) throw methodNotFound(method);
+    validateEnvelope(meta);
+
+    switch (method) {
+      case 'server/discover': {
+        const result: JsonObject = {
+          supportedVersions: [...MODERN_REVISIONS],
+          capabilities: { tools: {} },
+        };
+        if (this.instructions !== undefined) result.instructions = this.instructions;
+        return resultFrame(id, this.stampModern({ ...result, ...CACHE_HINTS }));
+      }
+      case 'tools/list':
+        return resultFrame(
+          id,
+          this.stampModern({ ...this.listTools(params, version), ...CACHE_HINTS }),
+        );
+      case 'subscriptions/listen':
+        return this.listen(id, params!);
+      default:
+        return this.callTool(message, version);
+    }
+  }
+
+  /** Adds the 2026-07-28 result vocabulary: `resultType` and the server's identity. */
+  private stampModern(result: JsonObject): JsonObject {
+    const meta = isJsonObject(result._meta) ? result._meta : {};
+    return {
+      resultType: 'complete',
+      ...result,
+      _meta: { ...meta, [META.serverInfo]: shapeIdentity(this.identity, MODERN_REVISIONS[0]) },
+    };
+  }
+
+  /** Minimal `subscriptions/listen` (PROTOCOL.md 3.10): acknowledge, honour nothing, stay open. */
+  private listen(id: RequestId, params: JsonObject): null {
+    if (!isJsonObject(params.notifications)) {
+      throw invalidParams('subscriptions/listen needs a "notifications" filter object');
+    }
+    this.inFlight.set(requestIdKey(id), { kind: 'listen', id });
+    this.send(
+      notificationFrame('notifications/subscriptions/acknowledged', {
+        _meta: { [META.subscriptionId]: id },
+        notifications: {},
+      }),
+    );
+    return null;
+  }
+
+  private listTools(params: JsonObject | undefined, revision: Revision): JsonObject {
+    if (params?.cursor !== undefined) {
+      throw invalidParams('unknown cursor: this server returns its whole tool list in one page');
+    }
+    return { tools: this.registry.list().map(({ tool }) => shapeToolDescriptor(tool, revision)) };
+  }
+
+  private async callTool(message: RequestMessage, revision: Revision): Promise<JsonObject | null> {
+    const { id, params } = message;
+    const modern = isModernRevision(revision);
+    const name = params?.name;
+    if (typeof name !== 'string') throw invalidParams('tools/call needs a string "name"');
+    const args = params!.arguments;
+    if (args !== undefined && !isJsonObject(args)) {
+      throw invalidParams('tools/call "arguments" must be an object');
+    }
+    const entry = this.registry.get(name);
+    if (!entry) throw invalidParams(`Unknown tool: ${name}`);
+
+    const withResultVocabulary = (result: JsonObject) =>
+      resultFrame(id, modern ? this.stampModern(result) : result);
+    const input = args ?? {};
+    if (!entry.validateInput(input)) {
+      const text = `Invalid arguments for tool "${name}":\n${describeErrors(entry.validateInput)}`;
+      return withResultVocabulary(shapeToolResult(entry.tool, { text, isError: true }, revision));
+    }
+
+    const key = requestIdKey(id);
+    const controller = new AbortController();
+    this.inFlight.set(key, { kind: 'tool', controller });
+    const progress = this.progressReporter(params, revision, controller.signal);
+    try {
+      const result = await this.enqueue(() =>
+        this.runTool(entry, input, revision, controller, progress),
+      );
+      progress.finish();
+      if (result === null || controller.signal.aborted || this.closed) return null;
+      return withResultVocabulary(shapeToolResult(entry.tool, result, revision));
+    } finally {
+      progress.finish();
+      this.inFlight.delete(key);
+    }
+  }
+
+  /** Tool runs are serialized in arrival order: the dispatch wrapper may be process-global. */
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.toolQueue.then(job);
+    this.toolQueue = run.catch(() => {});
+    return run;
+  }
+
+  private async runTool(
+    entry: RegisteredTool,
+    args: JsonObject,
+    revision: Revision,
+    controller: AbortController,
+    progress: ProgressChannel,
+  ): Promise<ToolResult | null> {
+    const { signal } = controller;
+    if (signal.aborted) return null; // cancelled while queued: never started
+    const { tool } = entry;
+    const context: ToolContext = {
+      signal,
+      progress: (update) => progress.report(update),
+      wantsProgress: progress.wanted,
+      revision,
+    };
+    const invoke = () =>
+      settleOrAbandon(
+        Promise.resolve().then(() => tool.run(args, context)),
+        signal,
+        this.abortGraceMs,
+      );
+    let result: ToolResult;
+    try {
+      result = checkResultShape(
+        await this.dispatch(invoke, { toolName: tool.name, signal }),
+        tool.name,
+      );
+    } catch (error) {
+      if (signal.aborted) return null;
+      result = { text: `Tool "${tool.name}" failed: ${describeThrown(error)}`, isError: true };
+    }
+    if (entry.validateOutput && result.structuredContent !== undefined && !result.isError) {
+      if (!entry.validateOutput(result.structuredContent)) {
+        throw new ProtocolError(
+          ErrorCode.InternalError,
+          `Internal error: tool "${tool.name}" returned structured content that violates its outputSchema`,
+          { errors: describeErrors(entry.validateOutput) },
+        );
+      }
+    }
+    return result;
+  }
+
+  private progressReporter(
+    params: JsonObject | undefined,
+    revision: Revision,
+    signal: AbortSignal,
+  ): ProgressChannel {
+    const token = isJsonObject(params?._meta) ? params._meta.progressToken : undefined;
+    const wanted = isValidIdValue(token);
+    let last = -Infinity;
+    let finished = false;
+    return {
+      wanted,
+      report: (update: ProgressUpdate) => {
+        if (!wanted || finished || signal.aborted || this.closed) return;
+        if (typeof update.progress !== 'number' || !(update.progress > last)) return;
+        last = update.progress;
+        const body: JsonObject = { progressToken: token, progress: update.progress };
+        if (typeof update.total === 'number') body.total = update.total;
+        if (typeof update.message === 'string' && revisionAtLeast(revision, '2025-03-26')) {
+          body.message = update.message;
+        }
+        this.send(notificationFrame('notifications/progress', body));
+      },
+      finish: () => {
+        finished = true;
+      },
+    };
+  }
+}
+
+interface ProgressChannel {
+  wanted: boolean;
+  report(update: ProgressUpdate): void;
+  finish(): void;
+}
+
+function invalidParams(detail: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${detail}`);
+}
+
+function methodNotFound(method: string): ProtocolError {
+  return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+}
+
+function isImplementation(value: unknown): boolean {
+  return isJsonObject(value) && typeof value.name === 'string' && typeof value.version === 'string';
+}
+
+/** Step 4 of PROTOCOL.md 3.2. */
+function validateEnvelope(meta: JsonObject): void {
+  if (!isJsonObject(meta[META.clientCapabilities])) {
+    throw invalidParams(`_meta needs a "${META.clientCapabilities}" object`);
+  }
+  if (Object.hasOwn(meta, META.clientInfo) && !isImplementation(meta[META.clientInfo])) {
+    throw invalidParams(`_meta "${META.clientInfo}" needs string "name" and "version"`);
+  }
+  if (
+    Object.hasOwn(meta, META.logLevel) &&
+    !(LOG_LEVELS as readonly unknown[]).includes(meta[META.logLevel])
+  ) {
+    throw invalidParams(`_meta "${META.logLevel}" must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  if (Object.hasOwn(meta, 'progressToken') && !isValidIdValue(meta.progressToken)) {
+    throw invalidParams('_meta "progressToken" must be a string or an integer');
+  }
+}
+
+/**
+ * Waits for the tool; once aborted, waits at most `graceMs` more so a tool that
+ * never settles cannot hold the serialized queue (or the capture guard) forever.
+ */
+function settleOrAbandon(
+  pending: Promise<ToolResult>,
+  signal: AbortSignal,
+  graceMs: number,
+): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => reject(new ToolRunAborted('abandoned after cancellation')), graceMs);
+    };
+    pending.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function checkResultShape(result: unknown, toolName: string): ToolResult {
+  const malformed = (why: string): ToolResult => ({
+    text: `Tool "${toolName}" returned a malformed result: ${why}`,
+    isError: true,
+  });
+  if (!isJsonObject(result))
+    return malformed('expected an object like {text, isError?, structuredContent?}');
+  if (typeof result.text !== 'string') return malformed('"text" must be a string');
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') {
+    return malformed('"isError" must be a boolean');
+  }
+  if (result.structuredContent !== undefined) {
+    try {
+      JSON.stringify(result.structuredContent);
+    } catch (error) {
+      return malformed(
+        `"structuredContent" is not JSON-serializable (${(error as Error).message})`,
+      );
+    }
+  }
+  return result as unknown as ToolResult;
+}
+
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import tty from 'node:tty';
+import type { Readable, Writable } from 'node:stream';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
+import type { InboundLine, Transport } from './transport.js';
+
+export interface StdioTransportOptions {
+  /** Descriptor frames are read from (default 0; the stdio guard passes a private duplicate). */
+  inputFd?: number;
+  /** Descriptor frames are written to (default 1; the stdio guard passes a private duplicate). */
+  outputFd?: number;
+  /** Longest accepted line in bytes (default 4 MiB); longer lines are discarded and reported. */
+  maxLineBytes?: number;
+  /** Lines read ahead of the server before the input is paused. */
+  readAheadLines?: number;
+}
+
+const CLOSE_FLUSH_TIMEOUT_MS = 2000;
+
+/** Opens a stream suited to the descriptor's type: pipes and sockets are async, files are not. */
+function openReadable(fd: number): Readable {
+  if (tty.isatty(fd)) return new tty.ReadStream(fd);
+  const stat = fs.fstatSync(fd);
+  if (stat.isFIFO() || stat.isSocket())
+    return new net.Socket({ fd, readable: true, writable: false });
+  return fs.createReadStream('', { fd, autoClose: false });
+}
+
+function openWritable(fd: number): Writable {
+  if (tty.isatty(fd)) return new tty.WriteStream(fd);
+  const stat = fs.fstatSync(fd);
+  if (stat.isFIFO() || stat.isSocket())
+    return new net.Socket({ fd, readable: false, writable: true });
+  return fs.createWriteStream('', { fd, autoClose: false });
+}
+
+/**
+ * Newline-delimited frames over two file descriptors. A closed or broken output (EPIPE)
+ * ends the conversation quietly: writes are dropped and `read()` reports end of input.
+ */
+export class StdioTransport implements Transport {
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly splitter: LineSplitter;
+  private readonly queue: (InboundLine | null)[] = [];
+  private readonly readers: ((line: InboundLine | null) => void)[] = [];
+  private readonly readAheadLines: number;
+  private ended = false;
+  private outputBroken = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: StdioTransportOptions = {}) {
+    this.splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.readAheadLines = options.readAheadLines ?? 1024;
+    this.input = openReadable(options.inputFd ?? 0);
+    this.output = openWritable(options.outputFd ?? 1);
+
+    const emit = (line: InboundLine) => this.deliver(line);
+    this.input.on('data', (chunk: Buffer) => {
+      this.splitter.push(chunk, emit);
+      if (this.queue.length >= this.readAheadLines) this.input.pause();
+    });
+    this.input.on('end', () => this.finishInput());
+    this.input.on('error', () => this.finishInput());
+    this.output.on('error', () => {
+      // The client went away (EPIPE, closed pipe): nobody can read what we would say.
+      this.outputBroken = true;
+      this.finishInput();
+    });
+  }
+
+  read(): Promise<InboundLine | null> {
+    const next = this.queue.shift();
+    if (next !== undefined) {
+      if (this.queue.length === 0 && !this.ended) this.input.resume();
+      return Promise.resolve(next);
+    }
+    if (this.ended) return Promise.resolve(null);
+    this.input.resume();
+    return new Promise((resolve) => this.readers.push(resolve));
+  }
+
+  write(line: string): Promise<void> {
+    if (this.outputBroken || this.output.writableEnded) return Promise.resolve();
+    // One write call per frame: the stream keeps calls in order, so frames never interleave.
+    if (this.output.write(line + '\n')) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.output.off('drain', done);
+        this.output.off('error', done);
+        resolve();
+      };
+      this.output.once('drain', done);
+      this.output.once('error', done);
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.flushAndClose();
+    return this.closing;
+  }
+
+  private async flushAndClose(): Promise<void> {
+    this.finishInput();
+    this.input.destroy();
+    if (this.outputBroken) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_FLUSH_TIMEOUT_MS);
+      timer.unref();
+      this.output.end(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.output.once('error', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private finishInput(): void {
+    if (this.ended) return;
+    this.splitter.end((line) => this.deliver(line));
+    this.ended = true;
+    this.deliver(null);
+  }
+
+  private deliver(line: InboundLine | null): void {
+    const reader = this.readers.shift();
+    if (reader) reader(line);
+    else this.queue.push(line);
+  }
+}
