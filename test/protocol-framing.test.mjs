@@ -47,7 +47,12 @@ describe('framing and JSON-RPC (replay double)', () => {
     });
     await conversation.initialize();
     conversation.send({ jsonrpc: '2.0', id: null, method: 'ping' });
-    conversation.send({ jsonrpc: '2.0', id: null, method: 'tools/call', params: { name: 'count' } });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: null,
+      method: 'tools/call',
+      params: { name: 'count' },
+    });
     const frames = await conversation.settle(50);
     expect(frames).to.have.length(1); // the initialize result only
     expect(ran).to.equal(0);
@@ -81,8 +86,18 @@ describe('framing and JSON-RPC (replay double)', () => {
 
   it('keeps "0" and 0 apart, and echoes "" and -7 exactly (cases 10, 11)', async () => {
     await conversation.initialize();
-    conversation.send({ jsonrpc: '2.0', id: '0', method: 'tools/call', params: { name: 'slow', arguments: { ms: 50 } } });
-    conversation.send({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'slow', arguments: { ms: 50 } } });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: '0',
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 50 } },
+    });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 50 } },
+    });
     conversation.send({ jsonrpc: '2.0', id: '', method: 'ping' });
     conversation.send({ jsonrpc: '2.0', id: -7, method: 'ping' });
     await conversation.waitFor((frame) => frame.id === 0);
@@ -105,7 +120,12 @@ describe('framing and JSON-RPC (replay double)', () => {
 
   it('rejects a duplicate in-flight id and lets the first complete (case 13)', async () => {
     await conversation.initialize();
-    const call = { jsonrpc: '2.0', id: 'dup', method: 'tools/call', params: { name: 'slow', arguments: { ms: 80 } } };
+    const call = {
+      jsonrpc: '2.0',
+      id: 'dup',
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 80 } },
+    };
     conversation.send(call);
     conversation.send(call);
     const duplicate = await conversation.waitFor((frame) => frame.id === 'dup' && frame.error);
@@ -126,13 +146,19 @@ describe('framing and JSON-RPC (replay double)', () => {
     conversation.send({ jsonrpc: '2.0', id: 'b', method: 'tools/call', params: [] });
     conversation.send({ jsonrpc: '2.0', id: 'c', method: 'tools/list', params: null });
     await conversation.settle();
-    const byId = Object.fromEntries(conversation.frames.slice(1).map((frame) => [frame.id, errorOf(frame)]));
+    const byId = Object.fromEntries(
+      conversation.frames.slice(1).map((frame) => [frame.id, errorOf(frame)]),
+    );
     expect(byId).to.deep.equal({ a: -32600, b: -32602, c: -32600 });
   });
 
   it('never answers notifications, and never runs a tools/call notification (case 16)', async () => {
     let ran = 0;
-    conversation.server.register({ name: 'count', inputSchema: { type: 'object' }, run: () => ({ text: String(++ran) }) });
+    conversation.server.register({
+      name: 'count',
+      inputSchema: { type: 'object' },
+      run: () => ({ text: String(++ran) }),
+    });
     await conversation.initialize();
     conversation.send({ jsonrpc: '2.0', method: 'notifications/whatever' });
     conversation.send({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'count' } });
@@ -171,7 +197,12 @@ describe('framing and JSON-RPC (replay double)', () => {
       JSON.stringify([
         { jsonrpc: '2.0', id: 'l', method: 'tools/list' },
         { jsonrpc: '2.0', id: 'i', method: 'initialize', params: {} },
-        { jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+        {
+          jsonrpc: '2.0',
+          id: 'c',
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: 'hi' } },
+        },
       ]),
     );
     const batch = await conversation.waitFor((frame) => Array.isArray(frame) && frame.length === 3);
@@ -181,7 +212,11 @@ describe('framing and JSON-RPC (replay double)', () => {
     expect(byId.c.result.content[0].text).to.equal('hi');
     const frames = await conversation.settle();
     expect(frames.filter((frame) => Array.isArray(frame))).to.have.length(2);
-    expect(frames.filter((frame) => !Array.isArray(frame) && frame.error?.code === -32600 && frame.id === null)).to.have.length(1);
+    expect(
+      frames.filter(
+        (frame) => !Array.isArray(frame) && frame.error?.code === -32600 && frame.id === null,
+      ),
+    ).to.have.length(1);
   });
 
   it('answers an over-long line with -32600 and keeps serving (case 19)', async () => {
@@ -194,7 +229,12 @@ describe('framing and JSON-RPC (replay double)', () => {
 
   it('answers concurrent requests out of order, each with its own id (case 20)', async () => {
     await conversation.initialize();
-    conversation.send({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'slow', arguments: { ms: 100 } } });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'slow',
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 100 } },
+    });
     conversation.send({ jsonrpc: '2.0', id: 'fast', method: 'ping' });
     await conversation.waitFor((frame) => frame.id === 'slow');
     const order = conversation.frames.slice(1).map((frame) => frame.id);
@@ -203,8 +243,17 @@ describe('framing and JSON-RPC (replay double)', () => {
 
   it('treats modern and legacy traffic in one id table', async () => {
     await conversation.initialize();
-    conversation.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60 } } });
-    const duplicate = await conversation.request('tools/call', { name: 'echo', arguments: { text: 'x' }, _meta: modernMeta() }, 7);
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 60 } },
+    });
+    const duplicate = await conversation.request(
+      'tools/call',
+      { name: 'echo', arguments: { text: 'x' }, _meta: modernMeta() },
+      7,
+    );
     expect(errorOf(duplicate)).to.equal(-32600);
   });
 });

@@ -37,7 +37,10 @@ export function testTools() {
       run: ({ ms = 200 }, { signal, progress }) =>
         new Promise((resolve) => {
           let step = 0;
-          const tick = setInterval(() => progress({ progress: ++step, total: 10, message: `step ${step}` }), ms / 10);
+          const tick = setInterval(
+            () => progress({ progress: ++step, total: 10, message: `step ${step}` }),
+            ms / 10,
+          );
           const timer = setTimeout(() => {
             clearInterval(tick);
             resolve({ text: `waited ${ms} ms` });
@@ -132,7 +135,9 @@ export class Conversation {
     const message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;
     this.send(message);
-    return this.waitFor((frame) => !Array.isArray(frame) && frame.id === id && !('method' in frame));
+    return this.waitFor(
+      (frame) => !Array.isArray(frame) && frame.id === id && !('method' in frame),
+    );
   }
 
   async initialize(protocolVersion = '2025-11-25') {
@@ -154,7 +159,10 @@ export class Conversation {
     const found = this.frames.find(predicate);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('expected frame not written in time')), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error('expected frame not written in time')),
+        timeoutMs,
+      );
       this.waiters.push({ predicate, resolve, timer });
     });
   }
@@ -179,7 +187,8 @@ export class Conversation {
       return;
     }
     this.frames.push(frame);
-    const request = !Array.isArray(frame) && 'id' in frame ? this.requests.get(idKey(frame.id)) : undefined;
+    const request =
+      !Array.isArray(frame) && 'id' in frame ? this.requests.get(idKey(frame.id)) : undefined;
     let revision;
     if (request?.modern || frame.method === 'notifications/subscriptions/acknowledged') {
       revision = MODERN;

@@ -11,7 +11,10 @@ function schemaFor(revision) {
   if (entry) return entry;
   if (!REVISIONS.includes(revision)) throw new Error(`no vendored schema for ${revision}`);
   const document = JSON.parse(
-    readFileSync(new URL(`../fixtures/mcp-schema/${revision}/schema.json`, import.meta.url), 'utf8'),
+    readFileSync(
+      new URL(`../fixtures/mcp-schema/${revision}/schema.json`, import.meta.url),
+      'utf8',
+    ),
   );
   const draft07 = document.$schema.includes('draft-07');
   const ajv = draft07
@@ -63,7 +66,13 @@ export function frameViolations(frame, revision, method) {
     add(check(revision, revision >= '2025-11-25' ? 'JSONRPCErrorResponse' : 'JSONRPCError', value));
     if (frame.result !== undefined) problems.push('a frame with both result and error');
   } else if ('result' in frame) {
-    add(check(revision, revision >= '2025-11-25' ? 'JSONRPCResultResponse' : 'JSONRPCResponse', frame));
+    add(
+      check(
+        revision,
+        revision >= '2025-11-25' ? 'JSONRPCResultResponse' : 'JSONRPCResponse',
+        frame,
+      ),
+    );
     const resultType = RESULT_TYPES[method];
     if (resultType) add(check(revision, resultType, frame.result));
   } else if ('method' in frame) {

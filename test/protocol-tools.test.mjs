@@ -1,0 +1,374 @@
+// PROTOCOL.md section 6, tool cases 35-42, plus the tool registry and dispatch licence.
+import { expect } from 'chai';
+import { McpServer, ReplayTransport } from '../dist/index.js';
+import { Conversation, modernMeta } from './helpers/conversation.mjs';
+
+describe('tools (replay double)', () => {
+  let conversation;
+  beforeEach(async () => {
+    conversation = new Conversation();
+    await conversation.initialize('2025-11-25');
+  });
+  afterEach(async () => {
+    await conversation.end();
+    expect(conversation.violations).to.deep.equal([]);
+  });
+
+  it('rejects tools/call without a string name (case 35)', async () => {
+    expect((await conversation.request('tools/call', {})).error.code).to.equal(-32602);
+    expect((await conversation.request('tools/call', { name: 123 })).error.code).to.equal(-32602);
+  });
+
+  it('rejects non-object arguments (case 36)', async () => {
+    for (const args of [[], 'x', null]) {
+      const reply = await conversation.request('tools/call', { name: 'echo', arguments: args });
+      expect(reply.error?.code, JSON.stringify(args)).to.equal(-32602);
+    }
+  });
+
+  it('answers an unknown tool with -32602, not -32601 (case 37)', async () => {
+    const reply = await conversation.request('tools/call', { name: 'nope' });
+    expect(reply.error.code).to.equal(-32602);
+    expect(reply.error.message).to.include('nope');
+  });
+
+  it('turns arguments failing the inputSchema into an isError result (case 38)', async () => {
+    const wrongType = await conversation.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 5 },
+    });
+    expect(wrongType.result.isError).to.equal(true);
+    expect(wrongType.result.content[0].text).to.match(/\/text: must be string/);
+    const missing = await conversation.request('tools/call', { name: 'echo', arguments: {} });
+    expect(missing.result.isError).to.equal(true);
+    expect(missing.result.content[0].text).to.match(/required property 'text'/);
+  });
+
+  it('runs a tool with omitted arguments and reports a throwing handler as isError (case 39)', async () => {
+    const structured = await conversation.request('tools/call', { name: 'structured' });
+    expect(structured.result.isError).to.equal(false);
+    const thrown = await conversation.request('tools/call', { name: 'throws' });
+    expect(thrown.result.isError).to.equal(true);
+    expect(thrown.result.content[0].text).to.include('boom on purpose');
+  });
+
+  it('lists all tools sorted in one page and rejects any cursor (case 40)', async () => {
+    const first = await conversation.request('tools/list');
+    const second = await conversation.request('tools/list', {});
+    expect(first.result).to.not.have.property('nextCursor');
+    expect(first.result.tools.map((tool) => tool.name)).to.deep.equal(
+      second.result.tools.map((tool) => tool.name),
+    );
+    expect(first.result.tools.map((tool) => tool.name)).to.deep.equal(
+      [...first.result.tools.map((tool) => tool.name)].sort(),
+    );
+    expect((await conversation.request('tools/list', { cursor: 'bogus' })).error.code).to.equal(
+      -32602,
+    );
+  });
+
+  it('sends increasing progress before the result and none after (case 41)', async () => {
+    const reply = await conversation.request('tools/call', {
+      name: 'slow',
+      arguments: { ms: 150 },
+      _meta: { progressToken: 7 },
+    });
+    await conversation.settle(60);
+    const index = conversation.frames.indexOf(reply);
+    const progress = conversation.frames.filter(
+      (frame) => frame.method === 'notifications/progress',
+    );
+    expect(progress.length).to.be.greaterThan(2);
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i].params.progress).to.be.greaterThan(progress[i - 1].params.progress);
+    }
+    for (const note of progress) {
+      expect(note.params.progressToken).to.equal(7);
+      expect(conversation.frames.indexOf(note)).to.be.lessThan(index);
+    }
+  });
+
+  it('sends no progress without a progressToken', async () => {
+    await conversation.request('tools/call', { name: 'slow', arguments: { ms: 60 } });
+    expect(
+      conversation.frames.filter((frame) => frame.method === 'notifications/progress'),
+    ).to.deep.equal([]);
+  });
+
+  it('never answers a cancelled call, running or queued; later requests still answered (case 42)', async () => {
+    const events = [];
+    conversation.server.register({
+      name: 'watch',
+      inputSchema: { type: 'object' },
+      run: (_args, { signal }) =>
+        new Promise((resolve) => {
+          events.push('started');
+          signal.addEventListener('abort', () => {
+            events.push('aborted');
+            resolve({ text: 'stopped' });
+          });
+        }),
+    });
+    const call = (id, name, args = {}) =>
+      conversation.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: args, _meta: { progressToken: id } },
+      });
+    call('running', 'watch');
+    call('queued', 'echo', { text: 'never' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    conversation.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'queued' },
+    });
+    conversation.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'running', reason: 'user' },
+    });
+    conversation.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'unknown' },
+    });
+    const after = await conversation.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'after' },
+    });
+    expect(after.result.content[0].text).to.equal('after');
+    await conversation.settle(50);
+    expect(events).to.deep.equal(['started', 'aborted']);
+    expect(
+      conversation.frames.filter((frame) => frame.id === 'running' || frame.id === 'queued'),
+    ).to.deep.equal([]);
+    expect(
+      conversation.frames.filter((frame) => frame.params?.progressToken === 'running'),
+    ).to.deep.equal([]);
+  });
+
+  it('serializes tool runs but keeps answering ping, lists and discover meanwhile', async () => {
+    const log = [];
+    let release;
+    conversation.server.register({
+      name: 'gate',
+      inputSchema: { type: 'object' },
+      run: async ({ label }) => {
+        log.push(`start ${label}`);
+        if (label === 'a') await new Promise((resolve) => (release = resolve));
+        log.push(`end ${label}`);
+        return { text: label };
+      },
+    });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'a',
+      method: 'tools/call',
+      params: { name: 'gate', arguments: { label: 'a' } },
+    });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'b',
+      method: 'tools/call',
+      params: { name: 'gate', arguments: { label: 'b' } },
+    });
+    expect((await conversation.request('ping')).result).to.deep.equal({});
+    expect((await conversation.request('tools/list')).result.tools.length).to.equal(6);
+    expect((await conversation.modern('server/discover')).result.supportedVersions).to.include(
+      '2026-07-28',
+    );
+    expect(log).to.deep.equal(['start a']);
+    release();
+    await conversation.waitFor((frame) => frame.id === 'b');
+    expect(log).to.deep.equal(['start a', 'end a', 'start b', 'end b']);
+  });
+
+  it('releases the queue when a cancelled tool never settles', async () => {
+    conversation.server.register({
+      name: 'stuck',
+      inputSchema: { type: 'object' },
+      run: () => new Promise(() => {}),
+    });
+    conversation.send({ jsonrpc: '2.0', id: 's', method: 'tools/call', params: { name: 'stuck' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    conversation.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 's' },
+    });
+    const next = await conversation.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'free' },
+    });
+    expect(next.result.content[0].text).to.equal('free');
+    expect(conversation.frames.some((frame) => frame.id === 's')).to.equal(false);
+  });
+
+  it('reports malformed and non-serializable results as isError', async () => {
+    const cyclic = {};
+    cyclic.self = cyclic;
+    const tools = {
+      nothing: () => undefined,
+      number: () => 42,
+      textless: () => ({ isError: false }),
+      cyclic: () => ({ text: 'x', structuredContent: cyclic }),
+      rejects: () => Promise.reject(new Error('rejected on purpose')),
+      throwsString: () => {
+        throw 'a string';
+      },
+    };
+    for (const [name, run] of Object.entries(tools)) {
+      conversation.server.register({ name, inputSchema: { type: 'object' }, run });
+    }
+    for (const name of Object.keys(tools)) {
+      const reply = await conversation.request('tools/call', { name });
+      expect(reply.result?.isError, name).to.equal(true);
+    }
+  });
+
+  it('answers -32603 when structured content violates the outputSchema', async () => {
+    conversation.server.register({
+      name: 'liar',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      run: () => ({ text: 'x', structuredContent: { n: 'not a number' } }),
+    });
+    expect((await conversation.request('tools/call', { name: 'liar' })).error.code).to.equal(
+      -32603,
+    );
+  });
+
+  it('lets the last registration of a name win', async () => {
+    conversation.server.register({
+      name: 'echo',
+      inputSchema: { type: 'object' },
+      run: () => ({ text: 'replaced' }),
+    });
+    const reply = await conversation.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'x' },
+    });
+    expect(reply.result.content[0].text).to.equal('replaced');
+    expect(
+      (await conversation.request('tools/list')).result.tools.filter(
+        (tool) => tool.name === 'echo',
+      ),
+    ).to.have.length(1);
+  });
+
+  it('validates draft-07 and 2020-12 input schemas', async () => {
+    conversation.server.register({
+      name: 'draft7',
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { n: { type: 'integer', exclusiveMinimum: 0 } },
+        required: ['n'],
+        definitions: { unused: { type: 'string' } },
+      },
+      run: ({ n }) => ({ text: String(n) }),
+    });
+    conversation.server.register({
+      name: 'modern_schema',
+      inputSchema: {
+        type: 'object',
+        $defs: { positive: { type: 'integer', minimum: 1 } },
+        properties: { n: { $ref: '#/$defs/positive' } },
+        dependentRequired: { n: [] },
+        required: ['n'],
+      },
+      run: ({ n }) => ({ text: String(n) }),
+    });
+    for (const name of ['draft7', 'modern_schema']) {
+      expect(
+        (await conversation.request('tools/call', { name, arguments: { n: 2 } })).result.isError,
+      ).to.equal(false);
+      expect(
+        (await conversation.request('tools/call', { name, arguments: { n: 0 } })).result.isError,
+      ).to.equal(true);
+    }
+  });
+
+  it('serves unexpected inputResponses/requestState normally (case 58)', async () => {
+    const reply = await conversation.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'ok' },
+      inputResponses: { x: {} },
+      requestState: 'opaque',
+      _meta: modernMeta(),
+    });
+    expect(reply.result.content[0].text).to.equal('ok');
+    expect(reply.result.resultType).to.equal('complete');
+  });
+});
+
+describe('tool registry', () => {
+  const base = { inputSchema: { type: 'object' }, run: () => ({ text: '' }) };
+  const expectCode = (fn, code) => {
+    try {
+      fn();
+    } catch (error) {
+      expect(error).to.have.property('code', code);
+      return;
+    }
+    expect.fail(`expected an error with code ${code}`);
+  };
+
+  it('rejects invalid tool names', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    for (const name of ['', 'has space', 'a/b', 'x'.repeat(129), 'émoji']) {
+      expectCode(() => server.register({ ...base, name }), 'EINVALID_TOOL_NAME');
+    }
+    server.register({ ...base, name: 'A-z_0.9' });
+    server.register({ ...base, name: 'x'.repeat(128) });
+  });
+
+  it('rejects input schemas without an object root and unknown dialects', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    expectCode(
+      () => server.register({ ...base, name: 't', inputSchema: { type: 'string' } }),
+      'EINVALID_SCHEMA',
+    );
+    expectCode(
+      () =>
+        server.register({
+          ...base,
+          name: 't',
+          inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' },
+        }),
+      'EUNSUPPORTED_SCHEMA_DIALECT',
+    );
+    expectCode(
+      () => server.register({ ...base, name: 't', inputSchema: { type: 'object', properties: 5 } }),
+      'EINVALID_SCHEMA',
+    );
+  });
+
+  it('wraps every tool run in the dispatch wrapper', async () => {
+    const seen = [];
+    const transport = new ReplayTransport();
+    const server = new McpServer({
+      name: 's',
+      version: '1',
+      tools: [{ ...base, name: 't', run: () => ({ text: 'own text' }) }],
+      dispatch: async (run, call) => {
+        seen.push(call.toolName);
+        const result = await run();
+        return { ...result, text: `${result.text}\n[wrapped]` };
+      },
+    });
+    const served = server.serve(transport);
+    transport.send(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    );
+    transport.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}');
+    await transport.next();
+    const reply = await transport.next();
+    expect(reply.result.content[0].text).to.equal('own text\n[wrapped]');
+    expect(seen).to.deep.equal(['t']);
+    transport.end();
+    await served;
+  });
+});
