@@ -21,3 +21,13 @@ export {
   type ModernRevision,
   type Revision,
 } from './protocol/revisions.js';
+export { serveStdio, type ServeStdioOptions } from './serve-stdio.js';
+export {
+  activeCapture,
+  captureMode,
+  childStdio,
+  createCaptureWrapper,
+  takeCapture,
+  withCapture,
+  type CapturedReport,
+} from './capture/index.js';
