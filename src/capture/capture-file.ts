@@ -17,6 +17,16 @@ export const DEFAULT_REPORT_LIMIT_BYTES = 64 * 1024;
 /** Truncated logs kept per process; older ones are deleted as new ones appear. */
 const KEPT_LOG_LIMIT = 16;
 
+/** The report limit to use: `limitBytes` checked, or the default. */
+export function reportLimit(limitBytes: number | undefined): number {
+  const limit = limitBytes ?? DEFAULT_REPORT_LIMIT_BYTES;
+  if (!Number.isSafeInteger(limit) || limit < 64) {
+    const error = new RangeError(`limitBytes must be an integer >= 64, got ${String(limitBytes)}`);
+    throw Object.assign(error, { code: 'ERR_OUT_OF_RANGE' });
+  }
+  return limit;
+}
+
 let privateDirectory: string | undefined;
 const keptLogs: string[] = [];
 
@@ -47,7 +57,11 @@ export class CaptureFile {
     const filePath = path.join(directory, `capture-${process.pid}-${Date.now()}-${sequence++}.log`);
     // O_APPEND: concurrent writers (tool, children, grandchildren) share one offset
     // safely. libuv opens with O_CLOEXEC, so only the dup2 target (fd 2) is inherited.
-    const fd = fs.openSync(filePath, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR | fs.constants.O_APPEND, 0o600);
+    const fd = fs.openSync(
+      filePath,
+      fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR | fs.constants.O_APPEND,
+      0o600,
+    );
     return new CaptureFile(filePath, fd);
   }
 
@@ -83,8 +97,16 @@ export class CaptureFile {
     }
     const headBytes = Math.floor(limitBytes / 2);
     const tailBytes = limitBytes - headBytes;
-    const head = trimToCharacterBoundaries(this.readRange(start, start + headBytes + 3), headBytes, 'head');
-    const tail = trimToCharacterBoundaries(this.readRange(end - tailBytes - 3, end), tailBytes, 'tail');
+    const head = trimToCharacterBoundaries(
+      this.readRange(start, start + headBytes + 3),
+      headBytes,
+      'head',
+    );
+    const tail = trimToCharacterBoundaries(
+      this.readRange(end - tailBytes - 3, end),
+      tailBytes,
+      'tail',
+    );
     const omitted = totalBytes - head.length - tail.length;
     const logPath = this.keep();
     const text =

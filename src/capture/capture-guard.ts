@@ -3,8 +3,8 @@ import type { StdioOptions } from 'node:child_process';
 import { CaptureError } from './capture-error.js';
 import {
   CaptureFile,
-  DEFAULT_REPORT_LIMIT_BYTES,
   removeCaptureDirectoryIfEmpty,
+  reportLimit,
   type CapturedReport,
 } from './capture-file.js';
 import { loadNativeCapture } from './load-native.js';
@@ -41,7 +41,6 @@ let phase: GuardPhase = 'idle';
 let file: CaptureFile | undefined;
 let consumedOffset = 0;
 let stdioGuarded = false;
-let stdoutRedirectedInJs = false;
 let processHooksInstalled = false;
 const restoreStreamWrites: (() => void)[] = [];
 
@@ -93,7 +92,6 @@ export function guardStdio(): { inputFd: number; outputFd: number } {
 }
 
 function redirectStdoutStreamToStderr(): void {
-  stdoutRedirectedInJs = true;
   // Whoever asks for process.stdout from now on (console.log included) gets stderr.
   Object.defineProperty(process, 'stdout', {
     configurable: true,
@@ -240,19 +238,12 @@ const EMPTY_REPORT: CapturedReport = { text: '', totalBytes: 0, truncated: false
  * consumed. Outside a capture there is nothing to take: an empty report.
  */
 export function takeCapture(options: { limitBytes?: number } = {}): CapturedReport {
+  const limit = reportLimit(options.limitBytes);
   if (phase !== 'active' || !file) return { ...EMPTY_REPORT };
   const end = file.size();
-  const report = file.read(consumedOffset, end, validLimit(options.limitBytes));
+  const report = file.read(consumedOffset, end, limit);
   consumedOffset = end;
   return report;
-}
-
-function validLimit(limitBytes: number | undefined): number {
-  const limit = limitBytes ?? DEFAULT_REPORT_LIMIT_BYTES;
-  if (!Number.isSafeInteger(limit) || limit < 64) {
-    throw new RangeError(`limitBytes must be an integer of at least 64, got ${String(limitBytes)}`);
-  }
-  return limit;
 }
 
 /**
@@ -260,7 +251,7 @@ function validLimit(limitBytes: number | undefined): number {
  * Idempotent: in idle it restores nothing and returns an empty report.
  */
 export function endCapture(options: { limitBytes?: number } = {}): CapturedReport {
-  const limit = validLimit(options.limitBytes);
+  const limit = reportLimit(options.limitBytes);
   if (phase !== 'active') return { ...EMPTY_REPORT };
   abandonCapture();
   const end = file!.size();

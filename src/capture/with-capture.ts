@@ -1,23 +1,26 @@
 import type { DispatchWrapper, ToolResult } from '../server/tool.js';
-import { DEFAULT_REPORT_LIMIT_BYTES, type CapturedReport } from './capture-file.js';
+import { reportLimit, type CapturedReport } from './capture-file.js';
 import { beginCapture, endCapture } from './capture-guard.js';
 
-/** Resolves or rejects like `work`, or rejects with the abort reason once `signal` aborts. */
-function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** How long a cancelled run may take to wind down (kill children, flush) before the capture ends. */
+const DEFAULT_ABORT_GRACE_MS = 2000;
+
+/**
+ * Settles like `work`; once `signal` aborts, waits at most `graceMs` more, then rejects
+ * with the abort reason, so a run that never settles cannot hold the capture forever.
+ */
+function settleWithinGrace<T>(work: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => reject(signal.reason), graceMs);
+    };
+    work.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -30,22 +33,30 @@ export function formatCapturedSection(report: CapturedReport): string {
 }
 
 function appendSection(text: string, report: CapturedReport): string {
-  return text.length > 0 ? `${text}\n\n${formatCapturedSection(report)}` : formatCapturedSection(report);
+  return text.length > 0
+    ? `${text}\n\n${formatCapturedSection(report)}`
+    : formatCapturedSection(report);
 }
 
 /**
  * A dispatch wrapper that captures everything a tool run writes (its own stdout and
  * stderr, native code, children) and appends it after the tool's text. A quiet tool
- * returns exactly its own result. A cancelled run releases the capture at once; its
- * result, if it ever comes, is dropped by the server.
+ * returns exactly its own result. A cancelled run gets `abortGraceMs` to wind down
+ * before the capture is released; its result, if it ever comes, is dropped.
  */
-export function createCaptureWrapper(options: { limitBytes?: number } = {}): DispatchWrapper {
-  const limitBytes = options.limitBytes ?? DEFAULT_REPORT_LIMIT_BYTES;
+export function createCaptureWrapper(
+  options: { limitBytes?: number; abortGraceMs?: number } = {},
+): DispatchWrapper {
+  const limitBytes = reportLimit(options.limitBytes);
+  const graceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   return async (run, call) => {
     await beginCapture(call.signal);
     let outcome: { ok: true; result: ToolResult } | { ok: false; error: unknown };
     try {
-      outcome = { ok: true, result: await unlessAborted(Promise.resolve().then(run), call.signal) };
+      outcome = {
+        ok: true,
+        result: await settleWithinGrace(Promise.resolve().then(run), call.signal, graceMs),
+      };
     } catch (error) {
       outcome = { ok: false, error };
     }
@@ -58,7 +69,10 @@ export function createCaptureWrapper(options: { limitBytes?: number } = {}): Dis
     // it becomes a failed result with the output rather than a bare error.
     if (call.signal.aborted || report.totalBytes === 0) throw outcome.error;
     const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    return { text: appendSection(message, report), isError: true };
+    return {
+      text: appendSection(`Tool "${call.toolName}" failed: ${message}`, report),
+      isError: true,
+    };
   };
 }
 

@@ -1,0 +1,57 @@
+import { captureMode, guardStdio, withCapture } from './capture/index.js';
+import { abandonCapture } from './capture/capture-guard.js';
+import type { McpServer } from './server/server.js';
+import { StdioTransport } from './transport/stdio.js';
+
+export interface ServeStdioOptions {
+  /** Capture each tool run's output into its report (default true). */
+  capture?: boolean;
+  /** Longest accepted input line in bytes (the transport's default otherwise). */
+  maxLineBytes?: number;
+}
+
+/**
+ * The composition root of a stdio MCP server: guards stdio so nothing but protocol
+ * frames reaches the channel, plugs output capture into every tool run, serves until
+ * the client closes the input (or SIGTERM/SIGINT), then exits 0 after aborting work.
+ */
+export async function serveStdio(
+  server: McpServer,
+  options: ServeStdioOptions = {},
+): Promise<void> {
+  const capture = options.capture ?? true;
+  const mode = captureMode();
+  // The guard runs before anything touches process.stdout, so that stream is created
+  // on the guarded fd 1 (which now points at stderr), not on the protocol channel.
+  const fds = guardStdio();
+  // Create both std streams now, while fds hold their originals: a stream first
+  // created during a capture would stay a synchronous file stream for good.
+  void process.stdout;
+  void process.stderr;
+  if (capture && mode.mode === 'degraded') {
+    process.stderr.write(`mcp-gates: output capture is degraded: ${mode.reason}\n`);
+  }
+  // A crash trace must reach the real stderr, not a tool's capture file.
+  process.on('uncaughtExceptionMonitor', () => abandonCapture());
+
+  const transport = new StdioTransport({
+    inputFd: fds.inputFd,
+    outputFd: fds.outputFd,
+    ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+  });
+  if (capture) server.setDispatch(withCapture);
+
+  // A signal ends the conversation like EOF does: serve() then aborts in-flight work.
+  const stop = () => void transport.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await server.serve(transport);
+    await transport.close();
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+    abandonCapture();
+  }
+  process.exit(0);
+}
