@@ -1,0 +1,107 @@
+import { GatesError } from '../gates/gates-error.js';
+
+export const COMMANDS = ['serve', 'list', 'run', 'init', 'doctor', 'help'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+export interface CliArguments {
+  command: CommandName;
+  root: string | undefined;
+  json: boolean;
+  fix: boolean;
+  help: boolean;
+  version: boolean;
+  /** Positionals after the command (run: the gate, then paths). */
+  positionals: string[];
+}
+
+const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
+  serve: ['--root'],
+  list: ['--root', '--json'],
+  run: ['--root', '--json', '--fix'],
+  init: ['--root'],
+  doctor: ['--root', '--json'],
+  help: [],
+};
+
+function usage(message: string): GatesError {
+  return new GatesError('EGATES_USAGE', message, { fix: 'run `mcp-gates --help` for usage' });
+}
+
+/** Parses `mcp-gates [command] [options] [args]`; `--` ends options. */
+export function parseCliArguments(argv: readonly string[]): CliArguments {
+  const parsed: CliArguments = {
+    command: 'serve',
+    root: undefined,
+    json: false,
+    fix: false,
+    help: false,
+    version: false,
+    positionals: [],
+  };
+  let commandSeen = false;
+  const flags: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index]!;
+    if (argument === '--') {
+      parsed.positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    if (argument.startsWith('-') && argument !== '-') {
+      const [flag, inline] = argument.includes('=')
+        ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)]
+        : [argument, undefined];
+      switch (flag) {
+        case '-h':
+        case '--help':
+          parsed.help = true;
+          break;
+        case '-V':
+        case '--version':
+          parsed.version = true;
+          break;
+        case '--json':
+          parsed.json = true;
+          flags.push(flag);
+          break;
+        case '--fix':
+          parsed.fix = true;
+          flags.push(flag);
+          break;
+        case '--root': {
+          const value = inline ?? argv[(index += 1)];
+          if (value === undefined || value === '') throw usage('--root needs a directory');
+          parsed.root = value;
+          flags.push(flag);
+          break;
+        }
+        default:
+          throw usage(`unknown option ${flag}`);
+      }
+      continue;
+    }
+    if (
+      !commandSeen &&
+      parsed.positionals.length === 0 &&
+      (COMMANDS as readonly string[]).includes(argument)
+    ) {
+      parsed.command = argument as CommandName;
+      commandSeen = true;
+      continue;
+    }
+    if (!commandSeen)
+      throw usage(`unknown command "${argument}" (commands: ${COMMANDS.join(', ')})`);
+    parsed.positionals.push(argument);
+  }
+  if (!parsed.help && !parsed.version) {
+    for (const flag of flags) {
+      if (!FLAGS_BY_COMMAND[parsed.command].includes(flag))
+        throw usage(`${flag} does not apply to \`${parsed.command}\``);
+    }
+    if (parsed.command !== 'run' && parsed.command !== 'help' && parsed.positionals.length > 0) {
+      throw usage(
+        `\`${parsed.command}\` takes no arguments (got ${JSON.stringify(parsed.positionals[0])})`,
+      );
+    }
+  }
+  return parsed;
+}

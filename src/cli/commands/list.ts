@@ -1,0 +1,41 @@
+import { loadGates } from '../../gates/load-gates.js';
+import { fixToolName } from '../../gates/gate-spec.js';
+import type { CliArguments } from '../cli-arguments.js';
+import type { CliOutput } from '../cli-output.js';
+import { resolveProjectRoot } from '../project-root.js';
+
+export function listCommand(args: CliArguments, output: CliOutput): number {
+  const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  const served = loadGates(root);
+  if (args.json) {
+    const rows = served.gates.map((gate) => ({
+      name: gate.name,
+      description: gate.description,
+      command: gate.command,
+      fix: gate.fix,
+      parser: gate.parser,
+      source: gate.source,
+    }));
+    output.out(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  const origin = served.origin === 'config' ? 'mcp-gates.json' : 'detection';
+  if (served.gates.length === 0) {
+    output.out(
+      `No gates found in ${root}.\nAdd package.json scripts (lint, format:check, typecheck) or tool configs, or write mcp-gates.json (see \`mcp-gates init --help\`).`,
+    );
+    return 0;
+  }
+  output.out(`Gates of ${root} (from ${origin}):\n`);
+  for (const gate of served.gates) {
+    const tools = gate.fix ? `${gate.name}, ${fixToolName(gate.name)}` : gate.name;
+    output.out(`  ${tools}`);
+    output.out(`    ${gate.description}`);
+    output.out(`    command: ${gate.command.join(' ')}`);
+    if (gate.fix) output.out(`    fix:     ${gate.fix.join(' ')}`);
+    output.out(
+      `    parser:  ${gate.parser}   source: ${gate.source}${gate.paths === 'append' ? '   takes paths' : ''}\n`,
+    );
+  }
+  return 0;
+}

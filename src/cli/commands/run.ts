@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { withCapture } from '../../capture/index.js';
+import { confinePaths } from '../../gates/confine-paths.js';
+import { createGateTools } from '../../gates/gate-tools.js';
+import { fixToolName } from '../../gates/gate-spec.js';
+import { GatesError } from '../../gates/gates-error.js';
+import { loadGates } from '../../gates/load-gates.js';
+import type { ToolContext } from '../../server/tool.js';
+import type { CliArguments } from '../cli-arguments.js';
+import type { CliOutput } from '../cli-output.js';
+import { resolveProjectRoot } from '../project-root.js';
+import { TerminalProgress } from '../terminal-progress.js';
+
+const INTERRUPTED_EXIT_CODE = 130;
+
+/** `mcp-gates run <gate>`: the MCP tool's own code path (capture wrapper included), in a terminal. */
+export async function runCommand(args: CliArguments, output: CliOutput): Promise<number> {
+  const [requested, ...rawPaths] = args.positionals;
+  if (!requested) {
+    throw new GatesError('EGATES_USAGE', 'run needs a gate name', {
+      fix: 'see the gates with `mcp-gates list`, then `mcp-gates run <gate>`',
+    });
+  }
+  const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  const { gates } = loadGates(root);
+  const gate = gates.find(
+    (candidate) =>
+      candidate.name === requested || (candidate.fix && fixToolName(candidate.name) === requested),
+  );
+  if (!gate) {
+    const names = gates.map((candidate) => candidate.name).join(', ') || '(none)';
+    throw new GatesError('EGATES_UNKNOWN_GATE', `no gate named "${requested}" in ${root}`, {
+      fix: `use one of: ${names}`,
+    });
+  }
+  const fixing = args.fix || requested !== gate.name;
+  if (fixing && !gate.fix) {
+    throw new GatesError('EGATES_USAGE', `gate "${gate.name}" has no fix command`, {
+      fix: `add "fix" to gates.${gate.name} in mcp-gates.json, or run without --fix`,
+    });
+  }
+  if (rawPaths.length > 0 && gate.paths !== 'append') {
+    throw new GatesError(
+      'EGATES_USAGE',
+      `gate "${gate.name}" always runs on the whole project and takes no paths`,
+      {
+        fix: `run it without paths, or set "paths": "append" for gates.${gate.name} in mcp-gates.json`,
+      },
+    );
+  }
+  // Paths on the command line are relative to where the user stands, not to the root.
+  const paths = confinePaths(
+    root,
+    rawPaths.map((given) => path.resolve(process.cwd(), given)),
+  );
+  const toolName = fixing ? fixToolName(gate.name) : gate.name;
+  const tool = createGateTools([gate], { root }).find((candidate) => candidate.name === toolName)!;
+
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(INTERRUPTED_EXIT_CODE);
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', interrupt);
+  const progressLine = TerminalProgress.open();
+  const context: ToolContext = {
+    signal: controller.signal,
+    progress: (update) => progressLine?.update(`… ${update.message ?? `${update.progress} s`}`),
+    wantsProgress: progressLine !== null,
+    revision: '2025-11-25',
+  };
+  progressLine?.update(`… ${toolName}: starting`);
+  try {
+    const result = await withCapture(
+      () => Promise.resolve(tool.run(paths.length > 0 ? { paths } : {}, context)),
+      {
+        toolName,
+        signal: controller.signal,
+      },
+    );
+    progressLine?.close();
+    output.out(
+      args.json
+        ? JSON.stringify(result.structuredContent ?? { report: result.text }, null, 2)
+        : result.text,
+    );
+    if (controller.signal.aborted) return INTERRUPTED_EXIT_CODE;
+    return result.isError ? 1 : 0;
+  } finally {
+    progressLine?.close();
+    process.off('SIGINT', interrupt);
+  }
+}

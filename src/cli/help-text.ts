@@ -1,0 +1,74 @@
+import type { CommandName } from './cli-arguments.js';
+
+const ROOT_LINE =
+  '  --root DIR   the project root (default: $CLAUDE_PROJECT_DIR, else the nearest\n               ancestor of the working directory with mcp-gates.json, package.json,\n               Cargo.toml, pyproject.toml, go.mod or .git)';
+
+const MAIN = `mcp-gates: serve a repository's own lint, format and typecheck gates as MCP tools.
+
+Usage: mcp-gates [command] [options]
+
+Commands:
+  serve            serve the gates over MCP on stdio (the default command)
+  list             show the gates that would be served
+  run <gate>       run one gate in the terminal, exactly as the MCP tool does
+  init             write mcp-gates.json from what detection finds
+  doctor           check the setup: versions, capture mode, root, gates, binaries
+
+Options:
+${ROOT_LINE}
+  -h, --help   show help (also: mcp-gates <command> --help)
+  -V, --version
+
+Exit codes: 0 ok or passed, 1 gate failed or problem found, 2 usage or config error.`;
+
+const COMMAND_HELP: Record<CommandName, string> = {
+  serve: `Usage: mcp-gates serve [--root DIR]
+
+Serves the project's gates over MCP on stdin/stdout: one tool per gate, plus
+<gate>_fix for gates with a fix command. The gates come from mcp-gates.json at the
+root, or from detection when there is none. A bad config stops the server (exit 2).
+
+Options:
+${ROOT_LINE}`,
+  list: `Usage: mcp-gates list [--root DIR] [--json]
+
+Shows the gates that would be served. --json prints an array of
+{name, description, command, fix, parser, source}; source is "config" or the file
+detection read.
+
+Options:
+${ROOT_LINE}
+  --json       machine-readable output`,
+  run: `Usage: mcp-gates run <gate> [--root DIR] [--fix] [--json] [paths...]
+
+Runs one gate through the same code path as its MCP tool and prints the report.
+Paths are relative to the working directory and must lie inside the root.
+Exit 0 when the gate passed, 1 when it failed, 2 on a usage or config error.
+
+Options:
+${ROOT_LINE}
+  --fix        run the gate's fix command instead (the <gate>_fix tool)
+  --json       print the structured result (findings) as JSON`,
+  init: `Usage: mcp-gates init [--root DIR]
+
+Writes mcp-gates.json at the root from what detection finds, for you to edit.
+Refuses to overwrite an existing file.
+
+Options:
+${ROOT_LINE}`,
+  doctor: `Usage: mcp-gates doctor [--root DIR] [--json]
+
+Reports the version, Node, platform, output capture mode (native or degraded, and
+where the binding came from), the root, and the configured and detected gates with
+whether each one's program can be found. Exit 1 when a program is missing, 2 on a
+config error.
+
+Options:
+${ROOT_LINE}
+  --json       machine-readable output`,
+  help: MAIN,
+};
+
+export function helpText(command: CommandName | undefined): string {
+  return command ? COMMAND_HELP[command] : MAIN;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+import { GatesError } from '../gates/gates-error.js';
+import { parseCliArguments, type CliArguments } from './cli-arguments.js';
+import { processOutput, type CliOutput } from './cli-output.js';
+import { doctorCommand } from './commands/doctor.js';
+import { initCommand } from './commands/init.js';
+import { listCommand } from './commands/list.js';
+import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
+import { helpText } from './help-text.js';
+import { COMMANDS, type CommandName } from './cli-arguments.js';
+import { packageVersion } from './package-version.js';
+
+const USAGE_EXIT_CODE = 2;
+
+function dispatch(args: CliArguments, output: CliOutput): number | Promise<number> {
+  switch (args.command) {
+    case 'serve':
+      return serveCommand(args);
+    case 'list':
+      return listCommand(args, output);
+    case 'run':
+      return runCommand(args, output);
+    case 'init':
+      return initCommand(args, output);
+    case 'doctor':
+      return doctorCommand(args, output);
+    case 'help': {
+      const topic = args.positionals[0];
+      if (topic && !(COMMANDS as readonly string[]).includes(topic)) {
+        throw new GatesError('EGATES_USAGE', `no help for "${topic}"`, {
+          fix: `commands: ${COMMANDS.join(', ')}`,
+        });
+      }
+      output.out(helpText(topic as CommandName | undefined));
+      return 0;
+    }
+  }
+}
+
+async function main(argv: readonly string[], output: CliOutput): Promise<number> {
+  try {
+    const args = parseCliArguments(argv);
+    if (args.version) {
+      output.out(packageVersion());
+      return 0;
+    }
+    if (args.help) {
+      output.out(
+        helpText(args.command === 'serve' && !argv.includes('serve') ? undefined : args.command),
+      );
+      return 0;
+    }
+    return await dispatch(args, output);
+  } catch (error) {
+    if (!(error instanceof GatesError)) throw error;
+    output.err(`mcp-gates: ${error.message}`);
+    return error.code === 'EGATES_NOTHING_DETECTED' ? 1 : USAGE_EXIT_CODE;
+  }
+}
+
+main(process.argv.slice(2), processOutput).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `mcp-gates: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 70;
+  },
+);

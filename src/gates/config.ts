@@ -1,0 +1,301 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  DEFAULT_TIMEOUT_MS,
+  GATE_NAME_PATTERN,
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
+  fixToolName,
+  type GateSpec,
+  type PathsMode,
+} from './gate-spec.js';
+import { GatesError } from './gates-error.js';
+import { PARSER_NAMES } from './parsers/index.js';
+
+export const CONFIG_FILE = 'mcp-gates.json';
+
+const ROOT_KEYS = ['$schema', 'gates'] as const;
+const GATE_KEYS = ['command', 'fix', 'description', 'parser', 'timeoutMs', 'paths'] as const;
+const PATHS_MODES: readonly PathsMode[] = ['append', 'none'];
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function describeValue(value: Json): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value === 'object' ? 'an object' : `the ${typeof value} ${JSON.stringify(value)}`}`;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function unknownKeyFix(key: string, allowed: readonly string[]): string {
+  const close = allowed.find(
+    (candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= 2,
+  );
+  const list = allowed.map((candidate) => `"${candidate}"`).join(', ');
+  return close
+    ? `did you mean "${close}"? Allowed keys: ${list}`
+    : `remove it; allowed keys: ${list}`;
+}
+
+/** Line and column of a JSON.parse failure, from the position Node reports. */
+function jsonErrorLocation(text: string, error: Error): string {
+  const lineColumn = /line (\d+) column (\d+)/.exec(error.message);
+  if (lineColumn) return `line ${lineColumn[1]}, column ${lineColumn[2]}`;
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return 'unknown position';
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+class ConfigReader {
+  constructor(private readonly file: string) {}
+
+  fail(
+    code: 'ECONFIG_TYPE' | 'ECONFIG_VALUE' | 'ECONFIG_UNKNOWN_KEY',
+    keyPath: string,
+    problem: string,
+    fix: string,
+  ): never {
+    throw new GatesError(code, problem, { file: this.file, keyPath, fix });
+  }
+
+  object(value: Json, keyPath: string, fix: string): { [key: string]: Json } {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      this.fail('ECONFIG_TYPE', keyPath, `expected an object, got ${describeValue(value)}`, fix);
+    }
+    return value;
+  }
+
+  knownKeys(value: { [key: string]: Json }, keyPath: string, allowed: readonly string[]): void {
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key)) {
+        this.fail(
+          'ECONFIG_UNKNOWN_KEY',
+          keyPath ? `${keyPath}.${key}` : key,
+          'unknown key',
+          unknownKeyFix(key, allowed),
+        );
+      }
+    }
+  }
+
+  argv(value: Json, keyPath: string): string[] {
+    const example =
+      'write it as an argv array, e.g. ["eslint", "--format", "json", "."] (no shell: &&, pipes and quotes are not interpreted)';
+    if (!Array.isArray(value))
+      this.fail(
+        'ECONFIG_TYPE',
+        keyPath,
+        `expected an array of strings, got ${describeValue(value)}`,
+        example,
+      );
+    if (value.length === 0) this.fail('ECONFIG_VALUE', keyPath, 'the command is empty', example);
+    value.forEach((item, index) => {
+      if (typeof item !== 'string') {
+        this.fail(
+          'ECONFIG_TYPE',
+          `${keyPath}[${index}]`,
+          `expected a string, got ${describeValue(item)}`,
+          example,
+        );
+      }
+    });
+    if ((value[0] as string).trim() === '')
+      this.fail('ECONFIG_VALUE', `${keyPath}[0]`, 'the program name is empty', example);
+    return value as string[];
+  }
+}
+
+function readGate(
+  reader: ConfigReader,
+  name: string,
+  value: Json,
+  names: ReadonlySet<string>,
+): GateSpec {
+  const keyPath = `gates.${name}`;
+  if (!GATE_NAME_PATTERN.test(name)) {
+    reader.fail(
+      'ECONFIG_VALUE',
+      keyPath,
+      'invalid gate name',
+      'use a letter, then up to 59 letters, digits, "_", "-" or "." (it becomes the tool name)',
+    );
+  }
+  const gate = reader.object(
+    value,
+    keyPath,
+    `make it an object such as {"command": ["eslint", "."]}`,
+  );
+  reader.knownKeys(gate, keyPath, GATE_KEYS);
+  if (!('command' in gate))
+    reader.fail(
+      'ECONFIG_VALUE',
+      `${keyPath}.command`,
+      'missing',
+      'add "command": an argv array such as ["eslint", "."]',
+    );
+  const command = reader.argv(gate.command!, `${keyPath}.command`);
+  const fix =
+    gate.fix === undefined || gate.fix === null ? null : reader.argv(gate.fix, `${keyPath}.fix`);
+  if (fix && names.has(fixToolName(name))) {
+    reader.fail(
+      'ECONFIG_VALUE',
+      `${keyPath}.fix`,
+      `its tool "${fixToolName(name)}" clashes with the gate of that name`,
+      `rename the gate "${fixToolName(name)}"`,
+    );
+  }
+  let description = `Runs \`${command.join(' ')}\``;
+  if (gate.description !== undefined) {
+    if (typeof gate.description !== 'string')
+      reader.fail(
+        'ECONFIG_TYPE',
+        `${keyPath}.description`,
+        `expected a string, got ${describeValue(gate.description)}`,
+        'write a short sentence in quotes',
+      );
+    description = gate.description;
+  }
+  let parser = 'generic';
+  if (gate.parser !== undefined) {
+    if (typeof gate.parser !== 'string')
+      reader.fail(
+        'ECONFIG_TYPE',
+        `${keyPath}.parser`,
+        `expected a string, got ${describeValue(gate.parser)}`,
+        `use one of: ${PARSER_NAMES.join(', ')}`,
+      );
+    if (!PARSER_NAMES.includes(gate.parser))
+      reader.fail(
+        'ECONFIG_VALUE',
+        `${keyPath}.parser`,
+        `unknown parser "${gate.parser}"`,
+        `use one of: ${PARSER_NAMES.join(', ')}`,
+      );
+    parser = gate.parser;
+  }
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  if (gate.timeoutMs !== undefined) {
+    if (typeof gate.timeoutMs !== 'number')
+      reader.fail(
+        'ECONFIG_TYPE',
+        `${keyPath}.timeoutMs`,
+        `expected a number of milliseconds, got ${describeValue(gate.timeoutMs)}`,
+        'e.g. 300000 for five minutes',
+      );
+    if (
+      !Number.isInteger(gate.timeoutMs) ||
+      gate.timeoutMs < MIN_TIMEOUT_MS ||
+      gate.timeoutMs > MAX_TIMEOUT_MS
+    ) {
+      reader.fail(
+        'ECONFIG_VALUE',
+        `${keyPath}.timeoutMs`,
+        `${gate.timeoutMs} is out of range`,
+        `use a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS}`,
+      );
+    }
+    timeoutMs = gate.timeoutMs;
+  }
+  let paths: PathsMode = 'none';
+  if (gate.paths !== undefined) {
+    if (typeof gate.paths !== 'string')
+      reader.fail(
+        'ECONFIG_TYPE',
+        `${keyPath}.paths`,
+        `expected a string, got ${describeValue(gate.paths)}`,
+        'use "append" or "none"',
+      );
+    if (!PATHS_MODES.includes(gate.paths as PathsMode))
+      reader.fail(
+        'ECONFIG_VALUE',
+        `${keyPath}.paths`,
+        `unknown mode "${gate.paths}"`,
+        'use "append" (paths go at the end of argv) or "none"',
+      );
+    paths = gate.paths as PathsMode;
+  }
+  return { name, description, command, fix, parser, timeoutMs, paths, source: 'config' };
+}
+
+/** Validates a parsed config document; `file` is used in messages only. */
+export function parseConfig(document: unknown, file: string): GateSpec[] {
+  const reader = new ConfigReader(file);
+  const root = reader.object(
+    document as Json,
+    '(top level)',
+    'the file must hold one object: {"gates": {...}}',
+  );
+  reader.knownKeys(root, '', ROOT_KEYS);
+  if (!('gates' in root))
+    reader.fail(
+      'ECONFIG_VALUE',
+      'gates',
+      'missing',
+      'add "gates": {"lint": {"command": ["eslint", "."]}}',
+    );
+  const gates = reader.object(
+    root.gates!,
+    'gates',
+    'map gate names to gates: {"lint": {"command": ["eslint", "."]}}',
+  );
+  const names = new Set(Object.keys(gates));
+  if (names.size === 0) {
+    reader.fail(
+      'ECONFIG_VALUE',
+      'gates',
+      'no gates: the server would serve nothing',
+      'add a gate, or delete the file to use detection',
+    );
+  }
+  return Object.entries(gates).map(([name, value]) => readGate(reader, name, value, names));
+}
+
+/**
+ * Loads `<root>/mcp-gates.json`: undefined when there is none; throws a GatesError
+ * naming the file, the key path and the fix on any problem (never half a config).
+ */
+export function loadConfig(root: string): GateSpec[] | undefined {
+  const file = path.join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new GatesError('ECONFIG_READ', `cannot read: ${(error as Error).message}`, {
+      file,
+      fix: 'check the file permissions, or delete it to use detection',
+    });
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new GatesError(
+      'ECONFIG_JSON',
+      `invalid JSON at ${jsonErrorLocation(text, error as Error)}: ${(error as Error).message}`,
+      {
+        file,
+        fix: 'make it plain JSON (no comments, no trailing commas)',
+      },
+    );
+  }
+  return parseConfig(document, file);
+}

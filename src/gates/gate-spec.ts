@@ -1,0 +1,42 @@
+/** How a tool call's `paths` reach the command. */
+export type PathsMode = 'append' | 'none';
+
+/** One gate as served: from mcp-gates.json or from detection. */
+export interface GateSpec {
+  /** The tool name; its fix tool is `<name>_fix`. */
+  name: string;
+  description: string;
+  /** argv, never a shell string. */
+  command: string[];
+  /** argv of the fixing command, or null when the gate cannot fix. */
+  fix: string[] | null;
+  /** A findings parser name (see parsers/index.ts). */
+  parser: string;
+  timeoutMs: number;
+  /**
+   * `append`: a call's paths go at the end of argv, replacing a final `.` (so `eslint .`
+   * checks the whole project by default and only the given paths when called with some).
+   * `none`: the gate always runs as configured and takes no paths.
+   */
+  paths: PathsMode;
+  /** `config` or the file detection read (e.g. `package.json`, `eslint.config.js`). */
+  source: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+export const MIN_TIMEOUT_MS = 1000;
+export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/** Tool-name safe, short, and leaves room for the `_fix` suffix. */
+export const GATE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,59}$/;
+
+export function fixToolName(gateName: string): string {
+  return `${gateName}_fix`;
+}
+
+/** The argv for one call: the command with the call's paths applied per `paths` mode. */
+export function commandWithPaths(argv: readonly string[], paths: readonly string[]): string[] {
+  if (paths.length === 0) return [...argv];
+  const base = argv.length > 1 && argv[argv.length - 1] === '.' ? argv.slice(0, -1) : [...argv];
+  return [...base, ...paths];
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
+
+const KNOWN: readonly PackageManager[] = ['npm', 'pnpm', 'yarn', 'bun'];
+
+/** `packageManager` field, then the lockfile, then npm (npm-run-mcp-server's order). */
+export function detectPackageManager(
+  root: string,
+  packageJson: Record<string, unknown> | undefined,
+): PackageManager {
+  const field = packageJson?.packageManager;
+  if (typeof field === 'string') {
+    const name = field.split('@')[0] as PackageManager;
+    if (KNOWN.includes(name)) return name;
+  }
+  const has = (file: string) => fs.existsSync(path.join(root, file));
+  if (has('pnpm-lock.yaml')) return 'pnpm';
+  if (has('yarn.lock')) return 'yarn';
+  if (has('bun.lockb') || has('bun.lock')) return 'bun';
+  return 'npm';
+}
+
+/**
+ * How to run a package.json script. `--silent` drops npm's `> pkg@1.0 lint` banner (the
+ * script is known to exist, so the "missing script" message it also hides never applies).
+ */
+export function scriptCommand(manager: PackageManager, script: string): string[] {
+  switch (manager) {
+    case 'yarn':
+      return ['yarn', 'run', script];
+    default:
+      return [manager, 'run', '--silent', script];
+  }
+}

@@ -1,0 +1,35 @@
+import type { Finding } from '../finding.js';
+import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
+import { parseColonLine } from './text-lines.js';
+
+/**
+ * `gofmt -l`: the files that need formatting on stdout. gofmt exits 0 either way
+ * (golang/go#24230), so any listed file fails the gate. Syntax errors come as
+ * `file:line:col: message` on stderr with exit 2.
+ */
+export const gofmtParser: Parser = {
+  name: 'gofmt',
+  summary: 'gofmt -l (file list)',
+  parse(output) {
+    const findings: Finding[] = [];
+    for (const line of lines(output.stdout)) {
+      const file = line.trim();
+      if (file === '') continue;
+      findings.push({
+        file: relativeToRoot(file, output.root),
+        line: null,
+        column: null,
+        endLine: null,
+        endColumn: null,
+        severity: 'error',
+        rule: 'gofmt',
+        message: 'not formatted (gofmt -w fixes it)',
+      });
+    }
+    for (const line of lines(output.stderr)) {
+      const located = parseColonLine(line, output.root);
+      if (located) findings.push({ ...located, severity: 'error' });
+    }
+    return verdict(output.exitCode, findings);
+  },
+};

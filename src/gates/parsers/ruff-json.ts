@@ -1,0 +1,49 @@
+import type { Finding } from '../finding.js';
+import { extractJson, positiveInteger, relativeToRoot, verdict, type Parser } from './parser.js';
+import { parseTextFindings } from './text-lines.js';
+
+interface RuffPosition {
+  row?: number;
+  column?: number;
+}
+
+interface RuffDiagnostic {
+  code?: string | null;
+  message?: string;
+  filename?: string;
+  location?: RuffPosition;
+  end_location?: RuffPosition;
+}
+
+/**
+ * `ruff check --output-format json`: an array of `{code, message, filename, location{row,
+ * column}, end_location, fix, url}`; code is null for syntax errors. Exit 1 on
+ * violations, 2 on an error.
+ */
+export const ruffJsonParser: Parser = {
+  name: 'ruff-json',
+  summary: 'ruff check --output-format json',
+  parse(output) {
+    const document = extractJson(output.stdout, '[');
+    if (!Array.isArray(document)) {
+      const result = verdict(
+        output.exitCode,
+        parseTextFindings(`${output.stdout}\n${output.stderr}`, output.root),
+      );
+      result.note = 'no ruff JSON on stdout: read the output';
+      result.unparsed = true;
+      return result;
+    }
+    const findings: Finding[] = (document as RuffDiagnostic[]).map((diagnostic) => ({
+      file: diagnostic.filename ? relativeToRoot(diagnostic.filename, output.root) : null,
+      line: positiveInteger(diagnostic.location?.row),
+      column: positiveInteger(diagnostic.location?.column),
+      endLine: positiveInteger(diagnostic.end_location?.row),
+      endColumn: positiveInteger(diagnostic.end_location?.column),
+      severity: 'error',
+      rule: diagnostic.code ?? null,
+      message: diagnostic.message ?? '',
+    }));
+    return verdict(output.exitCode, findings);
+  },
+};

@@ -1,0 +1,176 @@
+import type { Finding } from '../finding.js';
+import { lines, relativeToRoot, toSeverity } from './parser.js';
+
+// `src/a.ts(5,14): error TS2322: message`, as printed by `tsc --pretty false`.
+const TSC_LINE =
+  /^(?<file>\S.*?)\((?<line>\d+),(?<col>\d+)\): (?<sev>error|warning|message) (?<code>TS\d+): (?<msg>.*)$/;
+// A project-wide diagnostic: `error TS18003: No inputs were found in config file ...`.
+const TSC_GLOBAL = /^(?<sev>error|warning) (?<code>TS\d+): (?<msg>.*)$/;
+// `file:line[:col]: [severity[rule]:] message [rule]`: gcc, go vet, clang, ruff concise, eslint unix.
+const COLON_LINE =
+  /^(?<file>(?:[A-Za-z]:[\\/])?[^\s:][^:\s]*):(?<line>\d+)(?::(?<col>\d+))?:\s*(?:(?<sev>fatal error|error|warning|warn|info|note|hint)(?:\[(?<bracketRule>[^\]]+)\])?:\s*)?(?<msg>.*\S)\s*$/i;
+// eslint's default "stylish" rows under a file heading: `  2:9  error  message  rule-id`.
+const STYLISH_ROW =
+  /^\s+(?<line>\d+):(?<col>\d+)\s+(?<sev>error|warning)\s+(?<msg>.+?)(?:\s{2,}(?<rule>\S+))?\s*$/;
+// prettier --check: `[warn] path` per unformatted file; `[error] path: SyntaxError: ... (3:10)`.
+const PRETTIER_WARN = /^\[warn\] (?<file>.+)$/;
+const PRETTIER_ERROR =
+  /^\[error\] (?<file>[^\s:][^:]*): (?<msg>\w*Error: .*?)(?: \((?<line>\d+):(?<col>\d+)\))?$/;
+const PRETTIER_SUMMARY = /^(Code style issues|All matched files|Checking formatting)/;
+// A leading code in the message: ruff `F401`, clang-tidy like `E501 [*]`.
+const LEADING_CODE = /^(?<code>[A-Z]{1,4}\d{2,5})\s+(?:\[\*\]\s+)?(?<rest>.+)$/;
+// eslint unix/compact formatters end with `[Error/no-unused-vars]`.
+const TRAILING_SEVERITY_RULE = /\s*\[(?<sev>Error|Warning)\/(?<rule>[^\]]+)\]$/;
+
+function finding(partial: Partial<Finding> & { message: string }): Finding {
+  return {
+    file: null,
+    line: null,
+    column: null,
+    endLine: null,
+    endColumn: null,
+    severity: 'error',
+    rule: null,
+    ...partial,
+  };
+}
+
+/** Parses one tsc diagnostic line (with any indented continuation added by the caller). */
+export function parseTscLine(line: string, root: string): Finding | undefined {
+  const located = TSC_LINE.exec(line);
+  if (located?.groups) {
+    const { file, sev, code, msg } = located.groups;
+    return finding({
+      file: relativeToRoot(file!, root),
+      line: Number(located.groups.line),
+      column: Number(located.groups.col),
+      severity: sev === 'message' ? 'info' : toSeverity(sev),
+      rule: code!,
+      message: msg!,
+    });
+  }
+  const global = TSC_GLOBAL.exec(line);
+  if (global?.groups) {
+    return finding({
+      severity: toSeverity(global.groups.sev),
+      rule: global.groups.code!,
+      message: global.groups.msg!,
+    });
+  }
+  return undefined;
+}
+
+/** Reads tsc output: one finding per diagnostic, indented lines appended to the last one. */
+export function parseTscText(text: string, root: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const line of lines(text)) {
+    const parsed = parseTscLine(line, root);
+    if (parsed) findings.push(parsed);
+    else if (/^\s+\S/.test(line) && findings.length > 0) {
+      findings[findings.length - 1]!.message += `\n${line.trim()}`;
+    }
+  }
+  return findings;
+}
+
+export function parseColonLine(line: string, root: string): Finding | undefined {
+  const match = COLON_LINE.exec(line);
+  if (!match?.groups) return undefined;
+  const { file, sev, bracketRule } = match.groups;
+  let message = match.groups.msg!;
+  let rule: string | null = bracketRule ?? null;
+  let severity = sev
+    ? toSeverity(sev === 'note' || sev === 'hint' ? 'info' : sev)
+    : ('error' as const);
+  const trailing = TRAILING_SEVERITY_RULE.exec(message);
+  if (trailing?.groups) {
+    rule = trailing.groups.rule!;
+    severity = toSeverity(trailing.groups.sev);
+    message = message.slice(0, trailing.index);
+  } else if (!rule) {
+    const leading = LEADING_CODE.exec(message);
+    if (leading?.groups) {
+      rule = leading.groups.code!;
+      message = leading.groups.rest!;
+    }
+  }
+  return finding({
+    file: relativeToRoot(file!, root),
+    line: Number(match.groups.line),
+    column: match.groups.col ? Number(match.groups.col) : null,
+    severity,
+    rule,
+    message,
+  });
+}
+
+export function parsePrettierLine(line: string, root: string): Finding | undefined {
+  const error = PRETTIER_ERROR.exec(line);
+  if (error?.groups) {
+    return finding({
+      file: relativeToRoot(error.groups.file!, root),
+      line: error.groups.line ? Number(error.groups.line) : null,
+      column: error.groups.col ? Number(error.groups.col) : null,
+      rule: 'prettier',
+      message: error.groups.msg!,
+    });
+  }
+  const warn = PRETTIER_WARN.exec(line);
+  if (warn?.groups && !PRETTIER_SUMMARY.test(warn.groups.file!)) {
+    return finding({
+      file: relativeToRoot(warn.groups.file!, root),
+      rule: 'prettier',
+      message: 'not formatted (prettier --write fixes it)',
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The generic fallback: tsc lines, prettier's [warn]/[error] lines, eslint stylish
+ * blocks and `file:line:col: message` lines. Severity and rule come from the line when
+ * it carries them; a located line with no severity counts as an error.
+ */
+export function parseTextFindings(text: string, root: string): Finding[] {
+  const findings: Finding[] = [];
+  let stylishFile: string | null = null;
+  for (const line of lines(text)) {
+    const tsc = parseTscLine(line, root);
+    if (tsc) {
+      findings.push(tsc);
+      stylishFile = null;
+      continue;
+    }
+    const prettier = parsePrettierLine(line, root);
+    if (prettier) {
+      findings.push(prettier);
+      continue;
+    }
+    const row = stylishFile !== null ? STYLISH_ROW.exec(line) : null;
+    if (row?.groups && stylishFile !== null) {
+      findings.push(
+        finding({
+          file: stylishFile,
+          line: Number(row.groups.line),
+          column: Number(row.groups.col),
+          severity: toSeverity(row.groups.sev),
+          rule: row.groups.rule ?? null,
+          message: row.groups.msg!,
+        }),
+      );
+      continue;
+    }
+    const colon = parseColonLine(line, root);
+    if (colon) {
+      findings.push(colon);
+      stylishFile = null;
+      continue;
+    }
+    // A bare path at column 0 may head an eslint stylish block.
+    if (/^(?:[A-Za-z]:[\\/]|\/|\.{0,2}[\w@-])\S*\.\w+$/.test(line))
+      stylishFile = relativeToRoot(line, root);
+    else if (line.trim() === '') continue;
+    else if (!/^\s/.test(line)) stylishFile = null;
+  }
+  return findings;
+}

@@ -1,0 +1,263 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { activeCapture, takeCapture } from '../capture/index.js';
+import { stripAnsi } from './ansi.js';
+import { BoundedTranscript } from './bounded-transcript.js';
+import { signalProcessTree, terminateProcessTree } from './process-tree.js';
+import { childPathValue, resolveCommand, type ResolvedCommand } from './resolve-command.js';
+
+/** Per stream, what the parser gets at most; beyond it parsing works on a prefix. */
+export const PARSE_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Head and tail of the captured output kept in the report. */
+export const REPORT_LIMIT_BYTES = 32 * 1024;
+/** Polite-stop window before SIGKILL: short on cancel (the client is gone), longer on timeout. */
+const CANCEL_GRACE_MS = 400;
+const TIMEOUT_GRACE_MS = 2000;
+/** After the gate itself exits, how long descendants may hold its pipes open. */
+const STRAGGLER_GRACE_MS = 5000;
+const PROGRESS_INTERVAL_MS = 1000;
+/** After the tree is killed, how long the pipes may take to deliver what is left. */
+const PIPE_DRAIN_MS = 1000;
+
+export interface RunRequest {
+  root: string;
+  argv: readonly string[];
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Called about once a second while the gate runs (never after the run settles). */
+  onProgress?: (elapsedMs: number, outputBytes: number) => void;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Whether stdout joins the report (default true). Machine-format gates (JSON on
+   * stdout) say false: the parser reads it and the report lists the findings instead.
+   */
+  stdoutInReport?: boolean;
+}
+
+export type RunEnd = 'exited' | 'timed-out' | 'cancelled' | 'not-found' | 'spawn-failed';
+
+export interface CapturedOutput {
+  text: string;
+  totalBytes: number;
+  truncated: boolean;
+  logPath?: string;
+}
+
+export interface RunOutcome {
+  end: RunEnd;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  durationMs: number;
+  /** ANSI-stripped, at most PARSE_LIMIT_BYTES each. */
+  stdout: string;
+  stderr: string;
+  /** stdout or stderr went past the parse limit. */
+  parseTruncated: boolean;
+  /** Everything the gate wrote, both streams. */
+  outputBytes: number;
+  /** What the report shows: the capture's head and tail (or our own, outside a capture). */
+  output: CapturedOutput;
+  resolved: ResolvedCommand;
+  /** Why the gate did not run or did not finish, for the report. */
+  problem?: string;
+}
+
+class StreamCopy {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  truncated = false;
+
+  push(chunk: Buffer): void {
+    const room = PARSE_LIMIT_BYTES - this.bytes;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length < chunk.length) this.truncated = true;
+    this.chunks.push(part);
+    this.bytes += part.length;
+  }
+
+  text(): string {
+    return stripAnsi(Buffer.concat(this.chunks).toString('utf8'));
+  }
+}
+
+function writeFully(fd: number, chunk: Buffer): void {
+  let written = 0;
+  while (written < chunk.length)
+    written += fs.writeSync(fd, chunk, written, chunk.length - written);
+}
+
+function gateEnvironment(root: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    CARGO_TERM_COLOR: 'never',
+  };
+  // Windows spells it Path; set whichever the environment already uses.
+  const key = Object.keys(env).find((name) => name.toUpperCase() === 'PATH') ?? 'PATH';
+  env[key] = childPathValue(root, base);
+  return env;
+}
+
+/**
+ * Runs one gate command: no shell, stdin ignored (a child that reads gets EOF), cwd =
+ * root, colour off. Every output chunk is written into the active capture in arrival
+ * order and kept (bounded) for the parser. On timeout or abort the whole process tree
+ * is killed, and this resolves only after the gate's pipes have closed, so the capture
+ * guard is never released under a live gate.
+ */
+export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
+  const started = Date.now();
+  const baseEnv = request.env ?? process.env;
+  const resolved = resolveCommand(request.argv, request.root, baseEnv);
+  const capture = activeCapture();
+  const transcript = new BoundedTranscript(REPORT_LIMIT_BYTES);
+  const stdout = new StreamCopy();
+  const stderr = new StreamCopy();
+  let outputBytes = 0;
+
+  const collectOutput = (): CapturedOutput => {
+    if (capture) return takeCapture({ limitBytes: REPORT_LIMIT_BYTES });
+    return transcript.report();
+  };
+  const finish = (
+    partial: Omit<
+      RunOutcome,
+      'durationMs' | 'stdout' | 'stderr' | 'parseTruncated' | 'outputBytes' | 'output' | 'resolved'
+    >,
+  ): RunOutcome => {
+    const output = collectOutput();
+    return {
+      ...partial,
+      durationMs: Date.now() - started,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      parseTruncated: stdout.truncated || stderr.truncated,
+      outputBytes,
+      output: { ...output, text: stripAnsi(output.text) },
+      resolved,
+    };
+  };
+
+  if (!resolved.ok) {
+    return finish({
+      end: 'not-found',
+      exitCode: null,
+      signal: null,
+      problem: `${resolved.reason}.\nFix: ${resolved.fix}`,
+    });
+  }
+  if (request.signal.aborted) {
+    return finish({
+      end: 'cancelled',
+      exitCode: null,
+      signal: null,
+      problem: 'cancelled before it started',
+    });
+  }
+
+  const child = spawn(resolved.file, resolved.args, {
+    cwd: request.root,
+    env: gateEnvironment(request.root, baseEnv),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // POSIX: lead a process group so the whole tree can be killed. Windows: a detached
+    // child gets a console window of its own, and taskkill /T needs no group.
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+    shell: false,
+  });
+
+  const tee = (copy: StreamCopy, toReport: boolean) => (chunk: Buffer) => {
+    outputBytes += chunk.length;
+    copy.push(chunk);
+    if (!toReport) return;
+    // Only while the capture this run began under is still the active one.
+    const current = activeCapture();
+    if (capture && current && current.fd === capture.fd) writeFully(capture.fd, chunk);
+    else if (!capture) transcript.push(chunk);
+  };
+  child.stdout.on('data', tee(stdout, request.stdoutInReport ?? true));
+  child.stderr.on('data', tee(stderr, true));
+
+  let end: RunEnd = 'exited';
+  let problem: string | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  let killing: Promise<void> = Promise.resolve();
+  const closePipes = () => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  };
+  const stop = (reason: RunEnd, graceMs: number, why: string) => {
+    if (end !== 'exited') return;
+    end = reason;
+    problem = why;
+    // Awaited before reporting: the tree is dead before the capture guard is released.
+    killing = terminateProcessTree(child, graceMs).then(() => {
+      // A process that left the group (setsid) could hold the pipes open forever.
+      timers.push(setTimeout(closePipes, PIPE_DRAIN_MS));
+    });
+  };
+
+  const timeout = setTimeout(
+    () =>
+      stop(
+        'timed-out',
+        TIMEOUT_GRACE_MS,
+        `timed out after ${Math.round(request.timeoutMs / 1000)} s; the process tree was killed`,
+      ),
+    request.timeoutMs,
+  );
+  const onAbort = () =>
+    stop('cancelled', CANCEL_GRACE_MS, 'cancelled; the process tree was killed');
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  const progress = request.onProgress
+    ? setInterval(
+        () => request.onProgress!(Date.now() - started, outputBytes),
+        PROGRESS_INTERVAL_MS,
+      )
+    : undefined;
+
+  try {
+    const closed = await new Promise<{
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      error?: Error;
+    }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('exit', () => {
+        // Descendants that outlive the gate and keep its pipes open get a grace period.
+        timers.push(
+          setTimeout(() => {
+            void signalProcessTree(child, 'SIGKILL');
+            timers.push(setTimeout(closePipes, PIPE_DRAIN_MS));
+          }, STRAGGLER_GRACE_MS),
+        );
+      });
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    await killing;
+    if (closed.error) {
+      return finish({
+        end: 'spawn-failed',
+        exitCode: null,
+        signal: null,
+        problem: `could not start ${resolved.file}: ${closed.error.message}`,
+      });
+    }
+    return finish({
+      end,
+      exitCode: closed.code,
+      signal: closed.signal,
+      ...(problem ? { problem } : {}),
+    });
+  } finally {
+    clearTimeout(timeout);
+    if (progress) clearInterval(progress);
+    for (const timer of timers) clearTimeout(timer);
+    request.signal.removeEventListener('abort', onAbort);
+  }
+}
