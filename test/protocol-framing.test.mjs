@@ -1,16 +1,10 @@
 // PROTOCOL.md section 6, framing and JSON-RPC cases 1-20, over the replay double.
 import { expect } from 'chai';
-import { Conversation, modernMeta } from './helpers/conversation.mjs';
+import { eachConversation, modernMeta } from './helpers/conversation.mjs';
 
 describe('framing and JSON-RPC (replay double)', () => {
   let conversation;
-  beforeEach(() => {
-    conversation = new Conversation();
-  });
-  afterEach(async () => {
-    await conversation.end();
-    expect(conversation.violations).to.deep.equal([]);
-  });
+  eachConversation((c) => (conversation = c));
 
   const errorOf = (frame) => frame.error?.code;
 

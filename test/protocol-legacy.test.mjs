@@ -1,19 +1,13 @@
 // PROTOCOL.md section 6, legacy lifecycle (cases 21-34) and the legacy columns of the
 // method x revision table (section 5), over the replay double.
 import { expect } from 'chai';
-import { Conversation } from './helpers/conversation.mjs';
+import { Conversation, eachConversation } from './helpers/conversation.mjs';
 
 const LEGACY = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
 describe('legacy lifecycle (replay double)', () => {
   let conversation;
-  beforeEach(() => {
-    conversation = new Conversation();
-  });
-  afterEach(async () => {
-    await conversation.end();
-    expect(conversation.violations).to.deep.equal([]);
-  });
+  eachConversation((c) => (conversation = c));
 
   it('answers ping before initialize (case 21)', async () => {
     expect((await conversation.request('ping')).result).to.deep.equal({});

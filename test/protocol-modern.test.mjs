@@ -1,19 +1,13 @@
 // PROTOCOL.md section 6, modern cases 43-57, the 2026-07-28 column of the method table,
 // and dual-era selection (section 4), over the replay double.
 import { expect } from 'chai';
-import { Conversation, MODERN, PV, modernMeta } from './helpers/conversation.mjs';
+import { MODERN, PV, eachConversation, modernMeta } from './helpers/conversation.mjs';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 describe('modern era 2026-07-28 (replay double)', () => {
   let conversation;
-  beforeEach(() => {
-    conversation = new Conversation();
-  });
-  afterEach(async () => {
-    await conversation.end();
-    expect(conversation.violations).to.deep.equal([]);
-  });
+  eachConversation((c) => (conversation = c));
 
   it('stamps tools/list with resultType, cache hints and serverInfo (case 43)', async () => {
     const { result } = await conversation.modern('tools/list');

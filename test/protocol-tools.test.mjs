@@ -1,18 +1,14 @@
 // PROTOCOL.md section 6, tool cases 35-42, plus the tool registry and dispatch licence.
 import { expect } from 'chai';
 import { McpServer, ReplayTransport } from '../dist/index.js';
-import { Conversation, modernMeta } from './helpers/conversation.mjs';
+import { eachConversation, modernMeta } from './helpers/conversation.mjs';
 
 describe('tools (replay double)', () => {
   let conversation;
-  beforeEach(async () => {
-    conversation = new Conversation();
-    await conversation.initialize('2025-11-25');
-  });
-  afterEach(async () => {
-    await conversation.end();
-    expect(conversation.violations).to.deep.equal([]);
-  });
+  eachConversation(
+    (c) => (conversation = c),
+    (c) => c.initialize('2025-11-25'),
+  );
 
   it('rejects tools/call without a string name (case 35)', async () => {
     expect((await conversation.request('tools/call', {})).error.code).to.equal(-32602);

@@ -211,3 +211,22 @@ export class Conversation {
     }
   }
 }
+
+/**
+ * Mocha hooks: a fresh conversation before each test (handed to `assign`, then to the
+ * optional `prepare`), ended after it with no schema violation allowed.
+ */
+export function eachConversation(assign, prepare) {
+  let current;
+  beforeEach(async () => {
+    current = new Conversation();
+    assign(current);
+    if (prepare) await prepare(current);
+  });
+  afterEach(async () => {
+    await current.end();
+    if (current.violations.length > 0) {
+      throw new Error(`frames violating the schema:\n${current.violations.join('\n')}`);
+    }
+  });
+}
