@@ -71,7 +71,7 @@ export class McpServer {
   private readonly identity: ServerIdentity;
   private readonly instructions: string | undefined;
   private readonly registry = new ToolRegistry();
-  private readonly log: (line: string) => void;
+  private log: (line: string) => void;
   private readonly abortGraceMs: number;
   private dispatch: DispatchWrapper;
   private session: { revision: LegacyRevision; initialized: boolean } | undefined;
@@ -99,6 +99,12 @@ export class McpServer {
   /** Sets the wrapper every tool run goes through. */
   setDispatch(wrapper: DispatchWrapper): this {
     this.dispatch = wrapper;
+    return this;
+  }
+
+  /** Sets where the server's own diagnostics go (one line each). */
+  setLog(log: (line: string) => void): this {
+    this.log = log;
     return this;
   }
 
