@@ -1,0 +1,91 @@
+// The targets of issue 5, judged on figures measured in one run.
+
+/** One judged target: `ratio`/`value` against `limit`, or `skipped` with the reason. */
+function judge(name, value, limit, { atMost, unit = 'x' }) {
+  if (value === undefined || Number.isNaN(value))
+    return { name, skipped: 'not measured in this run' };
+  const pass = atMost ? value <= limit : value >= limit;
+  return { name, value, limit, unit, atMost, pass };
+}
+
+function protocolTargets(eraName, figures, reference) {
+  const ours = figures?.ours;
+  const bare = figures?.['ours-nocapture'];
+  const ref = figures?.[reference];
+  const floor = figures?.floor;
+  const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
+  const refLabel = reference === 'sdk-v1' ? 'SDK v1' : 'SDK v2';
+  const era = `[${eraName}]`;
+  return [
+    judge(
+      `${era} pipelined req/s, capture on, vs ${refLabel}`,
+      ratio(ours?.pipe.requestsPerSecond, ref?.pipe.requestsPerSecond),
+      3,
+      { atMost: false },
+    ),
+    judge(
+      `${era} pipelined req/s, capture off, vs floor`,
+      ratio(bare?.pipe.requestsPerSecond, floor?.pipe.requestsPerSecond),
+      0.5,
+      { atMost: false },
+    ),
+    judge(
+      `${era} sequential p50, capture on, vs ${refLabel}`,
+      ratio(ours?.seq.p50Ms, ref?.seq.p50Ms),
+      0.6,
+      { atMost: true },
+    ),
+    judge(`${era} cold start vs ${refLabel}`, ratio(ours?.coldStartMs, ref?.coldStartMs), 0.6, {
+      atMost: true,
+    }),
+    judge(`${era} idle RSS vs ${refLabel}`, ratio(ours?.idleRssBytes, ref?.idleRssBytes), 0.8, {
+      atMost: true,
+    }),
+  ];
+}
+
+export function judgeTargets(results) {
+  const targets = [
+    ...protocolTargets('legacy', results.protocol?.legacy, 'sdk-v1'),
+    ...protocolTargets('modern', results.protocol?.modern, 'sdk-v2'),
+  ];
+  const cycle = results.capture?.cycle;
+  const flood = results.capture?.flood;
+  targets.push(
+    judge('capture begin/end cycle, median', cycle?.captureCycleUs, 20, {
+      atMost: true,
+      unit: 'µs',
+    }),
+    judge(
+      'capture cycle vs bare dup2 pair',
+      cycle && cycle.captureCycleUs / cycle.bareDup2PairUs,
+      3,
+      { atMost: true },
+    ),
+    judge(
+      `${flood?.megabytes ?? 100} MB captured vs plain file`,
+      flood && flood.capturedMs / flood.plainMs,
+      1.5,
+      { atMost: true },
+    ),
+    judge(
+      `server RSS growth while capturing ${flood?.megabytes ?? 100} MB`,
+      flood && flood.rssGrowthBytes / 2 ** 20,
+      32,
+      { atMost: true, unit: 'MB' },
+    ),
+  );
+  if (results.gates === null) {
+    targets.push({ name: 'gate call overhead', skipped: 'dist/cli/main.js is not built' });
+  } else {
+    for (const [name, gate] of Object.entries(results.gates ?? {})) {
+      targets.push(
+        judge(`gate call overhead: ${name} (\`${gate.label}\`)`, gate.addedMs, 5, {
+          atMost: true,
+          unit: 'ms',
+        }),
+      );
+    }
+  }
+  return targets;
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// The benchmark: `npm run bench` (full, writes bench/RESULTS.md) or `npm run bench -- --quick`
+// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates  --json
+// --results PATH (where to write the markdown; the full run defaults to bench/RESULTS.md).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { benchCapture } from './lib/capture-bench.mjs';
+import { benchGates } from './lib/gate-bench.mjs';
+import { benchProtocol } from './lib/protocol-bench.mjs';
+import { renderReport } from './lib/report.mjs';
+import { SERVERS } from './lib/servers.mjs';
+import { judgeTargets } from './lib/targets.mjs';
+
+const FULL = {
+  coldRounds: 15,
+  rounds: 7,
+  warmup: 1000,
+  sequential: 3000,
+  pipelined: 20000,
+  captureCycles: 10000,
+  floodMegabytes: 100,
+  floodRuns: 5,
+  quickGatePairs: 30,
+  tscGatePairs: 7,
+};
+const QUICK = {
+  coldRounds: 1,
+  rounds: 1,
+  warmup: 10,
+  sequential: 50,
+  pipelined: 200,
+  captureCycles: 1000,
+  floodMegabytes: 4,
+  floodRuns: 1,
+  quickGatePairs: 2,
+  tscGatePairs: 1,
+};
+const SECTIONS = ['protocol', 'capture', 'gates'];
+const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+function usage(message) {
+  process.stderr.write(
+    `bench: ${message}\nusage: node bench/run.mjs [--quick] [--servers ${SERVERS.map((s) => s.id).join(',')}] [--only ${SECTIONS.join(',')}] [--json] [--results PATH]\n`,
+  );
+  process.exit(2);
+}
+
+function parseOptions() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        servers: { type: 'string' },
+        only: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        results: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    usage(error.message);
+  }
+  const pickList = (text, known, what) => {
+    if (text === undefined) return known;
+    const picked = text.split(',').filter(Boolean);
+    const unknown = picked.filter((name) => !known.includes(name));
+    if (unknown.length > 0) usage(`unknown ${what}: ${unknown.join(', ')}`);
+    return picked;
+  };
+  const serverIds = pickList(
+    values.servers,
+    SERVERS.map((server) => server.id),
+    'server',
+  );
+  return {
+    quick: values.quick,
+    json: values.json,
+    servers: SERVERS.filter((server) => serverIds.includes(server.id)),
+    sections: pickList(values.only, SECTIONS, 'section'),
+    resultsPath: values.results ?? (values.quick ? undefined : DEFAULT_RESULTS),
+  };
+}
+
+function packageVersion(name) {
+  const url = new URL(`../node_modules/${name}/package.json`, import.meta.url);
+  return JSON.parse(fs.readFileSync(url, 'utf8')).version;
+}
+
+function machine() {
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  const model =
+    /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  return {
+    cpu: model.trim(),
+    cores: Number(execFileSync('nproc', { encoding: 'utf8' }).trim()),
+    memoryBytes: os.totalmem(),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+const progress = (line) => process.stderr.write(`bench: ${line}\n`);
+
+async function main() {
+  const options = parseOptions();
+  const sizes = options.quick ? QUICK : FULL;
+  const started = Date.now();
+  const meta = {
+    date: new Date().toISOString(),
+    ...machine(),
+    node: process.version,
+    packages: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server']
+      .map((name) => `${name} ${packageVersion(name)}`)
+      .join(', '),
+    command: `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+    quick: options.quick,
+  };
+  const results = {};
+  if (options.sections.includes('protocol')) {
+    results.protocol = {};
+    for (const era of ['legacy', 'modern']) {
+      results.protocol[era] = await benchProtocol(options.servers, era, sizes, progress);
+    }
+  }
+  if (options.sections.includes('capture')) {
+    progress('capture: cycle and flood');
+    results.capture = await benchCapture(sizes);
+  }
+  if (options.sections.includes('gates')) {
+    progress('gates: through MCP beside direct');
+    results.gates = await benchGates(sizes);
+  }
+  meta.durationSeconds = Math.round((Date.now() - started) / 1000);
+  const targets = judgeTargets(results);
+  const report = renderReport({ meta, sizes, results, targets });
+  if (options.resultsPath) {
+    fs.writeFileSync(options.resultsPath, report);
+    progress(`wrote ${options.resultsPath} (${meta.durationSeconds} s)`);
+  }
+  if (options.json)
+    process.stdout.write(JSON.stringify({ meta, sizes, results, targets }, null, 2) + '\n');
+  else process.stdout.write(report);
+}
+
+await main();
