@@ -69,9 +69,9 @@ Napi::Value GuardStdio(const Napi::CallbackInfo& info) {
 Napi::Value Begin(const Napi::CallbackInfo& info) {
   capture::CaptureTarget target = TargetFrom(info, "begin");
   return Guarded(info, [&target](Napi::Env env) -> Napi::Value {
-    capture::Begin(target);
+    int64_t size = capture::Begin(target);
     owner_env.store(env);
-    return env.Undefined();
+    return Napi::Number::New(env, static_cast<double>(size));
   });
 }
 
@@ -83,9 +83,11 @@ Napi::Value End(const Napi::CallbackInfo& info) {
       throw capture::StateError("ECAPTURE_STATE",
                                 "end: the active capture belongs to another thread");
     }
-    bool ended = capture::End();
+    int64_t size = -1;
+    bool ended = capture::End(&size);
     owner_env.store(nullptr);
-    return Napi::Boolean::New(env, ended);
+    if (!ended) return env.Null();
+    return Napi::Number::New(env, static_cast<double>(size));
   });
 }
 

@@ -4,6 +4,7 @@
 #ifndef MCP_GATES_CAPTURE_H
 #define MCP_GATES_CAPTURE_H
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -56,12 +57,15 @@ struct CaptureTarget {
 // and stdin at the null device.
 ProtocolFds GuardStdio();
 
-// Points stdout and stderr at the capture target. Throws StateError
+// Points stdout and stderr at the capture target and returns the capture file's
+// size at the switch (bytes that are not this capture's). Throws StateError
 // ECAPTURE_ACTIVE when a capture is already active (captures never nest).
-void Begin(const CaptureTarget& target);
+int64_t Begin(const CaptureTarget& target);
 
 // Restores stdout and stderr. Idempotent: returns false when nothing was active.
-bool End();
+// Otherwise stores the capture file's size at the restore in `*file_size` (if given),
+// so the caller needs no second stat to know what was captured.
+bool End(int64_t* file_size);
 
 GuardState State();
 
@@ -82,7 +86,7 @@ class ScopedRestore {
   ScopedRestore& operator=(const ScopedRestore&) = delete;
   ~ScopedRestore() noexcept {
     try {
-      End();
+      End(nullptr);
     } catch (...) {
       // A destructor must not throw; the fds are as restored as they can be.
     }

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <mutex>
@@ -71,6 +72,12 @@ void SaveOriginals() {
   if (saved_stdout < 0) saved_stdout = DupCloexec(kStdout, "begin: saving stdout");
 }
 
+int64_t FileSize(int fd, const char* what) {
+  struct stat info;
+  if (fstat(fd, &info) < 0) ThrowErrno("fstat", what);
+  return static_cast<int64_t>(info.st_size);
+}
+
 void FlushCStdio() {
   // printf output buffered in C stdio must land where it was written, not
   // wherever fd 1 points when the buffer happens to flush.
@@ -130,7 +137,7 @@ ProtocolFds GuardStdio() {
   return protocol_fds;
 }
 
-void Begin(const CaptureTarget& target) {
+int64_t Begin(const CaptureTarget& target) {
   std::lock_guard<std::mutex> lock(state_mutex);
   if (state == GuardState::kActive) {
     throw StateError("ECAPTURE_ACTIVE",
@@ -142,17 +149,23 @@ void Begin(const CaptureTarget& target) {
   }
   SaveOriginals();
   FlushCStdio();
+  int64_t size = FileSize(target.fd, "begin: the capture file");
   SwitchRollback rollback;
   Dup2Retrying(target.fd, kStderr, "begin: pointing stderr at the capture file");
   Dup2Retrying(target.fd, kStdout, "begin: pointing stdout at the capture file");
   rollback.Disarm();
   state = GuardState::kActive;
+  return size;
 }
 
-bool End() {
+bool End(int64_t* file_size) {
   std::lock_guard<std::mutex> lock(state_mutex);
   if (state == GuardState::kIdle) return false;
   FlushCStdio();
+  // Sized before the restore: fd 2 still is the capture file, whatever the caller
+  // did with its own descriptor meanwhile.
+  struct stat info;
+  int64_t size = fstat(kStderr, &info) == 0 ? static_cast<int64_t>(info.st_size) : -1;
   // Restore both even if one fails, then report the first failure.
   int failed_errno = 0;
   if (dup2(saved_stderr, kStderr) < 0) failed_errno = errno;
@@ -162,6 +175,7 @@ bool End() {
     errno = failed_errno;
     ThrowErrno("dup2", "end: restoring stdout/stderr");
   }
+  if (file_size != nullptr) *file_size = size;
   return true;
 }
 

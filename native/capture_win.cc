@@ -53,7 +53,7 @@ std::wstring Widen(const std::string& utf8) {
 HANDLE OpenForAppend(const std::string& path, const char* what) {
   SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
   // FILE_APPEND_DATA without FILE_WRITE_DATA gives append semantics, like O_APPEND.
-  HANDLE handle = CreateFileW(Widen(path).c_str(), FILE_APPEND_DATA | SYNCHRONIZE,
+  HANDLE handle = CreateFileW(Widen(path).c_str(), FILE_APPEND_DATA | FILE_READ_ATTRIBUTES | SYNCHRONIZE,
                               FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                               &inheritable, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
   if (handle == INVALID_HANDLE_VALUE) ThrowLastError("CreateFileW", what);
@@ -89,13 +89,26 @@ ProtocolFds GuardStdio() {
   return fds;
 }
 
-void Begin(const CaptureTarget& target) {
+int64_t FileSize(HANDLE handle, const char* what) {
+  LARGE_INTEGER size;
+  if (!GetFileSizeEx(handle, &size)) ThrowLastError("GetFileSizeEx", what);
+  return static_cast<int64_t>(size.QuadPart);
+}
+
+int64_t Begin(const CaptureTarget& target) {
   std::lock_guard<std::mutex> lock(state_mutex);
   if (state == GuardState::kActive) {
     throw StateError("ECAPTURE_ACTIVE",
                      "begin: a capture is already active (captures never nest)");
   }
   HANDLE handle = OpenForAppend(target.path, "begin: opening the capture file");
+  int64_t size;
+  try {
+    size = FileSize(handle, "begin: the capture file");
+  } catch (...) {
+    CloseHandle(handle);
+    throw;
+  }
   saved_output = GetStdHandle(STD_OUTPUT_HANDLE);
   saved_error = GetStdHandle(STD_ERROR_HANDLE);
   if (!SetStdHandle(STD_ERROR_HANDLE, handle) || !SetStdHandle(STD_OUTPUT_HANDLE, handle)) {
@@ -108,11 +121,14 @@ void Begin(const CaptureTarget& target) {
   }
   capture_handle = handle;
   state = GuardState::kActive;
+  return size;
 }
 
-bool End() {
+bool End(int64_t* file_size) {
   std::lock_guard<std::mutex> lock(state_mutex);
   if (state == GuardState::kIdle) return false;
+  LARGE_INTEGER size;
+  int64_t size_at_restore = GetFileSizeEx(capture_handle, &size) ? size.QuadPart : -1;
   BOOL restored_error = SetStdHandle(STD_ERROR_HANDLE, saved_error);
   BOOL restored_output = SetStdHandle(STD_OUTPUT_HANDLE, saved_output);
   CloseHandle(capture_handle);
@@ -121,6 +137,7 @@ bool End() {
   if (!restored_error || !restored_output) {
     ThrowLastError("SetStdHandle", "end: restoring the standard handles");
   }
+  if (file_size != nullptr) *file_size = size_at_restore;
   return true;
 }
 

@@ -159,7 +159,7 @@ describe('capture runtime (native addon, in child processes)', function () {
     });
     expect(result.state).to.equal('idle');
     expect(result.endWhenIdle).to.have.length(2);
-    expect(result.nativeEndWhenIdle).to.equal(false);
+    expect(result.nativeEndWhenIdle).to.equal(null);
     expect(result.badLimitCode).to.equal('ERR_OUT_OF_RANGE');
   });
 

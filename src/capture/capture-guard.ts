@@ -39,6 +39,8 @@ let modeInfo: CaptureModeInfo | undefined;
 let native: NativeCaptureBinding | undefined;
 let phase: GuardPhase = 'idle';
 let file: CaptureFile | undefined;
+/** The file's size when this capture began, and how far takeCapture has read. */
+let startOffset = 0;
 let consumedOffset = 0;
 let stdioGuarded = false;
 let processHooksInstalled = false;
@@ -54,6 +56,7 @@ export function captureMode(): CaptureModeInfo {
   const loaded = loadNativeCapture();
   if (loaded.ok) {
     native = loaded.binding;
+    fdLevel = native.backend === 'posix';
     modeInfo = { mode: 'native', binding: loaded.bindingPath };
   } else {
     modeInfo = { mode: 'degraded', reason: loaded.reason };
@@ -62,8 +65,11 @@ export function captureMode(): CaptureModeInfo {
 }
 
 /** True where fd 1 and fd 2 of this very process can be retargeted (POSIX with the addon). */
+let fdLevel = false;
+
 function fdLevelCapture(): boolean {
-  return captureMode().mode === 'native' && native?.backend === 'posix';
+  captureMode();
+  return fdLevel;
 }
 
 /** The native binding, for test hooks and the benchmark; undefined in degraded mode. */
@@ -105,35 +111,31 @@ export function isStdioGuarded(): boolean {
   return stdioGuarded;
 }
 
-function streamsToWatch(): PatchableStream[] {
-  // Touching the getters here also fixes each stream's type while fds are still the
-  // originals: a stream first created during a capture would stay a file stream.
-  const streams = [process.stdout as PatchableStream, process.stderr as PatchableStream];
-  return streams[0] === streams[1] ? [streams[1]] : streams;
+/** A std stream with queued writes, if any (checked synchronously, right before a switch). */
+function busyStream(): PatchableStream | undefined {
+  const { stdout, stderr } = process as { stdout: PatchableStream; stderr: PatchableStream };
+  if (!stdout.destroyed && stdout.writableLength > 0) return stdout;
+  if (!stderr.destroyed && stderr.writableLength > 0) return stderr;
+  return undefined;
 }
 
-/** Resolves when neither std stream has queued writes. */
-async function waitUntilStreamsDrained(signal?: AbortSignal): Promise<void> {
-  for (;;) {
-    const busy = streamsToWatch().find((stream) => !stream.destroyed && stream.writableLength > 0);
-    if (!busy) return;
-    signal?.throwIfAborted();
-    await new Promise<void>((resolve, reject) => {
-      const settle = () => {
-        busy.off('drain', settle);
-        busy.off('close', settle);
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        settle();
-        reject(signal!.reason);
-      };
-      busy.once('drain', settle);
-      busy.once('close', settle);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  }
+/** Resolves once `stream` drains or closes; rejects if `signal` aborts first. */
+function drained(stream: PatchableStream, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const settle = () => {
+      stream.off('drain', settle);
+      stream.off('close', settle);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      settle();
+      reject(signal!.reason);
+    };
+    stream.once('drain', settle);
+    stream.once('close', settle);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** Whether `stream` writes through descriptor `fd` itself (so dup2 onto `fd` reaches it). */
@@ -183,48 +185,82 @@ function installProcessHooks(): void {
   });
 }
 
-/** A fresh file unless the current one is still empty and not kept as a log. */
-function prepareFile(): CaptureFile {
-  if (file && !file.isKept && file.size() === 0) return file;
-  file?.dispose();
-  file = CaptureFile.create();
-  return file;
+/**
+ * Retires the current file once it received output (or was kept as a log): the next
+ * capture gets a fresh one, so bytes from a daemon a tool left running land in a file
+ * nobody reads rather than in the next tool's report. A quiet capture leaves the file
+ * empty and it is reused, so the common case creates no file.
+ */
+function retireFileIfUsed(sizeAtEnd: number): void {
+  if (!file || (sizeAtEnd === 0 && !file.isKept)) return;
+  file.dispose();
+  file = undefined;
 }
 
 /**
  * Starts capturing stdout and stderr of this process and of children started with
  * `childStdio()` (or with inherited stdio, on POSIX with the addon). Waits first until
  * process.stdout/stderr have no queued writes: retargeting an fd under a pending libuv
- * write queue aborts the process.
+ * write queue aborts the process. Without queued writes the switch happens before
+ * this returns.
  */
-export async function beginCapture(signal?: AbortSignal): Promise<void> {
+export function beginCapture(signal?: AbortSignal): Promise<void> {
   if (phase !== 'idle') {
-    throw new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap');
+    return Promise.reject(
+      new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap'),
+    );
   }
   captureMode();
   phase = 'starting';
+  return busyStream() ? beginWhenDrained(signal) : switchOrFail();
+}
+
+async function beginWhenDrained(signal?: AbortSignal): Promise<void> {
   try {
-    await waitUntilStreamsDrained(signal);
-    // Synchronous from here to the switch: nothing can queue a write in between.
-    const target = prepareFile();
-    const streams = streamsToWatch();
-    if (native) native.begin({ fd: target.fd, path: target.path });
-    try {
-      for (const stream of streams) {
-        const fd = stream === process.stderr ? 2 : 1;
-        if (!fdLevelCapture() || !writesThroughFd(stream, fd)) patchStreamWrite(stream, target.fd);
-      }
-    } catch (error) {
-      restoreStreams();
-      native?.end();
-      throw error;
+    for (let busy = busyStream(); busy; busy = busyStream()) {
+      signal?.throwIfAborted();
+      await drained(busy, signal);
     }
-    consumedOffset = 0;
-    installProcessHooks();
-    phase = 'active';
-  } finally {
-    if (phase === 'starting') phase = 'idle';
+  } catch (error) {
+    phase = 'idle';
+    throw error;
   }
+  return switchOrFail();
+}
+
+const RESOLVED = Promise.resolve();
+
+/** The switch itself: synchronous, so nothing can queue a write before it. */
+function switchOrFail(): Promise<void> {
+  try {
+    switchToCapture();
+    return RESOLVED;
+  } catch (error) {
+    phase = 'idle';
+    return Promise.reject(error);
+  }
+}
+
+function switchToCapture(): void {
+  const target = (file ??= CaptureFile.create());
+  // Reading the getters also creates the streams now, on the original fds: a stream
+  // first created during a capture would stay a synchronous file stream for good.
+  const stdout = process.stdout as PatchableStream;
+  const stderr = process.stderr as PatchableStream;
+  startOffset = native ? native.begin({ fd: target.fd, path: target.path }) : target.size();
+  try {
+    if (!fdLevel || !writesThroughFd(stderr, 2)) patchStreamWrite(stderr, target.fd);
+    if (stdout !== stderr && (!fdLevel || !writesThroughFd(stdout, 1))) {
+      patchStreamWrite(stdout, target.fd);
+    }
+  } catch (error) {
+    restoreStreams();
+    native?.end();
+    throw error;
+  }
+  consumedOffset = startOffset;
+  installProcessHooks();
+  phase = 'active';
 }
 
 function restoreStreams(): void {
@@ -252,18 +288,24 @@ export function takeCapture(options: { limitBytes?: number } = {}): CapturedRepo
  */
 export function endCapture(options: { limitBytes?: number } = {}): CapturedReport {
   const limit = reportLimit(options.limitBytes);
-  if (phase !== 'active') return { ...EMPTY_REPORT };
-  abandonCapture();
-  const end = file!.size();
-  return end > consumedOffset ? file!.read(consumedOffset, end, limit) : { ...EMPTY_REPORT };
+  if (phase !== 'active' || !file) return { ...EMPTY_REPORT };
+  const sizeAtRestore = restore();
+  const end = sizeAtRestore ?? file.size();
+  const report = end > consumedOffset ? file.read(consumedOffset, end, limit) : { ...EMPTY_REPORT };
+  retireFileIfUsed(end);
+  return report;
 }
 
-/** Restores without reading anything back: the crash and shutdown path. */
-export function abandonCapture(): void {
-  if (phase !== 'active') return;
+/** Restores streams and fds; the native backend reports the file size at the restore. */
+function restore(): number | null {
   phase = 'idle';
   restoreStreams();
-  native?.end();
+  return native ? native.end() : null;
+}
+
+/** Restores without reading anything back: the crash and shutdown path. Idempotent. */
+export function abandonCapture(): void {
+  if (phase === 'active') restore();
 }
 
 export function captureState(): GuardPhase {
@@ -273,7 +315,8 @@ export function captureState(): GuardPhase {
 export function activeCapture(): ActiveCapture | null {
   if (phase !== 'active' || !file) return null;
   const current = file;
-  return { fd: current.fd, bytesWritten: () => current.size() };
+  const base = startOffset;
+  return { fd: current.fd, bytesWritten: () => current.size() - base };
 }
 
 /**

@@ -10,11 +10,15 @@ export interface NativeCaptureBinding {
   guardStdio(): { inputFd: number; outputFd: number };
   /**
    * Points stdout and stderr at the capture file: `fd` on POSIX (opened O_APPEND by the
-   * caller), `path` on Windows. Throws `ECAPTURE_ACTIVE` when a capture is active.
+   * caller), `path` on Windows. Returns the file's size at the switch. Throws
+   * `ECAPTURE_ACTIVE` when a capture is active.
    */
-  begin(target: { fd: number; path: string }): void;
-  /** Restores stdout and stderr; false when nothing was active (idempotent). */
-  end(): boolean;
+  begin(target: { fd: number; path: string }): number;
+  /**
+   * Restores stdout and stderr and returns the capture file's size at the restore;
+   * null when nothing was active (idempotent).
+   */
+  end(): number | null;
   state(): 'idle' | 'active';
   /** Test hook: a native write to the process's standard error (C stdio / WriteFile). */
   writeStderrForTest(text: string): void;
