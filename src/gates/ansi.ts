@@ -5,5 +5,6 @@ const ANSI_PATTERN =
 
 /** Removes terminal escape sequences: gates run with NO_COLOR, but not every tool obeys it. */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI_PATTERN, '');
+  // Most output has no escape at all: skip the replace and its copy of a large text.
+  return text.includes('\u001B') || text.includes('\u009B') ? text.replace(ANSI_PATTERN, '') : text;
 }

@@ -14,6 +14,20 @@ export interface Finding {
   message: string;
 }
 
+/** A finding with every position unknown unless given; severity defaults to error. */
+export function createFinding(partial: Partial<Finding> & { message: string }): Finding {
+  return {
+    file: null,
+    line: null,
+    column: null,
+    endLine: null,
+    endColumn: null,
+    severity: 'error',
+    rule: null,
+    ...partial,
+  };
+}
+
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const finding of findings) counts[finding.severity] += 1;

@@ -7,7 +7,7 @@ import { signalProcessTree, terminateProcessTree } from './process-tree.js';
 import { childPathValue, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 
 /** Per stream, what the parser gets at most; beyond it parsing works on a prefix. */
-export const PARSE_LIMIT_BYTES = 16 * 1024 * 1024;
+export const PARSE_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Head and tail of the captured output kept in the report. */
 export const REPORT_LIMIT_BYTES = 32 * 1024;
 /** Polite-stop window before SIGKILL: short on cancel (the client is gone), longer on timeout. */
@@ -80,7 +80,9 @@ class StreamCopy {
   }
 
   text(): string {
-    return stripAnsi(Buffer.concat(this.chunks).toString('utf8'));
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    this.chunks.length = 0;
+    return stripAnsi(text);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import { createFinding, type Finding } from '../finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parseColonLine } from './text-lines.js';
 
@@ -14,7 +14,7 @@ function findingsFromTree(tree: VetTree, root: string): Finding[] {
   for (const analyzers of Object.values(tree)) {
     for (const [analyzer, entries] of Object.entries(analyzers)) {
       if (!Array.isArray(entries)) {
-        if (entries.error) findings.push(projectFinding(entries.error, analyzer));
+        if (entries.error) findings.push(createFinding({ rule: analyzer, message: entries.error }));
         continue;
       }
       for (const entry of entries) {
@@ -33,19 +33,6 @@ function findingsFromTree(tree: VetTree, root: string): Finding[] {
     }
   }
   return findings;
-}
-
-function projectFinding(message: string, rule: string | null): Finding {
-  return {
-    file: null,
-    line: null,
-    column: null,
-    endLine: null,
-    endColumn: null,
-    severity: 'error',
-    rule,
-    message,
-  };
 }
 
 /**

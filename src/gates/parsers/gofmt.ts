@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import { createFinding, type Finding } from '../finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parseColonLine } from './text-lines.js';
 
@@ -15,16 +15,13 @@ export const gofmtParser: Parser = {
     for (const line of lines(output.stdout)) {
       const file = line.trim();
       if (file === '') continue;
-      findings.push({
-        file: relativeToRoot(file, output.root),
-        line: null,
-        column: null,
-        endLine: null,
-        endColumn: null,
-        severity: 'error',
-        rule: 'gofmt',
-        message: 'not formatted (gofmt -w fixes it)',
-      });
+      findings.push(
+        createFinding({
+          file: relativeToRoot(file, output.root),
+          rule: 'gofmt',
+          message: 'not formatted (gofmt -w fixes it)',
+        }),
+      );
     }
     for (const line of lines(output.stderr)) {
       const located = parseColonLine(line, output.root);

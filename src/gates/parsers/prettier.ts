@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import { createFinding, type Finding } from '../finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parsePrettierLine } from './text-lines.js';
 
@@ -18,16 +18,13 @@ export const prettierParser: Parser = {
       const parsed = parsePrettierLine(line, output.root);
       if (parsed) findings.push(parsed);
       else if (line.trim() !== '' && !NOT_A_PATH.test(line) && !/\s/.test(line.trim())) {
-        findings.push({
-          file: relativeToRoot(line.trim(), output.root),
-          line: null,
-          column: null,
-          endLine: null,
-          endColumn: null,
-          severity: 'error',
-          rule: 'prettier',
-          message: 'not formatted (prettier --write fixes it)',
-        });
+        findings.push(
+          createFinding({
+            file: relativeToRoot(line.trim(), output.root),
+            rule: 'prettier',
+            message: 'not formatted (prettier --write fixes it)',
+          }),
+        );
       }
     }
     return verdict(output.exitCode, findings);

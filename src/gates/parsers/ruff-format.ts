@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import { createFinding, type Finding } from '../finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parseColonLine } from './text-lines.js';
 
@@ -13,16 +13,13 @@ export const ruffFormatParser: Parser = {
     for (const line of lines(`${output.stdout}\n${output.stderr}`)) {
       const match = WOULD_REFORMAT.exec(line);
       if (match?.groups) {
-        findings.push({
-          file: relativeToRoot(match.groups.file!, output.root),
-          line: null,
-          column: null,
-          endLine: null,
-          endColumn: null,
-          severity: 'error',
-          rule: 'ruff-format',
-          message: 'not formatted (ruff format fixes it)',
-        });
+        findings.push(
+          createFinding({
+            file: relativeToRoot(match.groups.file!, output.root),
+            rule: 'ruff-format',
+            message: 'not formatted (ruff format fixes it)',
+          }),
+        );
         continue;
       }
       const located = parseColonLine(line, output.root);

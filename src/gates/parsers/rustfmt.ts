@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import { createFinding, type Finding } from '../finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 
 // rustfmt 1.x: `Diff in /abs/src/main.rs:6:`; older releases: `Diff in /abs/src/main.rs at line 6:`.
@@ -13,16 +13,14 @@ export const rustfmtParser: Parser = {
     for (const line of lines(`${output.stdout}\n${output.stderr}`)) {
       const match = DIFF_HEADER.exec(line);
       if (!match?.groups) continue;
-      findings.push({
-        file: relativeToRoot(match.groups.file!, output.root),
-        line: Number(match.groups.line ?? match.groups.atLine),
-        column: null,
-        endLine: null,
-        endColumn: null,
-        severity: 'error',
-        rule: 'rustfmt',
-        message: 'not formatted (cargo fmt fixes it)',
-      });
+      findings.push(
+        createFinding({
+          file: relativeToRoot(match.groups.file!, output.root),
+          line: Number(match.groups.line ?? match.groups.atLine),
+          rule: 'rustfmt',
+          message: 'not formatted (cargo fmt fixes it)',
+        }),
+      );
     }
     return verdict(output.exitCode, findings);
   },

@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import { createFinding as finding, type Finding } from '../finding.js';
 import { lines, relativeToRoot, toSeverity } from './parser.js';
 
 // `src/a.ts(5,14): error TS2322: message`, as printed by `tsc --pretty false`.
@@ -21,19 +21,8 @@ const PRETTIER_SUMMARY = /^(Code style issues|All matched files|Checking formatt
 const LEADING_CODE = /^(?<code>[A-Z]{1,4}\d{2,5})\s+(?:\[\*\]\s+)?(?<rest>.+)$/;
 // eslint unix/compact formatters end with `[Error/no-unused-vars]`.
 const TRAILING_SEVERITY_RULE = /\s*\[(?<sev>Error|Warning)\/(?<rule>[^\]]+)\]$/;
-
-function finding(partial: Partial<Finding> & { message: string }): Finding {
-  return {
-    file: null,
-    line: null,
-    column: null,
-    endLine: null,
-    endColumn: null,
-    severity: 'error',
-    rule: null,
-    ...partial,
-  };
-}
+// gcc `[-Wunused-variable]`, mypy `[attr-defined]`, clang-tidy `[readability-foo]`.
+const TRAILING_RULE = /\s+\[(?<rule>-?[A-Za-z][\w@/.:-]*)\]$/;
 
 /** Parses one tsc diagnostic line (with any indented continuation added by the caller). */
 export function parseTscLine(line: string, root: string): Finding | undefined {
@@ -87,6 +76,10 @@ export function parseColonLine(line: string, root: string): Finding | undefined 
     rule = trailing.groups.rule!;
     severity = toSeverity(trailing.groups.sev);
     message = message.slice(0, trailing.index);
+  } else if (!rule && TRAILING_RULE.test(message)) {
+    const trailingRule = TRAILING_RULE.exec(message)!;
+    rule = trailingRule.groups!.rule!;
+    message = message.slice(0, trailingRule.index);
   } else if (!rule) {
     const leading = LEADING_CODE.exec(message);
     if (leading?.groups) {

@@ -1,0 +1,341 @@
+// The mcp-gates CLI end to end: a real process per command, in temp repositories.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import {
+  REPO_ROOT,
+  cleanupTemporary,
+  copyRepo,
+  envWithTools,
+  makeRepo,
+  makeTempDir,
+  runCli,
+} from './fixtures/gates-support.mjs';
+
+const VERSION = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version;
+
+/** The acceptance repo: package.json scripts and an eslint config, with violations. */
+function acceptanceRepo() {
+  const root = copyRepo('js-dirty');
+  fs.rmSync(path.join(root, '.oxlintrc.json'));
+  return root;
+}
+
+describe('mcp-gates CLI', function () {
+  this.timeout(60000);
+  afterEach(cleanupTemporary);
+
+  describe('help and version', () => {
+    for (const command of ['', 'serve', 'list', 'run', 'init', 'doctor']) {
+      it(`prints help for ${command || 'the top level'} with --help and -h, exit 0`, () => {
+        for (const flag of ['--help', '-h']) {
+          const result = runCli(command ? [command, flag] : [flag]);
+          expect(result.code).to.equal(0);
+          expect(result.stdout).to.match(
+            command ? new RegExp(`^Usage: mcp-gates ${command}`) : /^mcp-gates: serve/,
+          );
+          expect(result.stdout).to.include('--root');
+        }
+      });
+
+      it(`prints the version for ${command || 'the top level'} with --version and -V`, () => {
+        for (const flag of ['--version', '-V']) {
+          const result = runCli(command ? [command, flag] : [flag]);
+          expect(result.code).to.equal(0);
+          expect(result.stdout).to.equal(`${VERSION}\n`);
+        }
+      });
+    }
+
+    it('prints help through `help <command>`', () => {
+      expect(runCli(['help', 'doctor']).stdout).to.match(/^Usage: mcp-gates doctor/);
+    });
+
+    const usageErrors = [
+      [['--bogus'], /unknown option --bogus/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['list', 'extra'], /takes no arguments/],
+      [['list', '--fix'], /--fix does not apply to `list`/],
+      [['list', '--root'], /--root needs a directory/],
+      [['run'], /run needs a gate name/],
+      [['help', 'nothing'], /no help for "nothing"/],
+    ];
+    for (const [args, message] of usageErrors) {
+      it(`exits 2 on the usage error \`${args.join(' ')}\``, () => {
+        const result = runCli(args);
+        expect(result.code).to.equal(2);
+        expect(result.stderr).to.match(message);
+        expect(result.stderr).to.include('fix:');
+        expect(result.stdout).to.equal('');
+      });
+    }
+  });
+
+  describe('list', () => {
+    it('shows the gates detected in a fresh repo with package.json scripts and an eslint config (--json)', () => {
+      const root = acceptanceRepo();
+      const result = runCli(['list', '--json', '--root', root]);
+      expect(result.code).to.equal(0);
+      const gates = JSON.parse(result.stdout);
+      expect(gates.map((gate) => gate.name)).to.deep.equal(['lint', 'format', 'typecheck']);
+      expect(gates[0]).to.deep.equal({
+        name: 'lint',
+        description: 'Lint: the package.json script "lint" (eslint .)',
+        command: ['npm', 'run', '--silent', 'lint'],
+        fix: ['npm', 'run', '--silent', 'lint:fix'],
+        parser: 'generic',
+        source: 'package.json',
+      });
+      for (const gate of gates)
+        expect(Object.keys(gate)).to.deep.equal([
+          'name',
+          'description',
+          'command',
+          'fix',
+          'parser',
+          'source',
+        ]);
+    });
+
+    it('names the file detection read for marker gates, and prints a readable list', () => {
+      const root = acceptanceRepo();
+      fs.rmSync(path.join(root, 'package.json'));
+      const json = JSON.parse(runCli(['list', '--json', '--root', root]).stdout);
+      expect(json.map((gate) => [gate.name, gate.source])).to.deep.equal([
+        ['lint', 'eslint.config.js'],
+        ['format', '.prettierrc.json'],
+        ['typecheck', 'tsconfig.json'],
+      ]);
+      const human = runCli(['list', '--root', root]);
+      expect(human.code).to.equal(0);
+      expect(human.stdout)
+        .to.include(`Gates of ${root} (from detection)`)
+        .and.include('lint, lint_fix')
+        .and.include('command: eslint --format json .');
+    });
+
+    it('resolves the root from CLAUDE_PROJECT_DIR, then the nearest marked ancestor', () => {
+      const root = acceptanceRepo();
+      const elsewhere = makeTempDir();
+      const fromEnv = runCli(['list', '--json'], {
+        cwd: elsewhere,
+        env: envWithTools({ CLAUDE_PROJECT_DIR: root }),
+      });
+      expect(JSON.parse(fromEnv.stdout).map((gate) => gate.name)).to.include('lint');
+      const fromCwd = runCli(['list', '--json'], { cwd: path.join(root, 'src') });
+      expect(JSON.parse(fromCwd.stdout).map((gate) => gate.name)).to.include('lint');
+      const flagWins = runCli(['list', '--json', '--root', elsewhere], {
+        env: envWithTools({ CLAUDE_PROJECT_DIR: root }),
+      });
+      expect(JSON.parse(flagWins.stdout)).to.deep.equal([]);
+    });
+
+    it('exits 2 when the root does not exist or no project is found', () => {
+      const missing = runCli(['list', '--root', path.join(makeTempDir(), 'nope')]);
+      expect(missing.code).to.equal(2);
+      expect(missing.stderr).to.match(/does not exist/);
+      const unmarked = makeTempDir();
+      const nothing = runCli(['list'], { cwd: unmarked });
+      // Only meaningful when no ancestor of the temp dir is a project itself.
+      if (nothing.code === 2)
+        expect(nothing.stderr).to.match(
+          /no project found in .* \(looked for mcp-gates.json, package.json/,
+        );
+      else expect(nothing.code).to.equal(0);
+    });
+  });
+
+  describe('config errors stop every command with exit 2', () => {
+    const cases = [
+      [
+        'bad JSON',
+        '{"gates": {"lint": {"command": ["eslint"],}}}',
+        /mcp-gates\.json: invalid JSON at line 1, column \d+/,
+      ],
+      [
+        'an unknown key',
+        JSON.stringify({ gates: { lint: { command: ['eslint'], parsr: 'generic' } } }),
+        /gates\.lint\.parsr: unknown key\n\s+fix: did you mean "parser"/,
+      ],
+      [
+        'a wrong type',
+        JSON.stringify({ gates: { lint: { command: 'eslint .' } } }),
+        /gates\.lint\.command: expected an array of strings, got the string "eslint \."/,
+      ],
+      [
+        'a bad value',
+        JSON.stringify({ gates: { lint: { command: ['eslint'], paths: 'all' } } }),
+        /gates\.lint\.paths: unknown mode "all"/,
+      ],
+    ];
+    for (const [what, text, message] of cases) {
+      it(`reports ${what} with file, key path and fix`, () => {
+        const root = makeRepo({ 'mcp-gates.json': text });
+        for (const args of [['list'], ['run', 'lint'], ['serve']]) {
+          const result = runCli([...args, '--root', root]);
+          expect(result.code, args.join(' ')).to.equal(2);
+          expect(result.stderr).to.include(path.join(root, 'mcp-gates.json'));
+          expect(result.stderr).to.match(message);
+          expect(result.stderr).to.include('fix:');
+          expect(result.stdout, 'nothing on stdout (serve never started)').to.equal('');
+        }
+        const doctor = runCli(['doctor', '--json', '--root', root]);
+        expect(doctor.code).to.equal(2);
+        expect(JSON.parse(doctor.stdout).config.status).to.equal('error');
+      });
+    }
+  });
+
+  describe('run', () => {
+    it('reports the violations of the acceptance repo (exit 1) with file and line', () => {
+      const root = acceptanceRepo();
+      const result = runCli(['run', 'lint', '--root', root]);
+      expect(result.code).to.equal(1);
+      expect(result.stdout.split('\n')[0]).to.match(
+        /^lint: failed \(exit 1, \d+\.\d s, 3 findings \(2 errors, 1 warning\)\)$/,
+      );
+      expect(result.stdout).to.include('$ npm run --silent lint');
+      expect(result.stdout).to.match(
+        /src\/unused\.js\n\s+2:9\s+error\s+'unused' is assigned a value but never used\s+no-unused-vars/,
+      );
+      const json = JSON.parse(runCli(['run', 'lint', '--json', '--root', root]).stdout);
+      expect(json.findings.map((f) => `${f.file}:${f.line} ${f.rule}`)).to.deep.equal([
+        'src/unused.js:2 no-unused-vars',
+        'src/unused.js:3 no-console',
+        'src/unused.js:6 eqeqeq',
+      ]);
+      expect(json).to.include({ gate: 'lint', passed: false, exitCode: 1 });
+    });
+
+    it('passes a clean repo (exit 0) for lint, format and typecheck', () => {
+      const root = copyRepo('js-clean');
+      for (const gate of ['lint', 'format', 'typecheck']) {
+        const result = runCli(['run', gate, '--root', root]);
+        expect(result.code, `${gate}: ${result.stdout}`).to.equal(0);
+        expect(result.stdout).to.match(new RegExp(`^${gate}: passed \\(exit 0, `));
+      }
+    });
+
+    it('takes paths relative to the working directory, and rejects ones outside the root', () => {
+      const root = acceptanceRepo();
+      fs.rmSync(path.join(root, 'package.json'));
+      fs.writeFileSync(path.join(root, 'package.json'), '{"type": "module"}\n');
+      const clean = runCli(['run', 'lint', 'ugly.js'], { cwd: path.join(root, 'src') });
+      expect(clean.code, clean.stdout + clean.stderr).to.equal(0);
+      expect(clean.stdout).to.include(`$ eslint --format json ${path.join('src', 'ugly.js')}`);
+      const dirty = runCli(['run', 'lint', 'unused.js', '--json'], { cwd: path.join(root, 'src') });
+      expect(dirty.code).to.equal(1);
+      expect(JSON.parse(dirty.stdout).findingCount).to.equal(3);
+      const outside = runCli(['run', 'lint', '../../'], { cwd: path.join(root, 'src') });
+      expect(outside.code).to.equal(2);
+      expect(outside.stderr).to.match(/is outside the project root/);
+    });
+
+    it('runs the fix command with --fix, after which the check passes', () => {
+      const root = acceptanceRepo();
+      expect(runCli(['run', 'format', '--root', root]).code).to.equal(1);
+      const fixed = runCli(['run', 'format', '--fix', '--root', root]);
+      expect(fixed.code, fixed.stdout).to.equal(0);
+      expect(fixed.stdout).to.match(/^format_fix: passed/);
+      expect(fs.readFileSync(path.join(root, 'src', 'ugly.js'), 'utf8')).to.include(
+        "export const greeting = 'hello';",
+      );
+      expect(runCli(['run', 'format', '--root', root]).code).to.equal(0);
+      // The fix tool's own name works too.
+      expect(runCli(['run', 'format_fix', '--root', root]).code).to.equal(0);
+    });
+
+    it('exits 2 for an unknown gate, listing the real ones, and for --fix on a gate without one', () => {
+      const root = acceptanceRepo();
+      const unknown = runCli(['run', 'lnt', '--root', root]);
+      expect(unknown.code).to.equal(2);
+      expect(unknown.stderr)
+        .to.match(/no gate named "lnt"/)
+        .and.match(/use one of: lint, format, typecheck/);
+      const noFix = runCli(['run', 'typecheck', '--fix', '--root', root]);
+      expect(noFix.code).to.equal(2);
+      expect(noFix.stderr).to.match(/has no fix command/);
+      const noPaths = runCli(['run', 'typecheck', 'src', '--root', root]);
+      expect(noPaths.code).to.equal(2);
+      expect(noPaths.stderr).to.match(/takes no paths/);
+    });
+  });
+
+  describe('init', () => {
+    it('writes mcp-gates.json from detection, which then loads as the config; refuses to overwrite', () => {
+      const root = acceptanceRepo();
+      const result = runCli(['init', '--root', root]);
+      expect(result.code).to.equal(0);
+      expect(result.stdout).to.match(
+        /Wrote .*mcp-gates\.json with 3 gates: lint, format, typecheck/,
+      );
+      const written = fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8');
+      expect(written).to.include('"command": ["npm", "run", "--silent", "lint"]');
+      const listed = JSON.parse(runCli(['list', '--json', '--root', root]).stdout);
+      expect(listed.map((gate) => [gate.name, gate.source])).to.deep.equal([
+        ['lint', 'config'],
+        ['format', 'config'],
+        ['typecheck', 'config'],
+      ]);
+      const again = runCli(['init', '--root', root]);
+      expect(again.code).to.equal(2);
+      expect(again.stderr).to.match(/already exists; init never overwrites it/);
+      expect(fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8')).to.equal(written);
+    });
+
+    it('writes nothing and exits 1 when nothing is detected', () => {
+      const root = makeRepo({ '.git/HEAD': 'ref: refs/heads/main\n' });
+      const result = runCli(['init', '--root', root]);
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.match(/found no gates/);
+      expect(fs.existsSync(path.join(root, 'mcp-gates.json'))).to.equal(false);
+    });
+  });
+
+  describe('doctor', () => {
+    it('reports version, node, platform, capture mode, root and gates with their programs (--json)', () => {
+      const root = acceptanceRepo();
+      const result = runCli(['doctor', '--json', '--root', root]);
+      expect(result.code).to.equal(0);
+      const report = JSON.parse(result.stdout);
+      expect(report).to.include({
+        version: VERSION,
+        node: process.version,
+        root,
+        packageManager: 'npm',
+        served: 'detection',
+      });
+      expect(report.platform).to.match(new RegExp(`^${process.platform}-${process.arch}`));
+      expect(report.capture.mode).to.be.oneOf(['native', 'degraded']);
+      if (report.capture.mode === 'native') expect(report.capture.binding).to.match(/\.node$/);
+      else expect(report.capture.reason).to.be.a('string');
+      expect(report.config).to.deep.equal({ file: 'mcp-gates.json', status: 'absent' });
+      expect(report.detected.map((gate) => gate.name)).to.deep.equal([
+        'lint',
+        'format',
+        'typecheck',
+      ]);
+      for (const gate of report.detected) expect(gate.program.resolved).to.match(/npm/);
+    });
+
+    it('says degraded when forced, and exits 1 naming the fix when a program is missing', () => {
+      const root = makeRepo({
+        'mcp-gates.json': { gates: { lint: { command: ['no-such-linter-abc'] } } },
+      });
+      const result = runCli(['doctor', '--json', '--root', root], {
+        env: envWithTools({ MCP_GATES_CAPTURE: 'degraded' }),
+      });
+      expect(result.code).to.equal(1);
+      const report = JSON.parse(result.stdout);
+      expect(report.capture).to.deep.include({ mode: 'degraded' });
+      expect(report.served).to.equal('config');
+      expect(report.configured[0].program).to.include({ resolved: null });
+      expect(report.configured[0].program.fix).to.match(/install no-such-linter-abc/);
+      const human = runCli(['doctor', '--root', root]);
+      expect(human.code).to.equal(1);
+      expect(human.stdout)
+        .to.include('MISSING')
+        .and.include('1 served gate(s) cannot find their program');
+    });
+  });
+});

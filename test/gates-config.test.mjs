@@ -1,0 +1,446 @@
+// mcp-gates.json loading, detection with no config, and path confinement.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { confinePaths, detectGates, loadConfig, loadGates } from '../dist/gates/index.js';
+import { commandWithPaths } from '../dist/gates/gate-spec.js';
+import { classifyScript } from '../dist/gates/scripts.js';
+import { cleanupTemporary, makeRepo, makeTempDir } from './fixtures/gates-support.mjs';
+
+function configError(config) {
+  const root = makeRepo({
+    'mcp-gates.json': typeof config === 'string' ? config : JSON.stringify(config),
+  });
+  try {
+    loadConfig(root);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+const gate = (extra = {}) => ({ gates: { lint: { command: ['eslint', '.'], ...extra } } });
+
+describe('gates config (mcp-gates.json)', () => {
+  afterEach(cleanupTemporary);
+
+  it('loads a full gate with every key', () => {
+    const root = makeRepo({
+      'mcp-gates.json': {
+        $schema: 'https://example.invalid/schema.json',
+        gates: {
+          lint: {
+            command: ['eslint', '--format', 'json', '.'],
+            fix: ['eslint', '--fix', '.'],
+            description: 'ESLint over the repo',
+            parser: 'eslint-json',
+            timeoutMs: 300000,
+            paths: 'append',
+          },
+          types: { command: ['tsc', '--noEmit'] },
+        },
+      },
+    });
+    const gates = loadConfig(root);
+    expect(gates).to.deep.equal([
+      {
+        name: 'lint',
+        description: 'ESLint over the repo',
+        command: ['eslint', '--format', 'json', '.'],
+        fix: ['eslint', '--fix', '.'],
+        parser: 'eslint-json',
+        timeoutMs: 300000,
+        paths: 'append',
+        source: 'config',
+      },
+      {
+        name: 'types',
+        description: 'Runs `tsc --noEmit`',
+        command: ['tsc', '--noEmit'],
+        fix: null,
+        parser: 'generic',
+        timeoutMs: 600000,
+        paths: 'none',
+        source: 'config',
+      },
+    ]);
+  });
+
+  it('returns undefined without a config, and the config replaces detection when present', () => {
+    const root = makeRepo({ 'package.json': { scripts: { lint: 'eslint .' } } });
+    expect(loadConfig(root)).to.equal(undefined);
+    expect(loadGates(root).origin).to.equal('detection');
+    fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify(gate()));
+    const served = loadGates(root);
+    expect(served.origin).to.equal('config');
+    expect(served.gates.map((g) => g.command)).to.deep.equal([['eslint', '.']]);
+  });
+
+  const errorCases = [
+    [
+      'bad JSON, with line and column',
+      '{\n  "gates": {,\n}',
+      'ECONFIG_JSON',
+      undefined,
+      /line 2, column/,
+    ],
+    [
+      'a top level that is not an object',
+      '[1, 2]',
+      'ECONFIG_TYPE',
+      '(top level)',
+      /expected an object/,
+    ],
+    [
+      'an unknown top-level key, with a suggestion',
+      { gate: {} },
+      'ECONFIG_UNKNOWN_KEY',
+      'gate',
+      /did you mean "gates"/,
+    ],
+    ['a missing gates key', {}, 'ECONFIG_VALUE', 'gates', /missing/],
+    ['no gates at all', { gates: {} }, 'ECONFIG_VALUE', 'gates', /serve nothing/],
+    [
+      'an unknown gate key',
+      gate({ comand: ['x'] }),
+      'ECONFIG_UNKNOWN_KEY',
+      'gates.lint.comand',
+      /did you mean "command"/,
+    ],
+    [
+      'a shell string as command',
+      { gates: { lint: { command: 'eslint . && prettier .' } } },
+      'ECONFIG_TYPE',
+      'gates.lint.command',
+      /argv array/,
+    ],
+    [
+      'an empty command',
+      { gates: { lint: { command: [] } } },
+      'ECONFIG_VALUE',
+      'gates.lint.command',
+      /empty/,
+    ],
+    [
+      'a non-string argv item',
+      { gates: { lint: { command: ['eslint', 3] } } },
+      'ECONFIG_TYPE',
+      'gates.lint.command[1]',
+      /expected a string/,
+    ],
+    [
+      'a missing command',
+      { gates: { lint: { fix: ['eslint', '--fix'] } } },
+      'ECONFIG_VALUE',
+      'gates.lint.command',
+      /missing/,
+    ],
+    [
+      'a bad fix',
+      gate({ fix: 'eslint --fix' }),
+      'ECONFIG_TYPE',
+      'gates.lint.fix',
+      /array of strings/,
+    ],
+    [
+      'an unknown parser',
+      gate({ parser: 'eslint-xml' }),
+      'ECONFIG_VALUE',
+      'gates.lint.parser',
+      /eslint-json/,
+    ],
+    [
+      'a timeout of the wrong type',
+      gate({ timeoutMs: '5m' }),
+      'ECONFIG_TYPE',
+      'gates.lint.timeoutMs',
+      /milliseconds/,
+    ],
+    [
+      'a timeout out of range',
+      gate({ timeoutMs: 5 }),
+      'ECONFIG_VALUE',
+      'gates.lint.timeoutMs',
+      /1000/,
+    ],
+    [
+      'an unknown paths mode',
+      gate({ paths: 'prepend' }),
+      'ECONFIG_VALUE',
+      'gates.lint.paths',
+      /"append"/,
+    ],
+    [
+      'a description that is not a string',
+      gate({ description: 42 }),
+      'ECONFIG_TYPE',
+      'gates.lint.description',
+      /string/,
+    ],
+    [
+      'an invalid gate name',
+      { gates: { 'lint me': { command: ['x'] } } },
+      'ECONFIG_VALUE',
+      'gates.lint me',
+      /letter/,
+    ],
+    [
+      'a gate that is not an object',
+      { gates: { lint: ['eslint'] } },
+      'ECONFIG_TYPE',
+      'gates.lint',
+      /object/,
+    ],
+    [
+      'a fix tool name clashing with a gate',
+      { gates: { lint: { command: ['a'], fix: ['b'] }, lint_fix: { command: ['c'] } } },
+      'ECONFIG_VALUE',
+      'gates.lint.fix',
+      /clashes/,
+    ],
+  ];
+  for (const [what, config, code, keyPath, fixOrProblem] of errorCases) {
+    it(`rejects ${what} (${code})`, () => {
+      const error = configError(config);
+      expect(error).to.have.property('code', code);
+      expect(error.file).to.match(/mcp-gates\.json$/);
+      if (keyPath) expect(error).to.have.property('keyPath', keyPath);
+      expect(error.fix).to.be.a('string').and.not.equal('');
+      expect(error.message).to.match(fixOrProblem);
+      expect(error.message).to.include('mcp-gates.json');
+    });
+  }
+
+  it('rejects an unreadable config with ECONFIG_READ', function () {
+    if (process.getuid?.() === 0) this.skip(); // root reads files whatever their mode
+    const root = makeRepo({ 'mcp-gates.json': JSON.stringify(gate()) });
+    fs.chmodSync(path.join(root, 'mcp-gates.json'), 0o000);
+    expect(() => loadConfig(root))
+      .to.throw()
+      .with.property('code', 'ECONFIG_READ');
+  });
+
+  it('rejects a config that is a directory with ECONFIG_READ', () => {
+    const root = makeTempDir();
+    fs.mkdirSync(path.join(root, 'mcp-gates.json'));
+    expect(() => loadConfig(root))
+      .to.throw()
+      .with.property('code', 'ECONFIG_READ');
+  });
+});
+
+describe('gates detection (no config)', () => {
+  afterEach(cleanupTemporary);
+
+  it('classifies scripts by name and by body', () => {
+    expect(classifyScript('lint', 'eslint .')).to.equal('lint');
+    expect(classifyScript('lint', 'eslint --fix .')).to.equal('lint-fix');
+    expect(classifyScript('lint:fix', 'eslint --fix .')).to.equal('lint-fix');
+    expect(classifyScript('format', 'prettier --write .')).to.equal('format-write');
+    expect(classifyScript('format', 'prettier --check .')).to.equal('format-check');
+    expect(classifyScript('format:check', 'prettier --check .')).to.equal('format-check');
+    expect(classifyScript('fmt', 'prettier -w .')).to.equal('format-write');
+    expect(classifyScript('type-check', 'tsc --noEmit')).to.equal('typecheck');
+    expect(classifyScript('check', 'biome check .')).to.equal('check');
+    expect(classifyScript('check', 'biome check --write .')).to.equal(undefined);
+    expect(classifyScript('style', 'prettier --list-different .')).to.equal('format-check');
+    expect(classifyScript('lint:css', 'stylelint "**/*.css"')).to.equal('lint');
+    expect(classifyScript('build', 'tsc')).to.equal(undefined);
+    expect(classifyScript('test', 'mocha')).to.equal(undefined);
+    expect(classifyScript('types', 'tsc')).to.equal('typecheck');
+  });
+
+  it('serves package.json scripts with fix pairs through the lockfile package manager', () => {
+    const root = makeRepo({
+      'package.json': {
+        scripts: {
+          lint: 'eslint .',
+          'lint:fix': 'eslint --fix .',
+          'format:check': 'prettier --check .',
+          format: 'prettier --write .',
+          typecheck: 'tsc --noEmit',
+          'lint:css': 'stylelint "**/*.css"',
+          build: 'tsc',
+          test: 'mocha',
+        },
+      },
+      'pnpm-lock.yaml': 'lockfileVersion: 9\n',
+      'eslint.config.js': 'export default [];\n',
+      '.prettierrc': '{}\n',
+      'tsconfig.json': '{}\n',
+    });
+    const { gates, packageManager } = detectGates(root);
+    expect(packageManager).to.equal('pnpm');
+    expect(
+      gates.map((g) => [g.name, g.command.join(' '), g.fix?.join(' ') ?? null, g.parser, g.source]),
+    ).to.deep.equal([
+      ['lint', 'pnpm run --silent lint', 'pnpm run --silent lint:fix', 'generic', 'package.json'],
+      [
+        'format',
+        'pnpm run --silent format:check',
+        'pnpm run --silent format',
+        'prettier',
+        'package.json',
+      ],
+      ['typecheck', 'pnpm run --silent typecheck', null, 'tsc', 'package.json'],
+      ['lint_css', 'pnpm run --silent lint:css', null, 'generic', 'package.json'],
+    ]);
+  });
+
+  it('picks the package manager from packageManager, then lockfiles, then npm', () => {
+    const pick = (files) => detectGates(makeRepo({ 'package.json': {}, ...files })).packageManager;
+    expect(
+      pick({ 'package.json': { packageManager: 'yarn@4.1.0' }, 'pnpm-lock.yaml': '' }),
+    ).to.equal('yarn');
+    expect(pick({ 'yarn.lock': '' })).to.equal('yarn');
+    expect(pick({ 'bun.lock': '' })).to.equal('bun');
+    expect(pick({ 'bun.lockb': '' })).to.equal('bun');
+    expect(pick({ 'package-lock.json': '{}' })).to.equal('npm');
+    expect(pick({})).to.equal('npm');
+  });
+
+  it('turns config files into default commands when no script covers them', () => {
+    const root = makeRepo({
+      'eslint.config.mjs': 'export default [];\n',
+      '.prettierrc.yaml': 'singleQuote: true\n',
+      'tsconfig.json': '{}\n',
+      'biome.jsonc': '{}\n',
+      '.oxlintrc.json': '{}\n',
+      'Cargo.toml': '[workspace]\nmembers = ["a"]\n',
+      'pyproject.toml': '[project]\nname = "x"\n\n[tool.ruff.lint]\nselect = ["E"]\n',
+      'go.mod': 'module example.com/x\n',
+    });
+    const gates = detectGates(root).gates;
+    const byName = Object.fromEntries(gates.map((g) => [g.name, g]));
+    expect(Object.keys(byName)).to.deep.equal([
+      'lint',
+      'format',
+      'typecheck',
+      'biome',
+      'oxlint',
+      'clippy',
+      'rustfmt',
+      'ruff',
+      'ruff_format',
+      'vet',
+      'gofmt',
+    ]);
+    expect(byName.lint).to.include({
+      parser: 'eslint-json',
+      paths: 'append',
+      source: 'eslint.config.mjs',
+    });
+    expect(byName.format.command).to.deep.equal(['prettier', '--check', '.']);
+    expect(byName.format.source).to.equal('.prettierrc.yaml');
+    expect(byName.clippy.command).to.include('--workspace');
+    expect(byName.clippy.command.slice(-3)).to.deep.equal(['--', '-D', 'warnings']);
+    expect(byName.rustfmt.fix).to.deep.equal(['cargo', 'fmt', '--all']);
+    expect(byName.ruff.source).to.equal('pyproject.toml');
+    expect(byName.vet.parser).to.equal('go-vet');
+    expect(byName.gofmt.parser).to.equal('gofmt');
+  });
+
+  it('does not add a marker gate for a tool a script already runs', () => {
+    const root = makeRepo({
+      'package.json': { scripts: { lint: 'eslint . && prettier --check .' }, prettier: {} },
+      'eslint.config.js': 'export default [];\n',
+    });
+    const gates = detectGates(root).gates;
+    expect(gates.map((g) => g.name)).to.deep.equal(['lint']);
+  });
+
+  it('reads eslintConfig and prettier keys in package.json', () => {
+    const root = makeRepo({
+      'package.json': { eslintConfig: { rules: {} }, prettier: { semi: false } },
+    });
+    expect(detectGates(root).gates.map((g) => [g.name, g.source])).to.deep.equal([
+      ['lint', 'package.json'],
+      ['format', 'package.json'],
+    ]);
+  });
+
+  it('finds nothing in an empty directory', () => {
+    expect(detectGates(makeTempDir())).to.deep.equal({ gates: [], packageManager: null });
+  });
+});
+
+describe('gates paths', () => {
+  afterEach(cleanupTemporary);
+
+  it('puts paths at the end of argv, replacing a final "."', () => {
+    expect(commandWithPaths(['eslint', '--format', 'json', '.'], ['src/a.js'])).to.deep.equal([
+      'eslint',
+      '--format',
+      'json',
+      'src/a.js',
+    ]);
+    expect(commandWithPaths(['biome', 'check'], ['a', 'b'])).to.deep.equal([
+      'biome',
+      'check',
+      'a',
+      'b',
+    ]);
+    expect(commandWithPaths(['eslint', '.'], [])).to.deep.equal(['eslint', '.']);
+  });
+
+  it('accepts paths inside the root and returns them relative to it', () => {
+    const root = makeRepo({ 'src/a.js': '', 'src/-dash.js': '' });
+    expect(
+      confinePaths(root, ['src/a.js', path.join(root, 'src'), './src/../src/a.js', '.']),
+    ).to.deep.equal([path.join('src', 'a.js'), 'src', path.join('src', 'a.js'), '.']);
+    expect(confinePaths(root, ['./src/-dash.js'])).to.deep.equal([path.join('src', '-dash.js')]);
+  });
+
+  const rejected = [
+    ['a .. escape', '../outside.js'],
+    ['a deeper .. escape', 'src/../../outside.js'],
+    ['an absolute path outside the root', '/etc/passwd'],
+    ['an option-looking path', '--config=/etc/evil.js'],
+    ['a single-dash option', '-c'],
+    ['a missing file', 'src/missing.js'],
+    ['an empty string', ''],
+    ['a NUL byte', 'src/a.js\0'],
+  ];
+  for (const [what, given] of rejected) {
+    it(`rejects ${what} with EGATES_PATH`, () => {
+      const root = makeRepo({ 'src/a.js': '' });
+      expect(() => confinePaths(root, [given]))
+        .to.throw()
+        .with.property('code', 'EGATES_PATH');
+    });
+  }
+
+  it('rejects a non-string path with EGATES_PATH', () => {
+    const root = makeRepo({ 'src/a.js': '' });
+    expect(() => confinePaths(root, [42]))
+      .to.throw()
+      .with.property('code', 'EGATES_PATH');
+  });
+
+  it('rejects a symlink that leads out of the root, and a path under one', function () {
+    const outside = makeRepo({ 'secret.txt': 'x', 'dir/inner.txt': 'y' });
+    const root = makeRepo({ 'src/a.js': '' });
+    try {
+      fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
+      fs.symlinkSync(path.join(outside, 'dir'), path.join(root, 'linkdir'));
+    } catch (error) {
+      this.skip(`cannot create symlinks here: ${error.code}`);
+    }
+    expect(() => confinePaths(root, ['link.txt']))
+      .to.throw()
+      .with.property('code', 'EGATES_PATH');
+    expect(() => confinePaths(root, ['linkdir/inner.txt']))
+      .to.throw()
+      .with.property('code', 'EGATES_PATH');
+  });
+
+  it('accepts a symlink that stays inside the root', function () {
+    const root = makeRepo({ 'src/a.js': '' });
+    try {
+      fs.symlinkSync(path.join(root, 'src'), path.join(root, 'alias'));
+    } catch (error) {
+      this.skip(`cannot create symlinks here: ${error.code}`);
+    }
+    expect(confinePaths(root, ['alias/a.js'])).to.deep.equal([path.join('alias', 'a.js')]);
+  });
+});
