@@ -12,9 +12,16 @@ function shellQuote(text) {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A Linux path as wine's Windows programs see it (drive Z: is the root). */
+export function winePath(linuxPath) {
+  return 'Z:' + linuxPath.replace(/\//g, '\\');
+}
+
 /**
  * @param {string} scenario
- * @param {{stderr?: 'pipe' | 'file' | 'tty', env?: Record<string, string>, stdin?: string}} options
+ * @param {{stderr?: 'pipe' | 'file' | 'tty', env?: Record<string, string>, stdin?: string,
+ *   wineNode?: string}} options wineNode: a Windows node.exe to run under wine (stdio
+ *   are then files: wine's node cannot use Linux pipes as stdio)
  */
 export async function runScenario(scenario, options = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-'));
@@ -27,7 +34,18 @@ export async function runScenario(scenario, options = {}) {
     const mode = options.stderr ?? 'pipe';
     const args = [scenarioPath, scenario, resultFile];
     let child;
-    if (mode === 'tty') {
+    if (options.wineNode) {
+      const stdinFile = path.join(work, 'stdin.txt');
+      fs.writeFileSync(stdinFile, options.stdin ?? '');
+      const stdio = [
+        fs.openSync(stdinFile, 'r'),
+        fs.openSync(stdoutFile, 'w'),
+        fs.openSync(stderrFile, 'w'),
+      ];
+      const wineArgs = [options.wineNode, winePath(scenarioPath), scenario, winePath(resultFile)];
+      child = spawn('wine', wineArgs, { env, stdio });
+      for (const fd of stdio) fs.closeSync(fd);
+    } else if (mode === 'tty') {
       // `script` gives the scenario a pseudo-terminal as stderr; stdout goes to a file.
       const command =
         [process.execPath, ...args].map(shellQuote).join(' ') + ` >${shellQuote(stdoutFile)}`;
@@ -42,7 +60,7 @@ export async function runScenario(scenario, options = {}) {
       child.stdin.end(options.stdin ?? '');
     }
     const chunks = { stdout: [], stderr: [] };
-    child.stdout.on('data', (chunk) => chunks.stdout.push(chunk));
+    child.stdout?.on('data', (chunk) => chunks.stdout.push(chunk));
     child.stderr?.on('data', (chunk) => chunks.stderr.push(chunk));
     const [code, signal] = await new Promise((resolve, reject) => {
       child.on('error', reject);
@@ -50,7 +68,8 @@ export async function runScenario(scenario, options = {}) {
     });
     let stdout = Buffer.concat(chunks.stdout).toString();
     let stderr = Buffer.concat(chunks.stderr).toString();
-    if (mode === 'file') stderr = fs.readFileSync(stderrFile, 'utf8');
+    if (mode === 'file' || options.wineNode) stderr = fs.readFileSync(stderrFile, 'utf8');
+    if (options.wineNode) stdout = fs.readFileSync(stdoutFile, 'utf8');
     if (mode === 'tty') {
       // The terminal carried stderr; the scenario's stdout went to the file.
       stderr = stdout.replace(/\r\n/g, '\n');
