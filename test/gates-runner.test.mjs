@@ -83,7 +83,7 @@ describe('gates runner and tools (hostile gates)', function () {
     expect(result.isError).to.equal(true);
     expect(result.text.split('\n')[0]).to.match(/^hang: failed \(timed out, /);
     expect(result.text)
-      .to.include('timed out after 2 s; the process tree was killed')
+      .to.include('timed out after 1.5 s; the process tree was killed')
       .and.include('HANGING');
     expect(result.structuredContent).to.include({ passed: false, exitCode: null });
   });

@@ -86,6 +86,12 @@ class StreamCopy {
   }
 }
 
+/** `2 s`, `2.5 s`: the configured timeout as people wrote it. */
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
 function writeFully(fd: number, chunk: Buffer): void {
   let written = 0;
   while (written < chunk.length)
@@ -209,7 +215,7 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
       stop(
         'timed-out',
         TIMEOUT_GRACE_MS,
-        `timed out after ${Math.round(request.timeoutMs / 1000)} s; the process tree was killed`,
+        `timed out after ${formatSeconds(request.timeoutMs)}; the process tree was killed`,
       ),
     request.timeoutMs,
   );

@@ -1,0 +1,184 @@
+// Fixture repositories with real violations through the real tools, via detection and
+// the gate tools: eslint, prettier and tsc (devDependencies), biome and oxlint
+// (devDependencies), cargo clippy / cargo fmt and go vet / gofmt when installed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { createGateTools, detectGates } from '../dist/gates/index.js';
+import {
+  cleanupTemporary,
+  copyRepo,
+  envWithTools,
+  hasCommand,
+  toolContext,
+} from './fixtures/gates-support.mjs';
+
+/** Detects the repo's gates and runs the named tool; returns the result. */
+async function runDetected(root, toolName, args = {}) {
+  const tools = createGateTools(detectGates(root).gates, { root, env: envWithTools() });
+  const tool = tools.find((candidate) => candidate.name === toolName);
+  expect(tool, `${toolName} among ${tools.map((t) => t.name)}`).to.not.equal(undefined);
+  return tool.run(args, toolContext());
+}
+
+const located = (result) =>
+  result.structuredContent.findings.map(
+    (f) => `${f.file}:${f.line ?? '-'} ${f.severity} ${f.rule}`,
+  );
+
+/** Runs detection on a copy with package.json removed, so marker gates (real tool argv) are used. */
+function markerRepo(name) {
+  const root = copyRepo(name);
+  fs.rmSync(path.join(root, 'package.json'), { force: true });
+  return root;
+}
+
+describe('gates with real tools on fixture repositories', function () {
+  this.timeout(120000);
+  afterEach(cleanupTemporary);
+
+  describe('eslint, prettier, tsc', () => {
+    it('eslint (eslint-json) finds the violations with the right file and line', async () => {
+      const result = await runDetected(markerRepo('js-dirty'), 'lint');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal([
+        'src/unused.js:2 error no-unused-vars',
+        'src/unused.js:3 warning no-console',
+        'src/unused.js:6 error eqeqeq',
+      ]);
+      expect(result.text).to.include(
+        "src/unused.js:2:9: error: 'unused' is assigned a value but never used. [no-unused-vars]",
+      );
+      // The JSON itself stays out of the report; the findings are listed instead.
+      expect(result.text).to.not.include('"filePath"');
+    });
+
+    it('eslint through the package.json script (stylish output) finds the same', async () => {
+      const result = await runDetected(copyRepo('js-dirty'), 'lint');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal([
+        'src/unused.js:2 error no-unused-vars',
+        'src/unused.js:3 warning no-console',
+        'src/unused.js:6 error eqeqeq',
+      ]);
+    });
+
+    it('eslint on given paths checks only those', async () => {
+      const root = markerRepo('js-dirty');
+      const clean = await runDetected(root, 'lint', { paths: ['src/ugly.js'] });
+      expect(clean.isError).to.equal(false);
+      expect(clean.structuredContent.command).to.deep.equal([
+        'eslint',
+        '--format',
+        'json',
+        'src/ugly.js',
+      ]);
+    });
+
+    it('prettier finds the unformatted file; prettier fix formats it', async () => {
+      const root = markerRepo('js-dirty');
+      const check = await runDetected(root, 'format');
+      expect(check.isError).to.equal(true);
+      expect(located(check)).to.deep.equal(['src/ugly.js:- error prettier']);
+      const fix = await runDetected(root, 'format_fix', { paths: ['src/ugly.js'] });
+      expect(fix.isError).to.equal(false);
+      expect((await runDetected(root, 'format')).isError).to.equal(false);
+    });
+
+    it('tsc finds the type errors with file, line and code', async () => {
+      const result = await runDetected(markerRepo('js-dirty'), 'typecheck');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal([
+        'src/types.ts:5 error TS2322',
+        'src/types.ts:8 error TS2322',
+      ]);
+      expect(result.structuredContent.exitCode).to.equal(2);
+    });
+
+    for (const gate of ['lint', 'format', 'typecheck']) {
+      it(`a clean fixture passes ${gate}`, async () => {
+        const result = await runDetected(markerRepo('js-clean'), gate);
+        expect(result.isError, result.text).to.equal(false);
+        expect(result.structuredContent).to.include({ passed: true, exitCode: 0 });
+        expect(result.structuredContent.findings).to.deep.equal([]);
+      });
+    }
+  });
+
+  describe('biome and oxlint', () => {
+    it('biome check (biome-json) reports lint and format problems', async () => {
+      const result = await runDetected(copyRepo('biome-dirty'), 'biome');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.include.members([
+        'src/app.js:2 error lint/suspicious/noDoubleEquals',
+        'src/app.js:2 error lint/suspicious/noDebugger',
+        'src/app.js:- error format',
+      ]);
+    });
+
+    it('oxlint (oxlint-json) reports the error and the warning', async () => {
+      const result = await runDetected(copyRepo('js-dirty'), 'oxlint');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal([
+        'src/unused.js:2 warning eslint(no-unused-vars)',
+        'src/unused.js:6 error eslint(eqeqeq)',
+      ]);
+    });
+  });
+
+  describe('cargo', () => {
+    before(function () {
+      if (
+        !hasCommand('cargo') ||
+        !hasCommand('cargo', ['clippy', '--version']) ||
+        !hasCommand('cargo', ['fmt', '--version'])
+      ) {
+        this.skip(); // cargo with clippy and rustfmt is not installed on this machine
+      }
+    });
+
+    it('cargo clippy (cargo-json) finds the lints with file and line; a clean crate passes', async () => {
+      const result = await runDetected(copyRepo('rust-dirty'), 'clippy');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal([
+        'src/main.rs:3 error unused_variables',
+        'src/main.rs:11 error clippy::needless_return',
+        'src/main.rs:8 error clippy::ptr_arg',
+        'src/main.rs:10 error clippy::needless_range_loop',
+      ]);
+      const clean = await runDetected(copyRepo('rust-clean'), 'clippy');
+      expect(clean.isError, clean.text).to.equal(false);
+    });
+
+    it('cargo fmt --check (rustfmt) finds the unformatted hunk; rustfmt_fix fixes it', async () => {
+      const root = copyRepo('rust-dirty');
+      const result = await runDetected(root, 'rustfmt');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal(['src/main.rs:7 error rustfmt']);
+      expect(result.text).to.not.include('\u001b[');
+      expect((await runDetected(root, 'rustfmt_fix')).isError).to.equal(false);
+      expect((await runDetected(root, 'rustfmt')).isError).to.equal(false);
+    });
+  });
+
+  describe('go', () => {
+    before(function () {
+      if (!hasCommand('go', ['version'])) this.skip(); // Go is not installed (Debian: apt-get install golang-go)
+    });
+
+    it('go vet finds the printf misuse', async () => {
+      const result = await runDetected(copyRepo('go-dirty'), 'vet');
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal(['main.go:7 error null']);
+      const clean = await runDetected(copyRepo('go-clean'), 'vet');
+      expect(clean.isError, clean.text).to.equal(false);
+    });
+
+    it('gofmt -l fails on the listed file although gofmt exits 0', async () => {
+      const result = await runDetected(copyRepo('go-dirty'), 'gofmt');
+      expect(result.structuredContent.exitCode).to.equal(0);
+      expect(result.isError).to.equal(true);
+      expect(located(result)).to.deep.equal(['ugly.go:- error gofmt']);
+    });
+  });
+});
