@@ -77,6 +77,18 @@ describe('capture runtime (native addon, in child processes)', function () {
     expectMarkersCaptured(run, { native: false });
   });
 
+  it('falls back to degraded mode when no addon loads, naming the platform tuple and the fix', async function () {
+    // node-gyp-build looks only in an empty prebuild directory.
+    const run = await runScenario('markers', {
+      env: { PREBUILDS_ONLY: '1', MCP_GATES_PREBUILD: '/nonexistent-prebuilds' },
+    });
+    expectMarkersCaptured(run, { native: false });
+    const { reason } = run.result.mode;
+    expect(reason).to.include(`${process.platform} ${process.arch}`);
+    expect(reason).to.include(`node ${process.versions.node}`);
+    expect(reason).to.include('npm rebuild mcp-gates');
+  });
+
   it('keeps stdin for the protocol: a child with inherited stdin reads end of input', async function () {
     const run = await runScenario('stdin', { stdin: 'PROTOCOL-REQUEST\n' });
     expectCleanExit(run);
