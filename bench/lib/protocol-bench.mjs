@@ -47,7 +47,7 @@ function checkEcho({ result }) {
 
 const toMs = (nanoseconds) => Number(nanoseconds) / 1e6;
 
-async function sequential(client, era, count) {
+export async function sequential(client, era, count) {
   const latencies = new Float64Array(count);
   const started = process.hrtime.bigint();
   for (let i = 0; i < count; i++) {
@@ -59,7 +59,7 @@ async function sequential(client, era, count) {
   return summarize(latencies, toMs(process.hrtime.bigint() - started));
 }
 
-async function pipelined(client, era, count) {
+export async function pipelined(client, era, count) {
   const prepared = Array.from({ length: count }, () =>
     client.prepare('tools/call', era.callParams),
   );

@@ -17,10 +17,10 @@ export function readMemory(pid) {
 }
 
 export class RpcClient {
-  /** Spawns `node <script> ...args` and starts reading its frames. */
+  /** Spawns `node [nodeArgs] <script> ...args` and starts reading its frames. */
   constructor(script, args = [], options = {}) {
     this.startedAt = process.hrtime.bigint();
-    this.child = spawn(process.execPath, [script, ...args], {
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
       cwd: options.cwd,
       env: options.env ?? process.env,

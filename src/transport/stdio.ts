@@ -49,6 +49,9 @@ export class StdioTransport implements Transport {
   private ended = false;
   private outputBroken = false;
   private closing: Promise<void> | undefined;
+  /** Settles when the full output drains (or fails); shared by every write made meanwhile. */
+  private drained: Promise<void> | undefined;
+  private corked = false;
 
   constructor(options: StdioTransportOptions = {}) {
     this.splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
@@ -83,17 +86,31 @@ export class StdioTransport implements Transport {
 
   write(line: string): Promise<void> {
     if (this.outputBroken || this.output.writableEnded) return Promise.resolve();
+    // Frames written in one tick leave together in one writev (a pipelined burst of
+    // answers costs one syscall, not one each); the next tick flushes them.
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.output.uncork();
+      });
+    }
     // One write call per frame: the stream keeps calls in order, so frames never interleave.
     if (this.output.write(line + '\n')) return Promise.resolve();
-    return new Promise((resolve) => {
+    // Every write made while the output is full shares one wait: a listener pair per
+    // frame made each removal O(pending frames), quadratic under a pipelined burst.
+    this.drained ??= new Promise((resolve) => {
       const done = () => {
         this.output.off('drain', done);
         this.output.off('error', done);
+        this.drained = undefined;
         resolve();
       };
-      this.output.once('drain', done);
-      this.output.once('error', done);
+      this.output.on('drain', done);
+      this.output.on('error', done);
     });
+    return this.drained;
   }
 
   close(): Promise<void> {
