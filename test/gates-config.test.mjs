@@ -55,7 +55,7 @@ describe('gates config (mcp-gates.json)', () => {
       },
       {
         name: 'types',
-        description: 'Runs `tsc --noEmit`',
+        description: 'The "types" gate',
         command: ['tsc', '--noEmit'],
         fix: null,
         parser: 'generic',

@@ -88,6 +88,17 @@ describe('gates runner and tools (hostile gates)', function () {
     expect(result.structuredContent).to.include({ passed: false, exitCode: null });
   });
 
+  it('ends a run whose gate exited but left a descendant holding its pipes, killing it', async () => {
+    const pidFile = path.join(makeTempDir(), 'pids.json');
+    const started = Date.now();
+    const result = await callGate(gate('orphan', ['node', hostile('leaves-orphan.mjs'), pidFile]));
+    const pids = JSON.parse(fs.readFileSync(pidFile, 'utf8'));
+    expect(Date.now() - started).to.be.below(10000);
+    expect(await survivors([pids.grandchild])).to.deep.equal([]);
+    expect(result.text).to.include('LEFT AN ORPHAN');
+    expect(result.structuredContent).to.include({ exitCode: 0, passed: true });
+  });
+
   it('kills the whole tree when the call is aborted, and reports the cancellation', async () => {
     const pidFile = path.join(makeTempDir(), 'pids.json');
     const controller = new AbortController();

@@ -162,7 +162,7 @@ function readGate(
       `rename the gate "${fixToolName(name)}"`,
     );
   }
-  let description = `Runs \`${command.join(' ')}\``;
+  let description = `The "${name}" gate`;
   if (gate.description !== undefined) {
     if (typeof gate.description !== 'string')
       reader.fail(

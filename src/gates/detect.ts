@@ -189,7 +189,7 @@ export function detectGates(root: string): Detection {
     gates.push(
       markerGate({
         name: 'lint',
-        description: 'ESLint over the project (eslint --format json .)',
+        description: 'ESLint over the project',
         command: ['eslint', '--format', 'json', '.'],
         fix: ['eslint', '--fix', '.'],
         parser: 'eslint-json',
@@ -204,7 +204,7 @@ export function detectGates(root: string): Detection {
     gates.push(
       markerGate({
         name: 'format',
-        description: 'Prettier format check (prettier --check .)',
+        description: 'Prettier format check',
         command: ['prettier', '--check', '.'],
         fix: ['prettier', '--write', '.'],
         parser: 'prettier',
@@ -221,7 +221,7 @@ export function detectGates(root: string): Detection {
     gates.push(
       markerGate({
         name: 'typecheck',
-        description: 'TypeScript typecheck (tsc --noEmit)',
+        description: 'TypeScript typecheck',
         command: ['tsc', '--noEmit', '--pretty', 'false'],
         fix: null,
         parser: 'tsc',
@@ -235,7 +235,7 @@ export function detectGates(root: string): Detection {
     gates.push(
       markerGate({
         name: 'biome',
-        description: 'Biome lint and format check (biome check)',
+        description: 'Biome lint and format check',
         command: ['biome', 'check', '--reporter=json'],
         fix: ['biome', 'check', '--write'],
         parser: 'biome-json',
@@ -282,7 +282,7 @@ export function detectGates(root: string): Detection {
       }),
       markerGate({
         name: 'rustfmt',
-        description: 'cargo fmt --check over the whole workspace',
+        description: 'Rust formatting check over the whole workspace',
         command: ['cargo', 'fmt', '--all', '--check'],
         fix: ['cargo', 'fmt', '--all'],
         parser: 'rustfmt',
@@ -299,7 +299,7 @@ export function detectGates(root: string): Detection {
     gates.push(
       markerGate({
         name: 'ruff',
-        description: 'Ruff lint (ruff check)',
+        description: 'Ruff lint',
         command: ['ruff', 'check', '--output-format', 'json'],
         fix: ['ruff', 'check', '--fix'],
         parser: 'ruff-json',
@@ -308,7 +308,7 @@ export function detectGates(root: string): Detection {
       }),
       markerGate({
         name: 'ruff_format',
-        description: 'Ruff format check (ruff format --check)',
+        description: 'Ruff format check',
         command: ['ruff', 'format', '--check'],
         fix: ['ruff', 'format'],
         parser: 'ruff-format',
@@ -321,7 +321,7 @@ export function detectGates(root: string): Detection {
     gates.push(
       markerGate({
         name: 'vet',
-        description: 'go vet ./...',
+        description: 'go vet over every package',
         command: ['go', 'vet', './...'],
         fix: null,
         parser: 'go-vet',
@@ -330,7 +330,7 @@ export function detectGates(root: string): Detection {
       }),
       markerGate({
         name: 'gofmt',
-        description: 'gofmt -l (files that need formatting)',
+        description: 'Go formatting check (files gofmt would change)',
         command: ['gofmt', '-l', '.'],
         fix: ['gofmt', '-w', '.'],
         parser: 'gofmt',

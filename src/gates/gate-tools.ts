@@ -142,9 +142,13 @@ export async function runGate(
 function describe(gate: GateSpec, fixing: boolean): string {
   const command = (fixing ? gate.fix! : gate.command).join(' ');
   if (fixing) {
-    return `Apply the fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place. Call "${gate.name}" afterwards to see what is left.`;
+    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place. Call "${gate.name}" afterwards to see what is left.`;
   }
-  return `${gate.description}. Runs \`${command}\` in the project root and returns the report and structured findings; isError is true when the gate fails.${gate.fix ? ` "${fixToolName(gate.name)}" applies its automatic fixes.` : ''}`;
+  const runs = gate.description.includes(command)
+    ? ''
+    : ` Runs \`${command}\` in the project root.`;
+  const fix = gate.fix ? ` "${fixToolName(gate.name)}" applies its automatic fixes.` : '';
+  return `${gate.description}.${runs} Returns the report and structured findings; isError is true when the gate fails.${fix}`;
 }
 
 /**

@@ -27,6 +27,11 @@ export async function serveCommand(args: CliArguments): Promise<number> {
       `mcp-gates: no gates found in ${root}; serving no tools (run \`mcp-gates doctor --root ${root}\`)\n`,
     );
   }
+  if (process.stdin.isTTY) {
+    process.stderr.write(
+      'mcp-gates: serving MCP on stdin/stdout, for an MCP host to start. In a terminal, try `mcp-gates list` or `mcp-gates --help`.\n',
+    );
+  }
   const server = new McpServer({
     name: 'mcp-gates',
     version: packageVersion(),
