@@ -79,6 +79,8 @@ export class McpServer {
   private toolQueue: Promise<unknown> = Promise.resolve();
   private transport: Transport | undefined;
   private closed = false;
+  /** The latest write; reading waits on it so a client that never reads cannot grow our memory. */
+  private lastWrite: Promise<void> = Promise.resolve();
 
   constructor(options: ServerOptions) {
     const { name, version, title, description, websiteUrl } = options;
@@ -112,6 +114,7 @@ export class McpServer {
   async serve(transport: Transport): Promise<void> {
     this.transport = transport;
     for (;;) {
+      await this.lastWrite;
       const line = await transport.read();
       if (line === null) break;
       void this.handleLine(line).catch((error: unknown) => {
@@ -140,7 +143,7 @@ export class McpServer {
   private send(frame: JsonObject): void {
     const transport = this.transport;
     if (!transport) return;
-    transport.write(encodeFrame(frame)).catch((error: unknown) => {
+    this.lastWrite = transport.write(encodeFrame(frame)).catch((error: unknown) => {
       this.log(`mcp-gates: could not write a frame: ${String(error)}`);
     });
   }
