@@ -201,6 +201,13 @@ describe('GitHub Actions workflows', () => {
       }
     });
 
+    it("runs the test suite against the tarball's build, not a fresh one", () => {
+      const testPackage = jobs['test-package'];
+      expect(runsCommand(testPackage, 'npm test --ignore-scripts')).to.equal(true);
+      const testStep = testPackage.steps.find((step) => step.run === 'npm test --ignore-scripts');
+      expect(testStep.env).to.deep.equal({ PREBUILDS_ONLY: 1 });
+    });
+
     it('packs only after every prebuild job', () => {
       expect([jobs.package.needs].flat()).to.have.members(prebuildJobs);
     });
