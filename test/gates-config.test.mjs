@@ -2,10 +2,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { confinePaths, detectGates, loadConfig, loadGates } from '../dist/gates/index.js';
+import {
+  confinePaths,
+  detectGates,
+  loadConfig,
+  loadGates,
+  resolveCommand,
+} from '../dist/gates/index.js';
+import { windowsShimScript } from '../dist/gates/resolve-command.js';
 import { commandWithPaths } from '../dist/gates/gate-spec.js';
 import { classifyScript } from '../dist/gates/scripts.js';
-import { cleanupTemporary, makeRepo, makeTempDir } from './fixtures/gates-support.mjs';
+import { REPO_ROOT, cleanupTemporary, makeRepo, makeTempDir } from './fixtures/gates-support.mjs';
 
 function configError(config) {
   const root = makeRepo({
@@ -211,7 +218,7 @@ describe('gates config (mcp-gates.json)', () => {
     });
   }
 
-  it('rejects an unreadable config with ECONFIG_READ', function () {
+  it('rejects an unreadable config with ECONFIG_READ (skipped as root, who can read any file)', function () {
     if (process.getuid?.() === 0) this.skip(); // root reads files whatever their mode
     const root = makeRepo({ 'mcp-gates.json': JSON.stringify(gate()) });
     fs.chmodSync(path.join(root, 'mcp-gates.json'), 0o000);
@@ -442,5 +449,49 @@ describe('gates paths', () => {
       this.skip(`cannot create symlinks here: ${error.code}`);
     }
     expect(confinePaths(root, ['alias/a.js'])).to.deep.equal([path.join('alias', 'a.js')]);
+  });
+});
+
+describe('gates program resolution', () => {
+  afterEach(cleanupTemporary);
+
+  it('reads the script a real npm .cmd shim runs (Windows, where no shell is used)', () => {
+    const shim = (name) =>
+      fs.readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'windows-shims', name), 'utf8');
+    expect(windowsShimScript(shim('eslint.cmd'))).to.equal('..\\eslint\\bin\\eslint.js');
+    expect(windowsShimScript(shim('npm.cmd'))).to.equal('node_modules\\npm\\bin\\npm-cli.js');
+    expect(windowsShimScript('@echo off\r\ncall some-tool.exe %*\r\n')).to.equal(undefined);
+  });
+
+  it('finds programs in node_modules/.bin of the root and its ancestors before PATH', function () {
+    if (process.platform === 'win32') this.skip(); // POSIX executables below
+    const outer = makeTempDir();
+    const root = path.join(outer, 'packages', 'app');
+    fs.mkdirSync(root, { recursive: true });
+    for (const directory of [
+      path.join(outer, 'node_modules', '.bin'),
+      path.join(root, 'node_modules', '.bin'),
+    ]) {
+      fs.mkdirSync(directory, { recursive: true });
+    }
+    const write = (file) => fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+    write(path.join(outer, 'node_modules', '.bin', 'outer-tool'));
+    write(path.join(root, 'node_modules', '.bin', 'both-tool'));
+    write(path.join(outer, 'node_modules', '.bin', 'both-tool'));
+    const env = { PATH: '/usr/bin:/bin' };
+    expect(resolveCommand(['outer-tool', '.'], root, env)).to.deep.include({
+      ok: true,
+      file: path.join(outer, 'node_modules', '.bin', 'outer-tool'),
+      args: ['.'],
+    });
+    expect(resolveCommand(['both-tool'], root, env).file).to.equal(
+      path.join(root, 'node_modules', '.bin', 'both-tool'),
+    );
+    expect(resolveCommand(['sh'], root, env).file).to.match(/\/sh$/);
+    const missing = resolveCommand(['prettier'], root, env);
+    expect(missing).to.include({ ok: false, program: 'prettier' });
+    expect(missing.fix)
+      .to.match(/npm install --save-dev prettier/)
+      .and.match(/no npx auto-install/);
   });
 });

@@ -68,8 +68,18 @@ function isExecutableFile(file: string): boolean {
 }
 
 // npm's cmd-shim: `"%_prog%"  "%dp0%\..\eslint\bin\eslint.js" %*`; Node's own npm.cmd sets
-// NPM_CLI_JS=%~dp0\node_modules\npm\bin\npm-cli.js.
-const SHIM_SCRIPT = /%~?dp0%?\\?([^"%\r\n]+?\.[cm]?js)\b/i;
+// NPM_PREFIX_JS=...npm-prefix.js and then NPM_CLI_JS=%~dp0\node_modules\npm\bin\npm-cli.js.
+const SHIM_SCRIPT = /%~?dp0%?\\?([^"%\r\n]+?\.[cm]?js)\b/gi;
+
+/**
+ * The script an npm-style .cmd shim runs, relative to the shim's directory (with
+ * backslashes), or undefined when the batch file is not such a shim. When it names
+ * several (npm.cmd), the `*-cli.js` one is the program.
+ */
+export function windowsShimScript(text: string): string | undefined {
+  const scripts = [...text.matchAll(SHIM_SCRIPT)].map((match) => match[1]!);
+  return scripts.find((script) => /-cli\.[cm]?js$/i.test(script)) ?? scripts[0];
+}
 
 /**
  * Windows: a .cmd/.bat cannot be spawned without a shell (EINVAL since Node's
@@ -77,10 +87,9 @@ const SHIM_SCRIPT = /%~?dp0%?\\?([^"%\r\n]+?\.[cm]?js)\b/i;
  * so we run that script with this node instead.
  */
 function resolveWindowsShim(shim: string, args: string[]): ResolvedCommand {
-  const text = fs.readFileSync(shim, 'utf8');
-  const match = SHIM_SCRIPT.exec(text);
-  if (match) {
-    const script = path.resolve(path.dirname(shim), match[1]!.replace(/\\/g, path.sep));
+  const relative = windowsShimScript(fs.readFileSync(shim, 'utf8'));
+  if (relative) {
+    const script = path.resolve(path.dirname(shim), relative.replace(/\\/g, path.sep));
     if (fs.existsSync(script))
       return { ok: true, file: process.execPath, args: [script, ...args], via: shim };
   }
@@ -112,15 +121,15 @@ export function resolveCommand(
       fix: 'give the gate a command',
     };
   const windows = process.platform === 'win32';
-  const extensions = windows
-    ? [
-        '',
-        ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD')
+  // Windows: npm puts an extensionless sh script beside each .cmd shim in .bin; only a
+  // name that already has an extension may match as given.
+  const extensions =
+    windows && path.extname(program) === ''
+      ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD')
           .split(';')
           .filter(Boolean)
-          .map((ext) => ext.toLowerCase()),
-      ]
-    : [''];
+          .map((ext) => ext.toLowerCase())
+      : [''];
   const candidates = (base: string) => extensions.map((ext) => `${base}${ext}`);
   const found = (file: string): ResolvedCommand => {
     if (windows && /\.(cmd|bat)$/i.test(file)) return resolveWindowsShim(file, args);
