@@ -114,11 +114,25 @@ export function classify(value: unknown, text?: string): InboundMessage {
     return {
       kind: 'notification',
       method: value.method,
-      params,
+      params: params && text !== undefined ? withExactRequestId(params, text) : params,
       nullId: Object.hasOwn(value, 'id'),
     };
   }
   return { kind: 'request', id: id!, method: value.method, params };
+}
+
+/** A cancellation must name a big id exactly as its request did (PROTOCOL.md 1.3). */
+function withExactRequestId(params: JsonObject, text: string): JsonObject {
+  const requestId = params.requestId;
+  if (
+    typeof requestId !== 'number' ||
+    !Number.isInteger(requestId) ||
+    Number.isSafeInteger(requestId)
+  ) {
+    return params;
+  }
+  const lexeme = findNumberLexeme(text, ['params', 'requestId']);
+  return lexeme === undefined ? params : { ...params, requestId: new RawIntegerId(lexeme) };
 }
 
 // A per-process token that user data cannot guess, standing in for raw big-integer ids.

@@ -12,7 +12,12 @@ import {
   type NotificationMessage,
   type RequestMessage,
 } from '../protocol/message.js';
-import { isValidIdValue, requestIdKey, type RequestId } from '../protocol/request-id.js';
+import {
+  RawIntegerId,
+  isValidIdValue,
+  requestIdKey,
+  type RequestId,
+} from '../protocol/request-id.js';
 import {
   LATEST_LEGACY_REVISION,
   LOG_LEVELS,
@@ -213,7 +218,7 @@ export class McpServer {
   private handleNotification(message: NotificationMessage): void {
     if (message.method === 'notifications/cancelled') {
       const requestId = message.params?.requestId;
-      if (!isValidIdValue(requestId)) return;
+      if (!isValidIdValue(requestId) && !(requestId instanceof RawIntegerId)) return;
       const key = requestIdKey(requestId);
       const entry = this.inFlight.get(key);
       if (entry?.kind === 'tool') {
