@@ -48,6 +48,18 @@ describe('mcp-gates run with hostile gates (under capture)', function () {
     expect(family.stderr).to.equal('');
   });
 
+  it('reports the same markers in degraded capture mode (no native addon)', () => {
+    const root = hostileRepo({ family: { command: node('grandchild-writes.mjs') } });
+    const result = runCli(['run', 'family', '--root', root], {
+      env: envWithTools({ MCP_GATES_CAPTURE: 'degraded' }),
+    });
+    expect(result.code).to.equal(0);
+    expect(result.stdout)
+      .to.include('GRANDCHILD-OUT')
+      .and.include('GRANDCHILD-ERR')
+      .and.include('CHILD-DONE');
+  });
+
   it('gives a gate that reads stdin end-of-file although the CLI has a live stdin', () => {
     const root = hostileRepo({ reader: { command: node('reads-stdin.mjs') } });
     const result = spawnSync(process.execPath, [CLI, 'run', 'reader', '--root', root], {
