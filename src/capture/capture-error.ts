@@ -18,3 +18,20 @@ export class CaptureError extends Error {
     this.state = state;
   }
 }
+
+/**
+ * The temp directory cannot hold a capture file (missing, read-only, full). The tool
+ * is not run: a run whose output would be lost cannot give a truthful report.
+ */
+export class CaptureStorageError extends Error {
+  readonly code = 'ECAPTURE_TMPDIR';
+  readonly directory: string;
+
+  constructor(directory: string, cause: string) {
+    super(
+      `output capture cannot use the temp directory ${directory}: ${cause}. Fix: free space there, or point TMPDIR (TEMP on Windows) at a writable directory with room.`,
+    );
+    this.name = 'CaptureStorageError';
+    this.directory = directory;
+  }
+}

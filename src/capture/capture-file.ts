@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CaptureStorageError } from './capture-error.js';
 
 /** A bounded view of captured bytes. */
 export interface CapturedReport {
@@ -30,10 +31,45 @@ export function reportLimit(limitBytes: number | undefined): number {
 let privateDirectory: string | undefined;
 const keptLogs: string[] = [];
 
+/** Below this much free space in the temp directory a capture is refused, not silently cut. */
+export const MIN_FREE_BYTES = 1024 * 1024;
+
+function describeFsError(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return code ? `${code} (${message})` : String(message ?? error);
+}
+
 /** A private (0700) directory for this process's capture files, made on first use. */
 function captureDirectory(): string {
-  privateDirectory ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-capture-'));
+  if (privateDirectory === undefined) {
+    try {
+      privateDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-capture-'));
+      // Even when no capture ever starts in it (a full disk refused the first one).
+      process.once('exit', removeCaptureDirectoryIfEmpty);
+    } catch (error) {
+      throw new CaptureStorageError(os.tmpdir(), describeFsError(error));
+    }
+  }
   return privateDirectory;
+}
+
+/** Throws ECAPTURE_TMPDIR when `directory` has less than MIN_FREE_BYTES free. */
+export function checkFreeSpace(directory: string): void {
+  let free: number;
+  try {
+    const stats = fs.statfsSync(directory);
+    free = Number(stats.bavail) * Number(stats.bsize);
+  } catch (error) {
+    // The private directory was removed under us; statfs unsupported: nothing to check.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    throw new CaptureStorageError(directory, describeFsError(error));
+  }
+  if (free < MIN_FREE_BYTES) {
+    throw new CaptureStorageError(
+      directory,
+      `only ${free} bytes free (at least ${MIN_FREE_BYTES} needed)`,
+    );
+  }
 }
 
 /**
@@ -57,12 +93,22 @@ export class CaptureFile {
     const filePath = path.join(directory, `capture-${process.pid}-${Date.now()}-${sequence++}.log`);
     // O_APPEND: concurrent writers (tool, children, grandchildren) share one offset
     // safely. libuv opens with O_CLOEXEC, so only the dup2 target (fd 2) is inherited.
-    const fd = fs.openSync(
-      filePath,
-      fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR | fs.constants.O_APPEND,
-      0o600,
-    );
+    let fd: number;
+    try {
+      fd = fs.openSync(
+        filePath,
+        fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR | fs.constants.O_APPEND,
+        0o600,
+      );
+    } catch (error) {
+      throw new CaptureStorageError(directory, describeFsError(error));
+    }
     return new CaptureFile(filePath, fd);
+  }
+
+  /** Throws ECAPTURE_TMPDIR when the file's directory is (nearly) full. */
+  checkFreeSpace(): void {
+    checkFreeSpace(path.dirname(this.path));
   }
 
   size(): number {

@@ -242,7 +242,10 @@ function switchOrFail(): Promise<void> {
 }
 
 function switchToCapture(): void {
+  // First: a file made below and then refused (full disk) is still removed at exit.
+  installProcessHooks();
   const target = (file ??= CaptureFile.create());
+  target.checkFreeSpace();
   // Reading the getters also creates the streams now, on the original fds: a stream
   // first created during a capture would stay a synchronous file stream for good.
   const stdout = process.stdout as PatchableStream;
@@ -259,7 +262,6 @@ function switchToCapture(): void {
     throw error;
   }
   consumedOffset = startOffset;
-  installProcessHooks();
   phase = 'active';
 }
 

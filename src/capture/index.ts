@@ -1,6 +1,6 @@
 export type { CapturedReport } from './capture-file.js';
 export { DEFAULT_REPORT_LIMIT_BYTES } from './capture-file.js';
-export { CaptureError, type CaptureErrorCode } from './capture-error.js';
+export { CaptureError, CaptureStorageError, type CaptureErrorCode } from './capture-error.js';
 export {
   activeCapture,
   captureMode,
