@@ -12,6 +12,8 @@ export interface CapturedReport {
   truncated: boolean;
   /** The full capture on disk (mode 0600), only when truncated. */
   logPath?: string;
+  /** Why some output is missing (a write into the capture file failed, e.g. ENOSPC). */
+  problem?: string;
 }
 
 export const DEFAULT_REPORT_LIMIT_BYTES = 64 * 1024;

@@ -45,6 +45,18 @@ let consumedOffset = 0;
 let stdioGuarded = false;
 let processHooksInstalled = false;
 const restoreStreamWrites: (() => void)[] = [];
+/** The first failed write into the current capture (disk full): the report says so. */
+let writeProblem: string | undefined;
+
+/**
+ * Records that a write meant for the active capture failed, so the report says output
+ * is missing instead of the write crashing the server. Outside a capture: ignored.
+ */
+export function noteCaptureWriteError(error: unknown): void {
+  if (phase !== 'active' || writeProblem !== undefined || !file) return;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? String(error);
+  writeProblem = `writing the capture file ${file.path} failed (${code}), so some output is missing. Fix: free space in the temp directory, or point TMPDIR (TEMP on Windows) at a writable directory with room.`;
+}
 
 /** Loads the addon once; degraded when it cannot load or MCP_GATES_CAPTURE=degraded. */
 export function captureMode(): CaptureModeInfo {
@@ -159,9 +171,13 @@ function patchStreamWrite(stream: PatchableStream, captureFd: number): void {
     const encoding = typeof encodingOrCallback === 'string' ? encodingOrCallback : 'utf8';
     const done = typeof encodingOrCallback === 'function' ? encodingOrCallback : callback;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
-    let written = 0;
-    while (written < bytes.length) {
-      written += fs.writeSync(captureFd, bytes, written, bytes.length - written);
+    try {
+      let written = 0;
+      while (written < bytes.length) {
+        written += fs.writeSync(captureFd, bytes, written, bytes.length - written);
+      }
+    } catch (error) {
+      noteCaptureWriteError(error);
     }
     if (done) process.nextTick(done, null);
     return true;
@@ -175,6 +191,10 @@ function patchStreamWrite(stream: PatchableStream, captureFd: number): void {
 function installProcessHooks(): void {
   if (processHooksInstalled) return;
   processHooksInstalled = true;
+  // A write to fd 1 or 2 that fails while they point at the capture file (disk full)
+  // is reported, not thrown; std streams recover after an error (Node undestroys them).
+  // Outside a capture such an error (the host closed our stderr) must not kill the server.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', noteCaptureWriteError);
   // A crash during a capture must print its trace on the real stderr, not the file.
   process.on('uncaughtExceptionMonitor', () => abandonCapture());
   process.on('exit', () => {
@@ -250,6 +270,7 @@ function switchToCapture(): void {
   // first created during a capture would stay a synchronous file stream for good.
   const stdout = process.stdout as PatchableStream;
   const stderr = process.stderr as PatchableStream;
+  writeProblem = undefined;
   startOffset = native ? native.begin({ fd: target.fd, path: target.path }) : target.size();
   try {
     if (!fdLevel || !writesThroughFd(stderr, 2)) patchStreamWrite(stderr, target.fd);
@@ -294,6 +315,7 @@ export function endCapture(options: { limitBytes?: number } = {}): CapturedRepor
   const sizeAtRestore = restore();
   const end = sizeAtRestore ?? file.size();
   const report = end > consumedOffset ? file.read(consumedOffset, end, limit) : { ...EMPTY_REPORT };
+  if (writeProblem !== undefined) report.problem = writeProblem;
   retireFileIfUsed(end);
   return report;
 }

@@ -6,6 +6,7 @@ export {
   captureMode,
   childStdio,
   guardStdio,
+  noteCaptureWriteError,
   takeCapture,
   type ActiveCapture,
   type CaptureModeInfo,

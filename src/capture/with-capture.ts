@@ -29,7 +29,8 @@ export function formatCapturedSection(report: CapturedReport): string {
   const heading = report.truncated
     ? `--- captured output (${report.totalBytes} bytes; head and tail shown, full log: ${report.logPath}) ---`
     : `--- captured output (${report.totalBytes} bytes) ---`;
-  return `${heading}\n${report.text}`;
+  const problem = report.problem === undefined ? '' : `\n[capture incomplete: ${report.problem}]`;
+  return `${heading}\n${report.text}${problem}`;
 }
 
 function appendSection(text: string, report: CapturedReport): string {
@@ -62,12 +63,22 @@ export function createCaptureWrapper(
     }
     const report = endCapture({ limitBytes });
     if (outcome.ok) {
+      // Lost output makes the report untrustworthy: a failure, saying why.
+      if (report.problem !== undefined) {
+        return {
+          ...outcome.result,
+          text: appendSection(outcome.result.text, report),
+          isError: true,
+        };
+      }
       if (report.totalBytes === 0) return outcome.result;
       return { ...outcome.result, text: appendSection(outcome.result.text, report) };
     }
     // A tool that throws after printing: its output is the story of the failure, so
     // it becomes a failed result with the output rather than a bare error.
-    if (call.signal.aborted || report.totalBytes === 0) throw outcome.error;
+    if (call.signal.aborted || (report.totalBytes === 0 && report.problem === undefined)) {
+      throw outcome.error;
+    }
     const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
     return {
       text: appendSection(`Tool "${call.toolName}" failed: ${message}`, report),

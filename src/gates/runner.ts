@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { activeCapture, takeCapture } from '../capture/index.js';
+import { activeCapture, noteCaptureWriteError, takeCapture } from '../capture/index.js';
 import { stripAnsi } from './ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
 import { signalProcessTree, terminateProcessTree } from './process-tree.js';
@@ -185,8 +185,14 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
     if (!toReport) return;
     // Only while the capture this run began under is still the active one.
     const current = activeCapture();
-    if (capture && current && current.fd === capture.fd) writeFully(capture.fd, chunk);
-    else if (!capture) transcript.push(chunk);
+    if (capture && current && current.fd === capture.fd) {
+      // A full disk must cost the report its tail, not crash the server from this handler.
+      try {
+        writeFully(capture.fd, chunk);
+      } catch (error) {
+        noteCaptureWriteError(error);
+      }
+    } else if (!capture) transcript.push(chunk);
   };
   child.stdout.on('data', tee(stdout, request.stdoutInReport ?? true));
   child.stderr.on('data', tee(stderr, true));
