@@ -139,17 +139,24 @@ function withExactRequestId(params: JsonObject, text: string): JsonObject {
 const RAW_ID_TOKEN = `__mcp_raw_integer_${Math.random().toString(36).slice(2)}_`;
 const RAW_ID_PATTERN = new RegExp(`"${RAW_ID_TOKEN}(-?[0-9][0-9eE+.-]*)"`, 'g');
 
+/**
+ * Where a raw id can sit in an outbound frame: the response id, and a listen stream's
+ * subscription id in `_meta`. Checked first so ordinary frames skip the slow replacer.
+ */
+function mayHoldRawId(message: JsonObject): boolean {
+  if (message.id instanceof RawIntegerId) return true;
+  const body = (message.result ?? message.params) as JsonObject | undefined;
+  const meta = body?._meta as JsonObject | undefined;
+  return meta !== undefined && Object.values(meta).some((value) => value instanceof RawIntegerId);
+}
+
 /** Serializes one outbound frame (no newline); big ids are written back verbatim. */
-export function encodeFrame(message: unknown): string {
-  let sawRawId = false;
-  const text = JSON.stringify(message, (_key, value: unknown) => {
-    if (value instanceof RawIntegerId) {
-      sawRawId = true;
-      return RAW_ID_TOKEN + value.lexeme;
-    }
-    return value;
-  });
-  return sawRawId ? text.replace(RAW_ID_PATTERN, '$1') : text;
+export function encodeFrame(message: JsonObject): string {
+  if (!mayHoldRawId(message)) return JSON.stringify(message);
+  const text = JSON.stringify(message, (_key, value: unknown) =>
+    value instanceof RawIntegerId ? RAW_ID_TOKEN + value.lexeme : value,
+  );
+  return text.replace(RAW_ID_PATTERN, '$1');
 }
 
 export function resultFrame(id: RequestId, result: JsonObject): JsonObject {

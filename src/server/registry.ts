@@ -1,14 +1,33 @@
 import type { ValidateFunction } from 'ajv';
 import { LocalError } from '../protocol/errors.js';
-import { compileSchema } from './schema-validator.js';
+import { compileSchema, schemaDialect } from './schema-validator.js';
 import type { Tool } from './tool.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-export interface RegisteredTool {
-  tool: Tool;
-  validateInput: ValidateFunction;
-  validateOutput: ValidateFunction | undefined;
+/**
+ * A tool and its validators, compiled on first use (compiling loads ajv). A schema
+ * that is not valid JSON Schema therefore surfaces at the tool's first call, as an
+ * internal error naming the tool; the cheap checks run at registration.
+ */
+export class RegisteredTool {
+  private input: ValidateFunction | undefined;
+  private output: ValidateFunction | undefined;
+
+  constructor(readonly tool: Tool) {}
+
+  get validateInput(): ValidateFunction {
+    return (this.input ??= compileSchema(
+      this.tool.inputSchema,
+      `Tool "${this.tool.name}" inputSchema`,
+    ));
+  }
+
+  get validateOutput(): ValidateFunction | undefined {
+    const schema = this.tool.outputSchema;
+    if (schema === undefined) return undefined;
+    return (this.output ??= compileSchema(schema, `Tool "${this.tool.name}" outputSchema`));
+  }
 }
 
 /** Tools by name; the last registration of a name wins; listed in sorted name order. */
@@ -36,13 +55,22 @@ export class ToolRegistry {
         `Tool "${tool.name}": inputSchema must be an object schema with "type": "object" at its root`,
       );
     }
-    this.tools.set(tool.name, {
-      tool,
-      validateInput: compileSchema(schema, `Tool "${tool.name}" inputSchema`),
-      validateOutput: tool.outputSchema
-        ? compileSchema(tool.outputSchema, `Tool "${tool.name}" outputSchema`)
-        : undefined,
-    });
+    schemaDialect(schema, `Tool "${tool.name}" inputSchema`);
+    const outputSchema = tool.outputSchema as Record<string, unknown> | undefined;
+    if (outputSchema !== undefined) {
+      if (
+        typeof outputSchema !== 'object' ||
+        outputSchema === null ||
+        Array.isArray(outputSchema)
+      ) {
+        throw new LocalError(
+          'EINVALID_SCHEMA',
+          `Tool "${tool.name}": outputSchema must be an object`,
+        );
+      }
+      schemaDialect(outputSchema, `Tool "${tool.name}" outputSchema`);
+    }
+    this.tools.set(tool.name, new RegisteredTool(tool));
     this.sorted = undefined;
   }
 

@@ -1,10 +1,13 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { LocalError } from '../protocol/errors.js';
 import type { JsonSchema } from './tool.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+export type SchemaDialect = 'draft-07' | '2020-12';
 
 // strict: false lets schemas carry annotation keywords validators do not know (x-..., examples).
 // No loadSchema: a network $ref is never fetched (spec: MUST NOT by default).
@@ -12,19 +15,34 @@ const options = { allErrors: true, strict: false, validateFormats: false } as co
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
-/** Compiles a tool schema in its dialect: draft-07 when `$schema` says so, else 2020-12. */
-export function compileSchema(schema: JsonSchema, where: string): ValidateFunction {
+// ajv is loaded on the first compile, not at start-up: it is most of a server's cold
+// start and idle memory, and a server that is only listed never needs it.
+const require = createRequire(import.meta.url);
+
+/** The dialect of a tool schema: draft-07 when `$schema` says so, else 2020-12. */
+export function schemaDialect(schema: JsonSchema, where: string): SchemaDialect {
   const dialect = schema.$schema;
-  let validator: Ajv | Ajv2020;
   if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))) {
-    validator = draft2020 ??= new Ajv2020(options);
-  } else if (typeof dialect === 'string' && DRAFT_07.test(dialect)) {
-    validator = draft07 ??= new Ajv(options);
-  } else {
-    throw new LocalError(
-      'EUNSUPPORTED_SCHEMA_DIALECT',
-      `${where}: unsupported JSON Schema dialect ${JSON.stringify(dialect)}; use draft-07 or 2020-12 (or omit $schema for 2020-12)`,
+    return '2020-12';
+  }
+  if (typeof dialect === 'string' && DRAFT_07.test(dialect)) return 'draft-07';
+  throw new LocalError(
+    'EUNSUPPORTED_SCHEMA_DIALECT',
+    `${where}: unsupported JSON Schema dialect ${JSON.stringify(dialect)}; use draft-07 or 2020-12 (or omit $schema for 2020-12)`,
+  );
+}
+
+/** Compiles a tool schema; a schema that is not valid JSON Schema throws EINVALID_SCHEMA. */
+export function compileSchema(schema: JsonSchema, where: string): ValidateFunction {
+  let validator: Ajv | Ajv2020;
+  if (schemaDialect(schema, where) === '2020-12') {
+    draft2020 ??= new (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(
+      options,
     );
+    validator = draft2020;
+  } else {
+    draft07 ??= new (require('ajv') as typeof import('ajv')).Ajv(options);
+    validator = draft07;
   }
   try {
     return validator.compile(schema);

@@ -62,9 +62,34 @@ const MODERN_METHODS = new Set([
 ]);
 const NOT_INITIALIZED = 'Server not initialized: send initialize first, or send modern _meta';
 
-type InFlight = { kind: 'tool'; controller: AbortController } | { kind: 'listen'; id: RequestId };
+type InFlight = { kind: 'tool'; cancellation: Cancellation } | { kind: 'listen'; id: RequestId };
 
 class ToolRunAborted extends Error {}
+
+/**
+ * A call's cancellation state. The AbortSignal is made only when someone asks for it:
+ * most tools finish without looking, and a controller per call is a measurable cost.
+ */
+class Cancellation {
+  aborted = false;
+  private reason: unknown;
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
 
 const passThrough: DispatchWrapper = (run) => run();
 
@@ -134,7 +159,7 @@ export class McpServer {
     const subscriptions: RequestId[] = [];
     for (const entry of this.inFlight.values()) {
       if (entry.kind === 'tool')
-        entry.controller.abort(new Error('the client closed the connection'));
+        entry.cancellation.abort(new Error('the client closed the connection'));
       else subscriptions.push(entry.id);
     }
     await Promise.race([this.toolQueue, delay(this.abortGraceMs + 250)]);
@@ -223,7 +248,7 @@ export class McpServer {
       const entry = this.inFlight.get(key);
       if (entry?.kind === 'tool') {
         const reason = message.params?.reason;
-        entry.controller.abort(
+        entry.cancellation.abort(
           new Error(typeof reason === 'string' ? reason : 'cancelled by the client'),
         );
       } else if (entry?.kind === 'listen') {
@@ -432,21 +457,22 @@ export class McpServer {
     const withResultVocabulary = (result: JsonObject) =>
       resultFrame(id, modern ? this.stampModern(result) : result);
     const input = args ?? {};
-    if (!entry.validateInput(input)) {
-      const text = `Invalid arguments for tool "${name}":\n${describeErrors(entry.validateInput)}`;
+    const validateInput = compiled(() => entry.validateInput);
+    if (!validateInput(input)) {
+      const text = `Invalid arguments for tool "${name}":\n${describeErrors(validateInput)}`;
       return withResultVocabulary(shapeToolResult(entry.tool, { text, isError: true }, revision));
     }
 
     const key = requestIdKey(id);
-    const controller = new AbortController();
-    this.inFlight.set(key, { kind: 'tool', controller });
-    const progress = this.progressReporter(params, revision, controller.signal);
+    const cancellation = new Cancellation();
+    this.inFlight.set(key, { kind: 'tool', cancellation });
+    const progress = this.progressReporter(params, revision, cancellation);
     try {
       const result = await this.enqueue(() =>
-        this.runTool(entry, input, revision, controller, progress),
+        this.runTool(entry, input, revision, cancellation, progress),
       );
       progress.finish();
-      if (result === null || controller.signal.aborted || this.closed) return null;
+      if (result === null || cancellation.aborted || this.closed) return null;
       return withResultVocabulary(shapeToolResult(entry.tool, result, revision));
     } finally {
       progress.finish();
@@ -465,40 +491,49 @@ export class McpServer {
     entry: RegisteredTool,
     args: JsonObject,
     revision: Revision,
-    controller: AbortController,
+    cancellation: Cancellation,
     progress: ProgressChannel,
   ): Promise<ToolResult | null> {
-    const { signal } = controller;
-    if (signal.aborted) return null; // cancelled while queued: never started
+    if (cancellation.aborted) return null; // cancelled while queued: never started
     const { tool } = entry;
     const context: ToolContext = {
-      signal,
+      get signal() {
+        return cancellation.signal;
+      },
       progress: (update) => progress.report(update),
       wantsProgress: progress.wanted,
       revision,
     };
-    const invoke = () =>
-      settleOrAbandon(
-        Promise.resolve().then(() => tool.run(args, context)),
-        signal,
-        this.abortGraceMs,
-      );
+    const invoke = (): Promise<ToolResult> => {
+      let value: ToolResult | Promise<ToolResult>;
+      try {
+        value = tool.run(args, context);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (!isThenable(value)) return Promise.resolve(value);
+      return settleOrAbandon(Promise.resolve(value), cancellation.signal, this.abortGraceMs);
+    };
+    const call = {
+      toolName: tool.name,
+      get signal() {
+        return cancellation.signal;
+      },
+    };
     let result: ToolResult;
     try {
-      result = checkResultShape(
-        await this.dispatch(invoke, { toolName: tool.name, signal }),
-        tool.name,
-      );
+      result = checkResultShape(await this.dispatch(invoke, call), tool.name);
     } catch (error) {
-      if (signal.aborted) return null;
+      if (cancellation.aborted) return null;
       result = { text: `Tool "${tool.name}" failed: ${describeThrown(error)}`, isError: true };
     }
-    if (entry.validateOutput && result.structuredContent !== undefined && !result.isError) {
-      if (!entry.validateOutput(result.structuredContent)) {
+    if (result.structuredContent !== undefined && !result.isError) {
+      const validateOutput = compiled(() => entry.validateOutput);
+      if (validateOutput && !validateOutput(result.structuredContent)) {
         throw new ProtocolError(
           ErrorCode.InternalError,
           `Internal error: tool "${tool.name}" returned structured content that violates its outputSchema`,
-          { errors: describeErrors(entry.validateOutput) },
+          { errors: describeErrors(validateOutput) },
         );
       }
     }
@@ -508,7 +543,7 @@ export class McpServer {
   private progressReporter(
     params: JsonObject | undefined,
     revision: Revision,
-    signal: AbortSignal,
+    cancellation: Cancellation,
   ): ProgressChannel {
     const token = isJsonObject(params?._meta) ? params._meta.progressToken : undefined;
     const wanted = isValidIdValue(token);
@@ -517,7 +552,7 @@ export class McpServer {
     return {
       wanted,
       report: (update: ProgressUpdate) => {
-        if (!wanted || finished || signal.aborted || this.closed) return;
+        if (!wanted || finished || cancellation.aborted || this.closed) return;
         if (typeof update.progress !== 'number' || !(update.progress > last)) return;
         last = update.progress;
         const body: JsonObject = { progressToken: token, progress: update.progress };
@@ -592,6 +627,19 @@ function settleOrAbandon(
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** A validator, compiled on first use; a tool schema that does not compile is our bug. */
+function compiled<T>(get: () => T): T {
+  try {
+    return get();
+  } catch (error) {
+    throw new ProtocolError(ErrorCode.InternalError, `Internal error: ${(error as Error).message}`);
+  }
 }
 
 function checkResultShape(result: unknown, toolName: string): ToolResult {
