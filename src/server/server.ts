@@ -62,6 +62,9 @@ const MODERN_METHODS = new Set([
 ]);
 const NOT_INITIALIZED = 'Server not initialized: send initialize first, or send modern _meta';
 
+/** What answering one line produces: a frame, a batch of frames, or nothing. */
+type Reply = JsonObject | JsonObject[] | null;
+
 type InFlight = { kind: 'tool'; cancellation: Cancellation } | { kind: 'listen'; id: RequestId };
 
 class ToolRunAborted extends Error {}
@@ -109,8 +112,8 @@ export class McpServer {
   private toolQueue: Promise<unknown> = Promise.resolve();
   private transport: Transport | undefined;
   private closed = false;
-  /** The latest write; reading waits on it so a client that never reads cannot grow our memory. */
-  private lastWrite: Promise<void> = Promise.resolve();
+  /** Set while the output is full: reading waits, so a client that never reads cannot grow our memory. */
+  private writeBlocked: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
     const { name, version, title, description, websiteUrl } = options;
@@ -144,12 +147,11 @@ export class McpServer {
   async serve(transport: Transport): Promise<void> {
     this.transport = transport;
     for (;;) {
-      await this.lastWrite;
-      const line = await transport.read();
+      if (this.writeBlocked) await this.writeBlocked;
+      let line = transport.read();
+      if (isThenable(line)) line = await line;
       if (line === null) break;
-      void this.handleLine(line).catch((error: unknown) => {
-        this.log(`mcp-gates: internal error while handling a line: ${String(error)}`);
-      });
+      this.handleLine(line);
     }
     await this.shutdown();
   }
@@ -173,36 +175,60 @@ export class McpServer {
   private send(frame: JsonObject): void {
     const transport = this.transport;
     if (!transport) return;
-    this.lastWrite = transport.write(encodeFrame(frame)).catch((error: unknown) => {
+    let pending: void | Promise<void>;
+    try {
+      pending = transport.write(encodeFrame(frame));
+    } catch (error) {
       this.log(`mcp-gates: could not write a frame: ${String(error)}`);
-    });
+      return;
+    }
+    if (!pending) return;
+    const blocked: Promise<void> = pending
+      .catch((error: unknown) => this.log(`mcp-gates: could not write a frame: ${String(error)}`))
+      .then(() => {
+        if (this.writeBlocked === blocked) this.writeBlocked = undefined;
+      });
+    this.writeBlocked = blocked;
   }
 
-  private async handleLine(line: InboundLine): Promise<void> {
-    if (line.kind === 'oversize') {
-      this.send(
-        errorFrame(
+  /** Handles one line; synchronous requests are answered before this returns. */
+  private handleLine(line: InboundLine): void {
+    let reply: Reply | Promise<Reply>;
+    try {
+      if (line.kind === 'oversize') {
+        reply = errorFrame(
           null,
           new ProtocolError(
             ErrorCode.InvalidRequest,
             `Invalid Request: a line of ${line.bytes} bytes exceeds the server's line limit and was discarded`,
           ),
-        ),
-      );
+        );
+      } else {
+        const parsed = parseLine(line.text);
+        reply =
+          'batch' in parsed
+            ? this.handleBatch(parsed.batch)
+            : this.handleMessage(parsed.message, false);
+      }
+    } catch (error) {
+      this.log(`mcp-gates: internal error while handling a line: ${describeThrown(error)}`);
       return;
     }
-    const parsed = parseLine(line.text);
-    if ('batch' in parsed) {
-      const reply = await this.handleBatch(parsed.batch);
-      if (reply !== null) this.send(reply as unknown as JsonObject);
+    if (!isThenable(reply)) {
+      if (reply !== null) this.send(reply as JsonObject);
       return;
     }
-    const reply = await this.handleMessage(parsed.message, false);
-    if (reply !== null) this.send(reply);
+    reply.then(
+      (settled) => {
+        if (settled !== null) this.send(settled as JsonObject);
+      },
+      (error: unknown) =>
+        this.log(`mcp-gates: internal error while handling a line: ${describeThrown(error)}`),
+    );
   }
 
   /** JSON-RPC batches exist only in a 2025-03-26 session (PROTOCOL.md 1.4). */
-  private async handleBatch(batch: unknown[]): Promise<JsonObject | JsonObject[] | null> {
+  private async handleBatch(batch: unknown[]): Promise<Reply> {
     if (this.session?.revision !== '2025-03-26') {
       return errorFrame(
         null,
@@ -222,10 +248,10 @@ export class McpServer {
     return answered.length > 0 ? answered : null;
   }
 
-  private async handleMessage(
+  private handleMessage(
     message: InboundMessage,
     inBatch: boolean,
-  ): Promise<JsonObject | null> {
+  ): JsonObject | null | Promise<JsonObject | null> {
     switch (message.kind) {
       case 'invalid':
         return errorFrame(message.id, message.error);
@@ -267,10 +293,10 @@ export class McpServer {
     }
   }
 
-  private async handleRequest(
+  private handleRequest(
     message: RequestMessage,
     inBatch: boolean,
-  ): Promise<JsonObject | null> {
+  ): JsonObject | null | Promise<JsonObject | null> {
     const { id } = message;
     if (this.inFlight.has(requestIdKey(id))) {
       return errorFrame(
@@ -282,14 +308,20 @@ export class McpServer {
       );
     }
     try {
-      return await this.route(message, inBatch);
+      const reply = this.route(message, inBatch);
+      if (!isThenable(reply)) return reply;
+      return reply.catch((error: unknown) => this.errorReply(message, error));
     } catch (error) {
-      if (error instanceof ProtocolError) return errorFrame(id, error);
-      this.log(
-        `mcp-gates: internal error in ${message.method}: ${(error as Error)?.stack ?? String(error)}`,
-      );
-      return errorFrame(id, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
+      return this.errorReply(message, error);
     }
+  }
+
+  private errorReply(message: RequestMessage, error: unknown): JsonObject {
+    if (error instanceof ProtocolError) return errorFrame(message.id, error);
+    this.log(
+      `mcp-gates: internal error in ${message.method}: ${(error as Error)?.stack ?? String(error)}`,
+    );
+    return errorFrame(message.id, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
   }
 
   /** The dispatcher of PROTOCOL.md 4.2. */

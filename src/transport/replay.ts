@@ -40,7 +40,7 @@ export class ReplayTransport implements Transport {
     return new Promise((resolve) => this.readers.push(resolve));
   }
 
-  async write(line: string): Promise<void> {
+  write(line: string): void {
     if (line.includes('\n')) throw new Error('a frame must not contain a raw newline');
     this.written.push(line);
     for (const wake of this.watchers.splice(0)) wake();

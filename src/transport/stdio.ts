@@ -73,19 +73,19 @@ export class StdioTransport implements Transport {
     });
   }
 
-  read(): Promise<InboundLine | null> {
+  read(): InboundLine | null | Promise<InboundLine | null> {
     const next = this.queue.shift();
     if (next !== undefined) {
       if (this.queue.length === 0 && !this.ended) this.input.resume();
-      return Promise.resolve(next);
+      return next;
     }
-    if (this.ended) return Promise.resolve(null);
+    if (this.ended) return null;
     this.input.resume();
     return new Promise((resolve) => this.readers.push(resolve));
   }
 
-  write(line: string): Promise<void> {
-    if (this.outputBroken || this.output.writableEnded) return Promise.resolve();
+  write(line: string): void | Promise<void> {
+    if (this.outputBroken || this.output.writableEnded) return;
     // Frames written in one tick leave together in one writev (a pipelined burst of
     // answers costs one syscall, not one each); the next tick flushes them.
     if (!this.corked) {
@@ -97,7 +97,7 @@ export class StdioTransport implements Transport {
       });
     }
     // One write call per frame: the stream keeps calls in order, so frames never interleave.
-    if (this.output.write(line + '\n')) return Promise.resolve();
+    if (this.output.write(line + '\n')) return;
     // Every write made while the output is full shares one wait: a listener pair per
     // frame made each removal O(pending frames), quadratic under a pipelined burst.
     this.drained ??= new Promise((resolve) => {

@@ -6,10 +6,16 @@ export type InboundLine = { kind: 'line'; text: string } | { kind: 'oversize'; b
  * uses stdio; tests use a scripted replay double.
  */
 export interface Transport {
-  /** Resolves with the next non-blank line, or null at end of input. */
-  read(): Promise<InboundLine | null>;
-  /** Writes one complete frame (no newline inside); frames never interleave. */
-  write(line: string): Promise<void>;
+  /**
+   * The next non-blank line, or null at end of input. A line already buffered may be
+   * returned directly (no promise), so a burst of input is handled without a hop per line.
+   */
+  read(): InboundLine | null | Promise<InboundLine | null>;
+  /**
+   * Writes one complete frame (no newline inside); frames never interleave. Returns a
+   * promise only when the caller should wait before sending more (backpressure).
+   */
+  write(line: string): void | Promise<void>;
   /** Stops reading and flushes pending writes. Idempotent. */
   close(): Promise<void>;
 }
