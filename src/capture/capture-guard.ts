@@ -45,6 +45,8 @@ let consumedOffset = 0;
 let stdioGuarded = false;
 let processHooksInstalled = false;
 const restoreStreamWrites: (() => void)[] = [];
+const FREE_SPACE_CHECK_INTERVAL_MS = 1000;
+let lastFreeSpaceCheck = 0;
 /** The first failed write into the current capture (disk full): the report says so. */
 let writeProblem: string | undefined;
 
@@ -224,15 +226,14 @@ function retireFileIfUsed(sizeAtEnd: number): void {
  * write queue aborts the process. Without queued writes the switch happens before
  * this returns.
  */
-export function beginCapture(signal?: AbortSignal): Promise<void> {
+export function beginCapture(signal?: AbortSignal | (() => AbortSignal)): void | Promise<void> {
   if (phase !== 'idle') {
-    return Promise.reject(
-      new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap'),
-    );
+    throw new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap');
   }
   captureMode();
   phase = 'starting';
-  return busyStream() ? beginWhenDrained(signal) : switchOrFail();
+  if (busyStream()) return beginWhenDrained(typeof signal === 'function' ? signal() : signal);
+  switchOrFail();
 }
 
 async function beginWhenDrained(signal?: AbortSignal): Promise<void> {
@@ -248,24 +249,28 @@ async function beginWhenDrained(signal?: AbortSignal): Promise<void> {
   return switchOrFail();
 }
 
-const RESOLVED = Promise.resolve();
-
 /** The switch itself: synchronous, so nothing can queue a write before it. */
-function switchOrFail(): Promise<void> {
+function switchOrFail(): void {
   try {
     switchToCapture();
-    return RESOLVED;
   } catch (error) {
     phase = 'idle';
-    return Promise.reject(error);
+    throw error;
   }
 }
 
 function switchToCapture(): void {
   // First: a file made below and then refused (full disk) is still removed at exit.
   installProcessHooks();
+  const fresh = file === undefined;
   const target = (file ??= CaptureFile.create());
-  target.checkFreeSpace();
+  // statfs costs about as much as the whole switch: check a new file, and a reused one
+  // at most once a second (a disk that fills mid-run is caught by the write errors).
+  const now = Date.now();
+  if (fresh || now - lastFreeSpaceCheck > FREE_SPACE_CHECK_INTERVAL_MS) {
+    target.checkFreeSpace();
+    lastFreeSpaceCheck = now;
+  }
   // Reading the getters also creates the streams now, on the original fds: a stream
   // first created during a capture would stay a synchronous file stream for good.
   const stdout = process.stdout as PatchableStream;

@@ -2,28 +2,6 @@ import type { DispatchWrapper, ToolResult } from '../server/tool.js';
 import { reportLimit, type CapturedReport } from './capture-file.js';
 import { beginCapture, endCapture } from './capture-guard.js';
 
-/** How long a cancelled run may take to wind down (kill children, flush) before the capture ends. */
-const DEFAULT_ABORT_GRACE_MS = 2000;
-
-/**
- * Settles like `work`; once `signal` aborts, waits at most `graceMs` more, then rejects
- * with the abort reason, so a run that never settles cannot hold the capture forever.
- */
-function settleWithinGrace<T>(work: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => {
-      timer = setTimeout(() => reject(signal.reason), graceMs);
-    };
-    work.then(resolve, reject).finally(() => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** The marked section appended after a tool's own text. */
 export function formatCapturedSection(report: CapturedReport): string {
   const heading = report.truncated
@@ -42,22 +20,18 @@ function appendSection(text: string, report: CapturedReport): string {
 /**
  * A dispatch wrapper that captures everything a tool run writes (its own stdout and
  * stderr, native code, children) and appends it after the tool's text. A quiet tool
- * returns exactly its own result. A cancelled run gets `abortGraceMs` to wind down
- * before the capture is released; its result, if it ever comes, is dropped.
+ * returns exactly its own result. The server makes a cancelled run settle within its
+ * abort grace (see DispatchWrapper), so the capture is always released.
  */
-export function createCaptureWrapper(
-  options: { limitBytes?: number; abortGraceMs?: number } = {},
-): DispatchWrapper {
+export function createCaptureWrapper(options: { limitBytes?: number } = {}): DispatchWrapper {
   const limitBytes = reportLimit(options.limitBytes);
-  const graceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   return async (run, call) => {
-    await beginCapture(call.signal);
+    // Most calls switch at once; the signal is asked for only if begin must wait.
+    const starting = beginCapture(() => call.signal);
+    if (starting) await starting;
     let outcome: { ok: true; result: ToolResult } | { ok: false; error: unknown };
     try {
-      outcome = {
-        ok: true,
-        result: await settleWithinGrace(Promise.resolve().then(run), call.signal, graceMs),
-      };
+      outcome = { ok: true, result: await run() };
     } catch (error) {
       outcome = { ok: false, error };
     }

@@ -52,7 +52,10 @@ export interface Tool extends ToolDescriptor {
 
 /**
  * The seam through which every tool run passes (e.g. output capture). Runs are
- * serialized by the server, so a wrapper never sees two runs at once.
+ * serialized by the server, so a wrapper never sees two runs at once. `run` never
+ * throws synchronously, and once `call.signal` aborts it settles within the server's
+ * abort grace even if the tool never does, so a wrapper's cleanup always runs. Reading
+ * `call.signal` creates it: a wrapper that can do without should not ask.
  */
 export type DispatchWrapper = (
   run: () => Promise<ToolResult>,

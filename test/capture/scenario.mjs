@@ -179,9 +179,17 @@ const scenarios = {
       throw new Error('rejected loudly');
     }, call());
     outcomes.rejectNoisy = { result: noisy, state: guard.captureState(), restored: restored() };
+    // The server settles a cancelled run within its abort grace even when the tool
+    // never does (DispatchWrapper's contract): here the run rejects on abort.
     const controller = new AbortController();
-    const wrapper = capture.createCaptureWrapper({ abortGraceMs: 50 });
-    const pending = wrapper(() => new Promise(() => {}), call(controller.signal));
+    const wrapper = capture.createCaptureWrapper();
+    const pending = wrapper(
+      () =>
+        new Promise((_resolve, reject) =>
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
+        ),
+      call(controller.signal),
+    );
     setTimeout(
       () => controller.abort(Object.assign(new Error('cancelled'), { code: 'ECANCELLED' })),
       20,
