@@ -91,6 +91,13 @@ Napi::Value End(const Napi::CallbackInfo& info) {
   });
 }
 
+Napi::Value Size(const Napi::CallbackInfo& info) {
+  capture::CaptureTarget target = TargetFrom(info, "size");
+  return Guarded(info, [&target](Napi::Env env) -> Napi::Value {
+    return Napi::Number::New(env, static_cast<double>(capture::CaptureFileSize(target)));
+  });
+}
+
 Napi::Value State(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), capture::GuardStateName(capture::State()));
 }
@@ -131,6 +138,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("begin", Napi::Function::New(env, Begin, "begin"));
   exports.Set("end", Napi::Function::New(env, End, "end"));
   exports.Set("state", Napi::Function::New(env, State, "state"));
+  exports.Set("size", Napi::Function::New(env, Size, "size"));
   exports.Set("writeStderrForTest",
               Napi::Function::New(env, WriteStderrForTest, "writeStderrForTest"));
   exports.Set("bareRedirectPairForTest",

@@ -69,6 +69,10 @@ bool End(int64_t* file_size);
 
 GuardState State();
 
+// The capture file's current size, without the allocation of a JS stat: the cheap
+// check that no byte arrived between two back-to-back captures.
+int64_t CaptureFileSize(const CaptureTarget& target);
+
 // Test hooks: a native write to the process's standard error, and one bare
 // redirect-and-restore of stderr onto `fd` (the benchmark's reference cost).
 void WriteStandardErrorForTest(const std::string& text);

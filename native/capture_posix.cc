@@ -137,6 +137,10 @@ ProtocolFds GuardStdio() {
   return protocol_fds;
 }
 
+int64_t CaptureFileSize(const CaptureTarget& target) {
+  return FileSize(target.fd, "size: the capture file");
+}
+
 int64_t Begin(const CaptureTarget& target) {
   std::lock_guard<std::mutex> lock(state_mutex);
   if (state == GuardState::kActive) {

@@ -95,6 +95,15 @@ int64_t FileSize(HANDLE handle, const char* what) {
   return static_cast<int64_t>(size.QuadPart);
 }
 
+int64_t CaptureFileSize(const CaptureTarget& target) {
+  // The target's fd belongs to node's own C runtime, not ours: ask by path.
+  WIN32_FILE_ATTRIBUTE_DATA data;
+  if (!GetFileAttributesExA(target.path.c_str(), GetFileExInfoStandard, &data)) {
+    ThrowLastError("GetFileAttributesExA", "size: the capture file");
+  }
+  return (static_cast<int64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow;
+}
+
 int64_t Begin(const CaptureTarget& target) {
   std::lock_guard<std::mutex> lock(state_mutex);
   if (state == GuardState::kActive) {

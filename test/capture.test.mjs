@@ -103,6 +103,29 @@ describe('capture runtime (native addon, in child processes)', function () {
     expect(run.result.returned).to.deep.equal({ text: 'only mine', structuredContent: { a: 1 } });
   });
 
+  it('keeps the fds switched between back-to-back quiet runs and restores on the next tick', async function () {
+    const run = await runScenario('lingering');
+    expectCleanExit(run);
+    const { result } = run;
+    expect(result.first).to.deep.equal({ text: 'first' });
+    expect(result.second.text).to.equal('second\n\n--- captured output (9 bytes) ---\nL-second\n');
+    expect(result.third).to.deep.equal({ text: 'third' });
+    // Written while the third run lingered: in no report, forwarded to the real stderr.
+    expect(result.fourth.text).to.equal(
+      'fourth\n\n--- captured output (15 bytes) ---\nL-fourth-child\n',
+    );
+    if (run.result.mode.mode === 'native' && process.platform !== 'win32') {
+      expect(result.stateAfterFirst).to.equal('lingering');
+      expect(result.stateAfterSecond).to.equal('idle'); // it wrote: the file is retired
+      expect(result.stateAfterFourth).to.equal('idle'); // nothing queued behind it
+      expect(result.stateAfterFifth).to.equal('lingering');
+    }
+    expect(result.stateNextTick).to.equal('idle');
+    expect(result.restoredNextTick).to.equal(true);
+    expect(run.stderr).to.include('L-between');
+    expect(run.stderr).to.include('L-after');
+  });
+
   it('takeCapture consumes what was captured; the report holds only what came after', async function () {
     const run = await runScenario('take');
     expectCleanExit(run);

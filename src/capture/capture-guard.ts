@@ -28,8 +28,11 @@ export interface ActiveCapture {
 /**
  * idle → starting (waiting for std streams to drain) → active → idle. Every operation
  * checks the phase; `end` in idle is a no-op, so restoring is idempotent.
+ * active → lingering → active | idle: a quiet run with another run queued right behind
+ * may leave the fds on the (still empty) file until the next tick; the next begin
+ * then resumes without two dup2 round trips, and the tick restores if none comes.
  */
-type GuardPhase = 'idle' | 'starting' | 'active';
+type GuardPhase = 'idle' | 'starting' | 'active' | 'lingering';
 
 type PatchableStream = NodeJS.WriteStream & { _type?: string; _handle?: { fd?: number } };
 
@@ -227,6 +230,7 @@ function retireFileIfUsed(sizeAtEnd: number): void {
  * this returns.
  */
 export function beginCapture(signal?: AbortSignal | (() => AbortSignal)): void | Promise<void> {
+  if (phase === 'lingering' && resumeLingering()) return;
   if (phase !== 'idle') {
     throw new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap');
   }
@@ -314,9 +318,12 @@ export function takeCapture(options: { limitBytes?: number } = {}): CapturedRepo
  * Restores stdout and stderr and reports what was captured and not yet taken.
  * Idempotent: in idle it restores nothing and returns an empty report.
  */
-export function endCapture(options: { limitBytes?: number } = {}): CapturedReport {
+export function endCapture(
+  options: { limitBytes?: number; linger?: boolean } = {},
+): CapturedReport {
   const limit = reportLimit(options.limitBytes);
   if (phase !== 'active' || !file) return { ...EMPTY_REPORT };
+  if (options.linger && lingerIfQuiet(file)) return { ...EMPTY_REPORT };
   const sizeAtRestore = restore();
   const end = sizeAtRestore ?? file.size();
   const report = end > consumedOffset ? file.read(consumedOffset, end, limit) : { ...EMPTY_REPORT };
@@ -334,7 +341,60 @@ function restore(): number | null {
 
 /** Restores without reading anything back: the crash and shutdown path. Idempotent. */
 export function abandonCapture(): void {
-  if (phase === 'active') restore();
+  if (phase === 'active' || phase === 'lingering') restore();
+}
+
+let lingerSize = 0;
+
+/** Lingers only where nothing needs undoing but the fds: native fd capture, no patches. */
+function lingerIfQuiet(current: CaptureFile): boolean {
+  if (!native || !fdLevel || restoreStreamWrites.length > 0 || writeProblem !== undefined) {
+    return false;
+  }
+  const size = native.size(current);
+  if (size !== startOffset || size !== consumedOffset) return false;
+  phase = 'lingering';
+  lingerSize = size;
+  setImmediate(restoreIfStillLingering);
+  return true;
+}
+
+function restoreIfStillLingering(): void {
+  if (phase === 'lingering') endLingering();
+}
+
+/**
+ * Restores a lingering capture. Bytes that arrived while it lingered belong to no tool
+ * run: they were meant for stderr, so they go there now (bounded), and the file retires.
+ */
+function endLingering(): void {
+  const size = restore() ?? lingerSize;
+  if (!file || size <= lingerSize) return;
+  const stray = file.read(lingerSize, size, reportLimit(undefined));
+  try {
+    fs.writeSync(2, stray.text);
+  } catch {
+    // The real stderr is gone (the host closed it): nowhere left to say it.
+  }
+  retireFileIfUsed(size);
+}
+
+/** Resumes a lingering capture if nothing was written meanwhile; else restores it. */
+function resumeLingering(): boolean {
+  const now = Date.now();
+  // Lingering happens only in native fd mode, so the binding is there to ask.
+  if (
+    native &&
+    file &&
+    native.size(file) === lingerSize &&
+    now - lastFreeSpaceCheck <= FREE_SPACE_CHECK_INTERVAL_MS
+  ) {
+    phase = 'active';
+    startOffset = consumedOffset = lingerSize;
+    return true;
+  }
+  endLingering();
+  return false;
 }
 
 export function captureState(): GuardPhase {

@@ -20,6 +20,8 @@ export interface NativeCaptureBinding {
    */
   end(): number | null;
   state(): 'idle' | 'active';
+  /** The capture file's current size (no JS stat object allocated). */
+  size(target: { fd: number; path: string }): number;
   /** Test hook: a native write to the process's standard error (C stdio / WriteFile). */
   writeStderrForTest(text: string): void;
   /** Benchmark hook: one bare redirect-and-restore of stderr, the reference cost. */

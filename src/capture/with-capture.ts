@@ -35,7 +35,8 @@ export function createCaptureWrapper(options: { limitBytes?: number } = {}): Dis
     } catch (error) {
       outcome = { ok: false, error };
     }
-    const report = endCapture({ limitBytes });
+    // With a run queued right behind, a quiet run leaves the fds switched for it.
+    const report = endCapture({ limitBytes, linger: (call.queued ?? 0) > 0 });
     if (outcome.ok) {
       // Lost output makes the report untrustworthy: a failure, saying why.
       if (report.problem !== undefined) {

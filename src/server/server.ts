@@ -110,6 +110,8 @@ export class McpServer {
   private session: { revision: LegacyRevision; initialized: boolean } | undefined;
   private readonly inFlight = new Map<string, InFlight>();
   private toolQueue: Promise<unknown> = Promise.resolve();
+  /** Runs enqueued and not yet started. */
+  private queuedRuns = 0;
   private transport: Transport | undefined;
   private closed = false;
   /** Set while the output is full: reading waits, so a client that never reads cannot grow our memory. */
@@ -514,7 +516,11 @@ export class McpServer {
 
   /** Tool runs are serialized in arrival order: the dispatch wrapper may be process-global. */
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.toolQueue.then(job);
+    this.queuedRuns++;
+    const run = this.toolQueue.then(() => {
+      this.queuedRuns--;
+      return job();
+    });
     this.toolQueue = run.catch(() => {});
     return run;
   }
@@ -546,10 +552,14 @@ export class McpServer {
       if (!isThenable(value)) return Promise.resolve(value);
       return settleOrAbandon(Promise.resolve(value), cancellation.signal, this.abortGraceMs);
     };
+    const queuedRuns = () => this.queuedRuns;
     const call = {
       toolName: tool.name,
       get signal() {
         return cancellation.signal;
+      },
+      get queued() {
+        return queuedRuns();
       },
     };
     let result: ToolResult;

@@ -59,5 +59,10 @@ export interface Tool extends ToolDescriptor {
  */
 export type DispatchWrapper = (
   run: () => Promise<ToolResult>,
-  call: { toolName: string; signal: AbortSignal },
+  call: {
+    toolName: string;
+    signal: AbortSignal;
+    /** How many tool runs are queued behind this one right now. */
+    readonly queued?: number;
+  },
 ) => Promise<ToolResult>;

@@ -98,6 +98,37 @@ const scenarios = {
     result.same = result.returned === own;
   },
 
+  /**
+   * Back-to-back runs: a quiet run with another queued behind it leaves the fds on the
+   * empty file (lingering); the next run resumes there and reports only its own output;
+   * a write between two runs is in neither report; the next tick restores the fds.
+   */
+  async lingering() {
+    capture.guardStdio();
+    const stderrBefore = fdIdentity(2);
+    const queued = (n) => ({ ...call(), queued: n });
+    result.first = await capture.withCapture(async () => ({ text: 'first' }), queued(1));
+    result.stateAfterFirst = guard.captureState();
+    result.second = await capture.withCapture(async () => {
+      process.stderr.write('L-second\n');
+      return { text: 'second' };
+    }, queued(1));
+    result.stateAfterSecond = guard.captureState();
+    result.third = await capture.withCapture(async () => ({ text: 'third' }), queued(1));
+    process.stderr.write('L-between\n');
+    result.fourth = await capture.withCapture(async () => {
+      await runNode(`process.stderr.write('L-fourth-child\\n')`);
+      return { text: 'fourth' };
+    }, queued(0));
+    result.stateAfterFourth = guard.captureState();
+    result.fifth = await capture.withCapture(async () => ({ text: 'fifth' }), queued(1));
+    result.stateAfterFifth = guard.captureState();
+    await new Promise((resolve) => setImmediate(resolve));
+    result.stateNextTick = guard.captureState();
+    result.restoredNextTick = fdIdentity(2) === stderrBefore;
+    process.stderr.write('L-after\n');
+  },
+
   /** takeCapture consumes; withCapture appends only what came after. */
   async take() {
     capture.guardStdio();
