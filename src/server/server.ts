@@ -25,7 +25,6 @@ import {
   MODERN_REVISIONS,
   isLegacyRevision,
   isModernRevision,
-  revisionAtLeast,
   type LegacyRevision,
   type Revision,
 } from '../protocol/revisions.js';
@@ -38,7 +37,8 @@ import {
   shapeToolResult,
   type ServerIdentity,
 } from './shape.js';
-import type { DispatchWrapper, ProgressUpdate, Tool, ToolContext, ToolResult } from './tool.js';
+import type { DispatchWrapper, Tool, ToolResult } from './tool.js';
+import { ToolCall, type CallHost } from './tool-call.js';
 
 export interface ServerOptions extends ServerIdentity {
   /** Hint text for the model, sent in `initialize` and `server/discover` results. */
@@ -65,34 +65,9 @@ const NOT_INITIALIZED = 'Server not initialized: send initialize first, or send 
 /** What answering one line produces: a frame, a batch of frames, or nothing. */
 type Reply = JsonObject | JsonObject[] | null;
 
-type InFlight = { kind: 'tool'; cancellation: Cancellation } | { kind: 'listen'; id: RequestId };
+type InFlight = { kind: 'tool'; call: ToolCall } | { kind: 'listen'; id: RequestId };
 
 class ToolRunAborted extends Error {}
-
-/**
- * A call's cancellation state. The AbortSignal is made only when someone asks for it:
- * most tools finish without looking, and a controller per call is a measurable cost.
- */
-class Cancellation {
-  aborted = false;
-  private reason: unknown;
-  private controller: AbortController | undefined;
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
-  }
-}
 
 const passThrough: DispatchWrapper = (run) => run();
 
@@ -112,6 +87,7 @@ export class McpServer {
   private toolQueue: Promise<unknown> = Promise.resolve();
   /** Runs enqueued and not yet started. */
   private queuedRuns = 0;
+  private readonly callHost: CallHost;
   private transport: Transport | undefined;
   private closed = false;
   /** Set while the output is full: reading waits, so a client that never reads cannot grow our memory. */
@@ -125,6 +101,16 @@ export class McpServer {
     this.log = options.log ?? (() => {});
     this.abortGraceMs = options.abortGraceMs ?? 1000;
     for (const tool of options.tools ?? []) this.register(tool);
+    const server = () => this;
+    this.callHost = {
+      get closed() {
+        return server().closed;
+      },
+      get queuedRuns() {
+        return server().queuedRuns;
+      },
+      send: (frame) => this.send(frame),
+    };
   }
 
   /** Adds a tool; registering a name again replaces the earlier tool. */
@@ -162,8 +148,7 @@ export class McpServer {
     this.closed = true;
     const subscriptions: RequestId[] = [];
     for (const entry of this.inFlight.values()) {
-      if (entry.kind === 'tool')
-        entry.cancellation.abort(new Error('the client closed the connection'));
+      if (entry.kind === 'tool') entry.call.abort(new Error('the client closed the connection'));
       else subscriptions.push(entry.id);
     }
     await Promise.race([this.toolQueue, delay(this.abortGraceMs + 250)]);
@@ -276,7 +261,7 @@ export class McpServer {
       const entry = this.inFlight.get(key);
       if (entry?.kind === 'tool') {
         const reason = message.params?.reason;
-        entry.cancellation.abort(
+        entry.call.abort(
           new Error(typeof reason === 'string' ? reason : 'cancelled by the client'),
         );
       } else if (entry?.kind === 'listen') {
@@ -488,28 +473,31 @@ export class McpServer {
     const entry = this.registry.get(name);
     if (!entry) throw invalidParams(`Unknown tool: ${name}`);
 
-    const withResultVocabulary = (result: JsonObject) =>
-      resultFrame(id, modern ? this.stampModern(result) : result);
     const input = args ?? {};
     const validateInput = compiled(() => entry.validateInput);
     if (!validateInput(input)) {
       const text = `Invalid arguments for tool "${name}":\n${describeErrors(validateInput)}`;
-      return withResultVocabulary(shapeToolResult(entry.tool, { text, isError: true }, revision));
+      const invalid = shapeToolResult(entry.tool, { text, isError: true }, revision);
+      return resultFrame(id, modern ? this.stampModern(invalid) : invalid);
     }
 
     const key = requestIdKey(id);
-    const cancellation = new Cancellation();
-    this.inFlight.set(key, { kind: 'tool', cancellation });
-    const progress = this.progressReporter(params, revision, cancellation);
+    const meta = params!._meta;
+    const call = new ToolCall(
+      this.callHost,
+      name,
+      revision,
+      isJsonObject(meta) ? meta.progressToken : undefined,
+    );
+    this.inFlight.set(key, { kind: 'tool', call });
     try {
-      const result = await this.enqueue(() =>
-        this.runTool(entry, input, revision, cancellation, progress),
-      );
-      progress.finish();
-      if (result === null || cancellation.aborted || this.closed) return null;
-      return withResultVocabulary(shapeToolResult(entry.tool, result, revision));
+      const result = await this.enqueue(() => this.runTool(entry, input, call));
+      call.finish();
+      if (result === null || call.aborted || this.closed) return null;
+      const shaped = shapeToolResult(entry.tool, result, revision);
+      return resultFrame(id, modern ? this.stampModern(shaped) : shaped);
     } finally {
-      progress.finish();
+      call.finish();
       this.inFlight.delete(key);
     }
   }
@@ -528,45 +516,25 @@ export class McpServer {
   private async runTool(
     entry: RegisteredTool,
     args: JsonObject,
-    revision: Revision,
-    cancellation: Cancellation,
-    progress: ProgressChannel,
+    call: ToolCall,
   ): Promise<ToolResult | null> {
-    if (cancellation.aborted) return null; // cancelled while queued: never started
+    if (call.aborted) return null; // cancelled while queued: never started
     const { tool } = entry;
-    const context: ToolContext = {
-      get signal() {
-        return cancellation.signal;
-      },
-      progress: (update) => progress.report(update),
-      wantsProgress: progress.wanted,
-      revision,
-    };
     const invoke = (): Promise<ToolResult> => {
       let value: ToolResult | Promise<ToolResult>;
       try {
-        value = tool.run(args, context);
+        value = tool.run(args, call);
       } catch (error) {
         return Promise.reject(error);
       }
       if (!isThenable(value)) return Promise.resolve(value);
-      return settleOrAbandon(Promise.resolve(value), cancellation.signal, this.abortGraceMs);
-    };
-    const queuedRuns = () => this.queuedRuns;
-    const call = {
-      toolName: tool.name,
-      get signal() {
-        return cancellation.signal;
-      },
-      get queued() {
-        return queuedRuns();
-      },
+      return settleOrAbandon(Promise.resolve(value), call.signal, this.abortGraceMs);
     };
     let result: ToolResult;
     try {
       result = checkResultShape(await this.dispatch(invoke, call), tool.name);
     } catch (error) {
-      if (cancellation.aborted) return null;
+      if (call.aborted) return null;
       result = { text: `Tool "${tool.name}" failed: ${describeThrown(error)}`, isError: true };
     }
     if (result.structuredContent !== undefined && !result.isError) {
@@ -581,40 +549,6 @@ export class McpServer {
     }
     return result;
   }
-
-  private progressReporter(
-    params: JsonObject | undefined,
-    revision: Revision,
-    cancellation: Cancellation,
-  ): ProgressChannel {
-    const token = isJsonObject(params?._meta) ? params._meta.progressToken : undefined;
-    const wanted = isValidIdValue(token);
-    let last = -Infinity;
-    let finished = false;
-    return {
-      wanted,
-      report: (update: ProgressUpdate) => {
-        if (!wanted || finished || cancellation.aborted || this.closed) return;
-        if (typeof update.progress !== 'number' || !(update.progress > last)) return;
-        last = update.progress;
-        const body: JsonObject = { progressToken: token, progress: update.progress };
-        if (typeof update.total === 'number') body.total = update.total;
-        if (typeof update.message === 'string' && revisionAtLeast(revision, '2025-03-26')) {
-          body.message = update.message;
-        }
-        this.send(notificationFrame('notifications/progress', body));
-      },
-      finish: () => {
-        finished = true;
-      },
-    };
-  }
-}
-
-interface ProgressChannel {
-  wanted: boolean;
-  report(update: ProgressUpdate): void;
-  finish(): void;
 }
 
 function invalidParams(detail: string): ProtocolError {
