@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The fuzz of test/fuzz.test.mjs with a larger budget, for runs outside CI:
 //   node scripts/fuzz-long.mjs [--runs N] [--seed S] [--process-runs P] [--shrink]
+//                              [--method-runs M]
 // N replay-double sessions (about 250 lines each) then P real-process sessions of 3000
-// lines each, all derived from seed S (default: FUZZ_SEED or the fixed test seed).
+// lines each, then M runs of each property of test/fuzz-methods.test.mjs (garbage params
+// per method, cancellation schedules), all derived from seed S (default: FUZZ_SEED or the
+// fixed test seed).
 // Needs `npm run build` first. Exits 1 on the first failing session, naming its seed.
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'process-runs': { type: 'string', default: '5' },
     shrink: { type: 'boolean', default: false },
+    'method-runs': { type: 'string', default: '0' },
   },
 });
 
@@ -34,6 +38,7 @@ function count(name, text) {
 
 const runs = count('runs', values.runs);
 const processRuns = count('process-runs', values['process-runs']);
+const methodRuns = count('method-runs', values['method-runs']);
 const seed = fuzzSeed(values.seed);
 const core = await import('../dist/index.js').catch((error) => {
   console.error(`fuzz-long: cannot load dist/ (run \`npm run build\` first): ${error.message}`);
@@ -63,6 +68,25 @@ try {
       );
     }
     console.log(`real process session ${index}: ${outcome.lines} lines at ${revision}, held`);
+  }
+
+  if (methodRuns > 0) {
+    // Loaded only now: it imports dist/, whose absence is reported above.
+    const { cancellationProperty, methodFuzzProperty } =
+      await import('../test/helpers/fuzz-methods.mjs');
+    let methodLines = 0;
+    let calls = 0;
+    const options = { seed, numRuns: methodRuns, endOnFailure: !values.shrink };
+    await fc.assert(
+      methodFuzzProperty((count) => (methodLines += count)),
+      options,
+    );
+    console.log(`garbage params: ${methodRuns} runs, ${methodLines} lines, all invariants held`);
+    await fc.assert(
+      cancellationProperty((count) => (calls += count)),
+      options,
+    );
+    console.log(`cancellations: ${methodRuns} schedules, ${calls} tool calls, all invariants held`);
   }
 } catch (error) {
   console.error(`fuzz-long: FAILED with seed ${seed} (replay: --seed ${seed})\n${error.message}`);
