@@ -29,13 +29,16 @@ export function findNumberLexeme(text: string, path: readonly string[]): string 
   const skipSpace = () => {
     while (position < text.length && ' \t\r\n'.includes(text[position]!)) position++;
   };
-  const readString = (): string => {
-    const start = position;
+  const skipString = () => {
     position++; // opening quote
     while (position < text.length && text[position] !== '"') {
       position += text[position] === '\\' ? 2 : 1;
     }
     position++;
+  };
+  const readString = (): string => {
+    const start = position;
+    skipString();
     return JSON.parse(text.slice(start, position)) as string;
   };
   // Skips any value; returns the raw text when the value is a number.
@@ -47,24 +50,20 @@ export function findNumberLexeme(text: string, path: readonly string[]): string 
       return undefined;
     }
     if (char === '{' || char === '[') {
-      const close = char === '{' ? '}' : ']';
-      position++;
-      skipSpace();
-      if (text[position] === close) {
-        position++;
-        return undefined;
-      }
-      for (;;) {
-        if (char === '{') {
-          skipSpace();
-          readString();
-          skipSpace();
-          position++; // colon
+      // A loop, not recursion: any nesting depth must not overflow the stack. The text
+      // parsed as JSON, so matching brackets outside strings finds the value's end.
+      let depth = 0;
+      do {
+        const next = text[position];
+        if (next === '"') {
+          skipString();
+          continue;
         }
-        skipValue();
-        skipSpace();
-        if (text[position++] === close) return undefined;
-      }
+        if (next === '{' || next === '[') depth++;
+        else if (next === '}' || next === ']') depth--;
+        position++;
+      } while (depth > 0 && position < text.length);
+      return undefined;
     }
     const start = position;
     while (position < text.length && !',}] \t\r\n'.includes(text[position]!)) position++;
