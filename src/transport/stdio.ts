@@ -14,9 +14,16 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
   /** Lines read ahead of the server before the input is paused. */
   readAheadLines?: number;
+  /**
+   * Text read ahead of the server before the input is paused, in characters (default
+   * 8 Mi): with long lines, a line count alone would let a client that stops reading
+   * our output queue up to readAheadLines x maxLineBytes.
+   */
+  readAheadChars?: number;
 }
 
 const CLOSE_FLUSH_TIMEOUT_MS = 2000;
+const DEFAULT_READ_AHEAD_CHARS = 8 * 1024 * 1024;
 
 /** Opens a stream suited to the descriptor's type: pipes and sockets are async, files are not. */
 function openReadable(fd: number): Readable {
@@ -46,6 +53,8 @@ export class StdioTransport implements Transport {
   private readonly queue: (InboundLine | null)[] = [];
   private readonly readers: ((line: InboundLine | null) => void)[] = [];
   private readonly readAheadLines: number;
+  private readonly readAheadChars: number;
+  private queuedChars = 0;
   private ended = false;
   private outputBroken = false;
   private closing: Promise<void> | undefined;
@@ -56,13 +65,16 @@ export class StdioTransport implements Transport {
   constructor(options: StdioTransportOptions = {}) {
     this.splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.readAheadLines = options.readAheadLines ?? 1024;
+    this.readAheadChars = options.readAheadChars ?? DEFAULT_READ_AHEAD_CHARS;
     this.input = openReadable(options.inputFd ?? 0);
     this.output = openWritable(options.outputFd ?? 1);
 
     const emit = (line: InboundLine) => this.deliver(line);
     this.input.on('data', (chunk: Buffer) => {
       this.splitter.push(chunk, emit);
-      if (this.queue.length >= this.readAheadLines) this.input.pause();
+      if (this.queue.length >= this.readAheadLines || this.queuedChars >= this.readAheadChars) {
+        this.input.pause();
+      }
     });
     this.input.on('end', () => this.finishInput());
     this.input.on('error', () => this.finishInput());
@@ -76,6 +88,7 @@ export class StdioTransport implements Transport {
   read(): InboundLine | null | Promise<InboundLine | null> {
     const next = this.queue.shift();
     if (next !== undefined) {
+      if (next?.kind === 'line') this.queuedChars -= next.text.length;
       if (this.queue.length === 0 && !this.ended) this.input.resume();
       return next;
     }
@@ -145,7 +158,11 @@ export class StdioTransport implements Transport {
 
   private deliver(line: InboundLine | null): void {
     const reader = this.readers.shift();
-    if (reader) reader(line);
-    else this.queue.push(line);
+    if (reader) {
+      reader(line);
+      return;
+    }
+    this.queue.push(line);
+    if (line?.kind === 'line') this.queuedChars += line.text.length;
   }
 }
