@@ -110,7 +110,6 @@ describe('capture runtime (native addon, in child processes)', function () {
     expect(result.first).to.deep.equal({ text: 'first' });
     expect(result.second.text).to.equal('second\n\n--- captured output (9 bytes) ---\nL-second\n');
     expect(result.third).to.deep.equal({ text: 'third' });
-    // Written while the third run lingered: in no report, forwarded to the real stderr.
     expect(result.fourth.text).to.equal(
       'fourth\n\n--- captured output (15 bytes) ---\nL-fourth-child\n',
     );
@@ -122,7 +121,7 @@ describe('capture runtime (native addon, in child processes)', function () {
     }
     expect(result.stateNextTick).to.equal('idle');
     expect(result.restoredNextTick).to.equal(true);
-    expect(run.stderr).to.include('L-between');
+    expect(run.stderr).to.include('L-stray');
     expect(run.stderr).to.include('L-after');
   });
 

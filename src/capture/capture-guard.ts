@@ -379,16 +379,15 @@ function endLingering(): void {
   retireFileIfUsed(size);
 }
 
-/** Resumes a lingering capture if nothing was written meanwhile; else restores it. */
+/**
+ * Resumes a lingering capture. It lingers only while another run is queued, and that
+ * run starts in the same microtask chain, so no code of this process can write in
+ * between; another process could, as it could during any capture (a daemon a tool left
+ * running), so the file is not sized again here: that syscall was a quarter of a
+ * pipelined call. The free-space check still comes due once a second.
+ */
 function resumeLingering(): boolean {
-  const now = Date.now();
-  // Lingering happens only in native fd mode, so the binding is there to ask.
-  if (
-    native &&
-    file &&
-    native.size(file) === lingerSize &&
-    now - lastFreeSpaceCheck <= FREE_SPACE_CHECK_INTERVAL_MS
-  ) {
+  if (file && Date.now() - lastFreeSpaceCheck <= FREE_SPACE_CHECK_INTERVAL_MS) {
     phase = 'active';
     startOffset = consumedOffset = lingerSize;
     return true;
