@@ -7,7 +7,7 @@ import {
   verdict,
   type Parser,
 } from './parser.js';
-import { parseTextFindings } from './text-lines.js';
+import { textFallback } from './text-lines.js';
 
 interface BiomePosition {
   line?: number;
@@ -45,13 +45,7 @@ export const biomeJsonParser: Parser = {
     const document = extractJson(output.stdout, '{') as
       { diagnostics?: BiomeDiagnostic[] } | undefined;
     if (!document || !Array.isArray(document.diagnostics)) {
-      const result = verdict(
-        output.exitCode,
-        parseTextFindings(`${output.stdout}\n${output.stderr}`, output.root),
-      );
-      result.note = 'no biome JSON on stdout: read the output';
-      result.unparsed = true;
-      return result;
+      return textFallback(output, 'no biome JSON on stdout: read the output');
     }
     const findings: Finding[] = document.diagnostics.map((diagnostic) => {
       const file = diagnosticPath(diagnostic.location);

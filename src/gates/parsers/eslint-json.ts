@@ -1,6 +1,6 @@
 import type { Finding } from '../finding.js';
 import { extractJson, positiveInteger, relativeToRoot, verdict, type Parser } from './parser.js';
-import { parseTextFindings } from './text-lines.js';
+import { textFallback } from './text-lines.js';
 
 interface EslintMessage {
   ruleId?: string | null;
@@ -29,14 +29,10 @@ export const eslintJsonParser: Parser = {
   parse(output) {
     const document = extractJson(output.stdout, '[');
     if (!Array.isArray(document)) {
-      const result = verdict(
-        output.exitCode,
-        parseTextFindings(`${output.stdout}\n${output.stderr}`, output.root),
+      return textFallback(
+        output,
+        'no eslint JSON on stdout: read the output (a config or crash report is usually on stderr)',
       );
-      result.note =
-        'no eslint JSON on stdout: read the output (a config or crash report is usually on stderr)';
-      result.unparsed = true;
-      return result;
     }
     const findings: Finding[] = [];
     for (const fileResult of document as EslintFileResult[]) {

@@ -7,7 +7,7 @@ import {
   verdict,
   type Parser,
 } from './parser.js';
-import { parseTextFindings } from './text-lines.js';
+import { textFallback } from './text-lines.js';
 
 interface OxlintDiagnostic {
   message?: string;
@@ -29,13 +29,7 @@ export const oxlintJsonParser: Parser = {
     const document = extractJson(output.stdout, '{') as
       { diagnostics?: OxlintDiagnostic[] } | undefined;
     if (!document || !Array.isArray(document.diagnostics)) {
-      const result = verdict(
-        output.exitCode,
-        parseTextFindings(`${output.stdout}\n${output.stderr}`, output.root),
-      );
-      result.note = 'no oxlint JSON on stdout: read the output';
-      result.unparsed = true;
-      return result;
+      return textFallback(output, 'no oxlint JSON on stdout: read the output');
     }
     const findings: Finding[] = document.diagnostics.map((diagnostic) => {
       const span = diagnostic.labels?.[0]?.span;

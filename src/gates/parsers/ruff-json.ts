@@ -1,6 +1,6 @@
 import type { Finding } from '../finding.js';
 import { extractJson, positiveInteger, relativeToRoot, verdict, type Parser } from './parser.js';
-import { parseTextFindings } from './text-lines.js';
+import { textFallback } from './text-lines.js';
 
 interface RuffPosition {
   row?: number;
@@ -26,13 +26,7 @@ export const ruffJsonParser: Parser = {
   parse(output) {
     const document = extractJson(output.stdout, '[');
     if (!Array.isArray(document)) {
-      const result = verdict(
-        output.exitCode,
-        parseTextFindings(`${output.stdout}\n${output.stderr}`, output.root),
-      );
-      result.note = 'no ruff JSON on stdout: read the output';
-      result.unparsed = true;
-      return result;
+      return textFallback(output, 'no ruff JSON on stdout: read the output');
     }
     const findings: Finding[] = (document as RuffDiagnostic[]).map((diagnostic) => ({
       file: diagnostic.filename ? relativeToRoot(diagnostic.filename, output.root) : null,

@@ -1,5 +1,12 @@
 import { createFinding as finding, type Finding } from '../finding.js';
-import { lines, relativeToRoot, toSeverity } from './parser.js';
+import {
+  lines,
+  relativeToRoot,
+  toSeverity,
+  verdict,
+  type GateOutput,
+  type ParseResult,
+} from './parser.js';
 
 // `src/a.ts(5,14): error TS2322: message`, as printed by `tsc --pretty false`.
 const TSC_LINE =
@@ -166,4 +173,18 @@ export function parseTextFindings(text: string, root: string): Finding[] {
     else if (!/^\s/.test(line)) stylishFile = null;
   }
   return findings;
+}
+
+/**
+ * A JSON parser's answer when its tool printed no JSON (a crash, a config error, an
+ * old version): the findings readable as text lines, the verdict, and a note saying so.
+ */
+export function textFallback(output: GateOutput, note: string): ParseResult {
+  const result = verdict(
+    output.exitCode,
+    parseTextFindings(`${output.stdout}\n${output.stderr}`, output.root),
+  );
+  result.note = note;
+  result.unparsed = true;
+  return result;
 }
