@@ -1,6 +1,6 @@
 // PROTOCOL.md section 6, framing and JSON-RPC cases 1-20, over the replay double.
 import { expect } from 'chai';
-import { eachConversation, modernMeta } from './helpers/conversation.mjs';
+import { countingTool, eachConversation, modernMeta } from './helpers/conversation.mjs';
 
 describe('framing and JSON-RPC (replay double)', () => {
   let conversation;
@@ -33,12 +33,8 @@ describe('framing and JSON-RPC (replay double)', () => {
   });
 
   it('absorbs requests with id null as notifications and never runs them (case 6)', async () => {
-    let ran = 0;
-    conversation.server.register({
-      name: 'count',
-      inputSchema: { type: 'object' },
-      run: () => ({ text: String(++ran) }),
-    });
+    const counter = countingTool();
+    conversation.server.register(counter);
     await conversation.initialize();
     conversation.send({ jsonrpc: '2.0', id: null, method: 'ping' });
     conversation.send({
@@ -49,7 +45,7 @@ describe('framing and JSON-RPC (replay double)', () => {
     });
     const frames = await conversation.settle(50);
     expect(frames).to.have.length(1); // the initialize result only
-    expect(ran).to.equal(0);
+    expect(counter.runs).to.equal(0);
   });
 
   it('rejects a wrong jsonrpc version echoing the id (case 7)', async () => {
@@ -147,18 +143,14 @@ describe('framing and JSON-RPC (replay double)', () => {
   });
 
   it('never answers notifications, and never runs a tools/call notification (case 16)', async () => {
-    let ran = 0;
-    conversation.server.register({
-      name: 'count',
-      inputSchema: { type: 'object' },
-      run: () => ({ text: String(++ran) }),
-    });
+    const counter = countingTool();
+    conversation.server.register(counter);
     await conversation.initialize();
     conversation.send({ jsonrpc: '2.0', method: 'notifications/whatever' });
     conversation.send({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'count' } });
     const frames = await conversation.settle(50);
     expect(frames).to.have.length(1);
-    expect(ran).to.equal(0);
+    expect(counter.runs).to.equal(0);
   });
 
   it('ignores client response objects (case 17)', async () => {

@@ -81,6 +81,17 @@ export function testTools() {
   ];
 }
 
+/** A tool that counts its runs (`tool.runs`), to prove a frame never ran it. */
+export function countingTool() {
+  const tool = {
+    name: 'count',
+    inputSchema: { type: 'object' },
+    runs: 0,
+    run: () => ({ text: String(++tool.runs) }),
+  };
+  return tool;
+}
+
 export class Conversation {
   constructor(options = {}) {
     this.transport = new ReplayTransport();
