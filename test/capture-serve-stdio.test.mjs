@@ -1,9 +1,10 @@
 // serveStdio end to end over the raw wire: a real server process, real fds.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 
-const serverPath = new URL('./capture/noisy-server.mjs', import.meta.url).pathname;
+const serverPath = fileURLToPath(new URL('./capture/noisy-server.mjs', import.meta.url));
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -101,6 +102,8 @@ for (const mode of ['native', 'degraded']) {
     });
 
     it('exits 0 on SIGTERM while a tool hangs, with fds restored for the exit', async function () {
+      // reason: on Windows child.kill('SIGTERM') terminates the process; no handler runs
+      if (process.platform === 'win32') this.skip();
       const server = startServer(env);
       server.send(INITIALIZE);
       await server.response(1);
@@ -121,6 +124,9 @@ describe('serveStdio stdio guard (native)', function () {
   this.timeout(30000);
 
   it('keeps a child with inherited stdio from forging a frame on the channel', async function () {
+    // reason: Windows cannot move node's fd 1, so an 'inherit' child writes to the channel
+    // by design (children must use childStdio() there; see src/capture/capture-guard.ts)
+    if (process.platform === 'win32') this.skip();
     const server = startServer();
     server.send(INITIALIZE);
     await server.response(1);

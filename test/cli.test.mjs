@@ -195,8 +195,12 @@ describe('mcp-gates CLI', function () {
         /^lint: failed \(exit 1, \d+\.\d s, 3 findings \(2 errors, 1 warning\)\)$/,
       );
       expect(result.stdout).to.include('$ npm run --silent lint');
+      // eslint's stylish format prints the file with the platform's separator.
+      const unusedFile = path.join('src', 'unused.js').replace(/[\\.]/g, '\\$&');
       expect(result.stdout).to.match(
-        /src\/unused\.js\n\s+2:9\s+error\s+'unused' is assigned a value but never used\s+no-unused-vars/,
+        new RegExp(
+          `${unusedFile}\\n\\s+2:9\\s+error\\s+'unused' is assigned a value but never used\\s+no-unused-vars`,
+        ),
       );
       const json = JSON.parse(runCli(['run', 'lint', '--json', '--root', root]).stdout);
       expect(json.findings.map((f) => `${f.file}:${f.line} ${f.rule}`)).to.deep.equal([

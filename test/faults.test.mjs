@@ -18,6 +18,7 @@ import {
   makeRepo,
   makeTempDir,
   survivors,
+  tempDirEnv,
   waitForFile,
 } from './fixtures/gates-support.mjs';
 
@@ -52,6 +53,9 @@ const injectors = {
   SIGINT: (server) => server.child.kill('SIGINT'),
 };
 
+/** On Windows child.kill() terminates the server forcibly: no handler runs, no clean exit. */
+const signalOnWindows = (fault) => fault !== 'stdin EOF' && process.platform === 'win32';
+
 /** Injects the fault and asserts the exit: code 0 within the issue's 2 s budget. */
 async function injectAndExit(server, fault) {
   injectors[fault](server);
@@ -62,6 +66,7 @@ async function injectAndExit(server, fault) {
 /** Mounts a tmpfs (root only); returns a reason to skip when that is not permitted. */
 const mounted = [];
 function mountTmpfs(options) {
+  if (process.platform !== 'linux') return { skip: 'tmpfs mounts are Linux only' };
   const directory = makeTempDir('mcp-gates-tmpfs-');
   const result = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', directory], {
     encoding: 'utf8',
@@ -95,7 +100,8 @@ describe('fault injection (real processes)', function () {
 
   describe('mcp-gates serve with a gate running (gate + grandchild, both ignore SIGTERM)', () => {
     for (const fault of Object.keys(injectors)) {
-      it(`${fault}: the gate's whole tree is killed, temp files removed, exit 0 within 2 s`, async () => {
+      it(`${fault}: the gate's whole tree is killed, temp files removed, exit 0 within 2 s`, async function () {
+        if (signalOnWindows(fault)) this.skip(); // reason: no signal handler runs on Windows
         const pidFile = path.join(makeTempDir('mcp-gates-faults-pids-'), 'pids.json');
         const root = makeRepo({
           'mcp-gates.json': {
@@ -108,14 +114,17 @@ describe('fault injection (real processes)', function () {
           },
         });
         const server = new ServerProcess([CLI, 'serve', '--root', root], {
-          env: envWithTools({ TMPDIR: tmp }),
+          env: envWithTools(tempDirEnv(tmp)),
         });
         await server.initialize(REVISION);
         await server.send(callFrame(2, 'hang', {}, { progressToken: 'hang' }));
         const pids = JSON.parse(await waitForFile(pidFile));
         // The capture is live: its private directory exists in our TMPDIR.
         expect(fs.readdirSync(tmp)).to.have.length(1);
-        expect(fs.statSync(path.join(tmp, fs.readdirSync(tmp)[0])).mode & 0o777).to.equal(0o700);
+        if (process.platform !== 'win32') {
+          // Windows has no POSIX modes: stat reports 0o777 for any directory.
+          expect(fs.statSync(path.join(tmp, fs.readdirSync(tmp)[0])).mode & 0o777).to.equal(0o700);
+        }
 
         await injectAndExit(server, fault);
         expect(await survivors([pids.child, pids.grandchild], 500)).to.deep.equal([]);
@@ -129,10 +138,11 @@ describe('fault injection (real processes)', function () {
 
   describe('an in-process tool under capture (test/fixtures/faulty-server.mjs)', () => {
     const start = (env = {}) =>
-      new ServerProcess([FAULTY_SERVER], { env: { ...process.env, TMPDIR: tmp, ...env } });
+      new ServerProcess([FAULTY_SERVER], { env: { ...process.env, ...tempDirEnv(tmp), ...env } });
 
     for (const fault of Object.keys(injectors)) {
-      it(`${fault} while a never-settling tool holds the capture: exit 0 within 2 s, no temp file left`, async () => {
+      it(`${fault} while a never-settling tool holds the capture: exit 0 within 2 s, no temp file left`, async function () {
+        if (signalOnWindows(fault)) this.skip(); // reason: no signal handler runs on Windows
         const server = start();
         await server.initialize(REVISION);
         await server.send(callFrame(2, 'never'));
@@ -230,7 +240,7 @@ describe('fault injection (real processes)', function () {
 
   describe('the temp directory unusable', () => {
     const start = (tmpdir) =>
-      new ServerProcess([FAULTY_SERVER], { env: { ...process.env, TMPDIR: tmpdir } });
+      new ServerProcess([FAULTY_SERVER], { env: { ...process.env, ...tempDirEnv(tmpdir) } });
 
     /** A refused capture: isError naming the directory, cause and fix; ping still answered. */
     async function expectRefusedThenServing(server, directory, cause) {
@@ -256,19 +266,21 @@ describe('fault injection (real processes)', function () {
       const file = path.join(tmp, 'a-file');
       fs.writeFileSync(file, '');
       const directory = path.join(file, 'sub');
-      await expectRefusedThenServing(start(directory), directory, /ENOTDIR/);
+      // Windows reports a path under a file as not found (ERROR_PATH_NOT_FOUND).
+      const cause = process.platform === 'win32' ? /ENOENT|ENOTDIR/ : /ENOTDIR/;
+      await expectRefusedThenServing(start(directory), directory, cause);
     });
 
     it('read-only (a tmpfs mounted ro): ECAPTURE_TMPDIR with EROFS, still serving', async function () {
       const mount = mountTmpfs('ro,size=1m');
-      if (mount.skip) this.skip(); // reason: mount needs root
+      if (mount.skip) this.skip(); // reason: mount needs root, and Linux
       await expectRefusedThenServing(start(mount.directory), mount.directory, /EROFS/);
       expect(fs.readdirSync(mount.directory)).to.deep.equal([]);
     });
 
     it('full (a 64 KiB tmpfs): refused before the tool runs, nothing left behind, still serving', async function () {
       const mount = mountTmpfs('size=64k');
-      if (mount.skip) this.skip(); // reason: mount needs root
+      if (mount.skip) this.skip(); // reason: mount needs root, and Linux
       await expectRefusedThenServing(
         start(mount.directory),
         mount.directory,
@@ -279,7 +291,7 @@ describe('fault injection (real processes)', function () {
 
     it('filling up during a run (2 MiB tmpfs, 3 MB of output): isError saying output is missing, no crash', async function () {
       const mount = mountTmpfs('size=2m');
-      if (mount.skip) this.skip(); // reason: mount needs root
+      if (mount.skip) this.skip(); // reason: mount needs root, and Linux
       const server = start(mount.directory);
       await server.initialize(REVISION);
       const flood = await server.request(2, 'tools/call', {
@@ -306,7 +318,7 @@ describe('fault injection (real processes)', function () {
 
     it('filling up while a gate floods (mcp-gates serve, 2 MiB tmpfs): isError report, no crash, still serving', async function () {
       const mount = mountTmpfs('size=2m');
-      if (mount.skip) this.skip(); // reason: mount needs root
+      if (mount.skip) this.skip(); // reason: mount needs root, and Linux
       const root = makeRepo({
         'mcp-gates.json': {
           gates: {
@@ -315,7 +327,7 @@ describe('fault injection (real processes)', function () {
         },
       });
       const server = new ServerProcess([CLI, 'serve', '--root', root], {
-        env: envWithTools({ TMPDIR: mount.directory }),
+        env: envWithTools(tempDirEnv(mount.directory)),
       });
       await server.initialize(REVISION);
       const flood = await server.request(2, 'tools/call', { name: 'flood', arguments: {} }, 20000);

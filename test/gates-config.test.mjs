@@ -220,6 +220,7 @@ describe('gates config (mcp-gates.json)', () => {
 
   it('rejects an unreadable config with ECONFIG_READ (skipped as root, who can read any file)', function () {
     if (process.getuid?.() === 0) this.skip(); // root reads files whatever their mode
+    if (process.platform === 'win32') this.skip(); // reason: chmod 0o000 only sets read-only there
     const root = makeRepo({ 'mcp-gates.json': JSON.stringify(gate()) });
     fs.chmodSync(path.join(root, 'mcp-gates.json'), 0o000);
     expect(() => loadConfig(root))

@@ -3,6 +3,7 @@
 // one, cancel one mid-run and find its whole process tree gone; plus the raw wire.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,7 +26,8 @@ function serverParams(root) {
   return {
     command: process.execPath,
     args: [CLI, 'serve', '--root', root],
-    cwd: '/',
+    // Any directory but the root's: the filesystem root (a drive's root on Windows).
+    cwd: path.parse(process.cwd()).root,
     env: envWithTools(),
     stderr: 'pipe',
   };
@@ -109,7 +111,7 @@ describe('mcp-gates serve through the official clients', function () {
 
       beforeEach(async () => {
         pidFile = path.join(
-          fs.mkdtempSync(path.join(fs.realpathSync('/tmp'), 'gates-pids-')),
+          fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'gates-pids-')),
           'pids.json',
         );
         session = await connect(servedRepo(pidFile));
@@ -208,7 +210,7 @@ describe('mcp-gates serve through the official clients', function () {
   }
 
   it('writes only JSON-RPC frames on stdout, whatever the gates print (raw wire)', async () => {
-    const pidDir = fs.mkdtempSync(path.join(fs.realpathSync('/tmp'), 'gates-pids-'));
+    const pidDir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'gates-pids-'));
     const root = servedRepo(path.join(pidDir, 'pids.json'));
     const child = spawn(process.execPath, [CLI, 'serve', '--root', root], {
       env: envWithTools(),

@@ -3,6 +3,7 @@
 // mode), plus a raw-wire check of what the server writes on stdout. The spec reporter's
 // describe/it tree is the client x era x result matrix.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -23,7 +24,7 @@ const PV = 'io.modelcontextprotocol/protocolVersion';
 const TOOL_NAMES = ['echo', 'fail', 'noisy', 'slow'];
 
 function installedVersion(name) {
-  const manifest = new URL(`node_modules/${name}/package.json`, `file://${REPO_ROOT}`);
+  const manifest = path.join(REPO_ROOT, 'node_modules', name, 'package.json');
   return JSON.parse(readFileSync(manifest, 'utf8')).version;
 }
 

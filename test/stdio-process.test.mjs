@@ -153,7 +153,9 @@ describe('stdio transport in a real process (example server)', function () {
     expect(server.stderr).to.not.match(CRASH_OUTPUT);
   });
 
-  it('exits 0 promptly on SIGTERM when idle', async () => {
+  it('exits 0 promptly on SIGTERM when idle', async function () {
+    // reason: on Windows child.kill('SIGTERM') terminates the process; no handler runs
+    if (process.platform === 'win32') this.skip();
     await server.initialize();
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
@@ -162,7 +164,9 @@ describe('stdio transport in a real process (example server)', function () {
     expect(server.stderr).to.not.match(CRASH_OUTPUT);
   });
 
-  it('exits 0 promptly on SIGTERM with a slow call in flight', async () => {
+  it('exits 0 promptly on SIGTERM with a slow call in flight', async function () {
+    // reason: on Windows child.kill('SIGTERM') terminates the process; no handler runs
+    if (process.platform === 'win32') this.skip();
     await startSlowCall(server);
     server.child.kill('SIGTERM');
     expect(await server.exitWithin(2000)).to.deep.equal({ code: 0, signal: null });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDirEnv } from '../fixtures/gates-support.mjs';
 
 const scenarioPath = fileURLToPath(new URL('./scenario.mjs', import.meta.url));
 
@@ -29,8 +30,10 @@ export async function runScenario(scenario, options = {}) {
     const resultFile = path.join(work, 'result.json');
     const stdoutFile = path.join(work, 'stdout.txt');
     const stderrFile = path.join(work, 'stderr.txt');
-    // Capture files and kept logs land in the test's own directory.
-    const env = { ...process.env, TMPDIR: work, ...options.env };
+    // Capture files and kept logs land in the test's own directory (wine's node keeps
+    // its own TEMP: a Linux path means nothing to it).
+    const tmp = options.wineNode ? { TMPDIR: work } : tempDirEnv(work);
+    const env = { ...process.env, ...tmp, ...options.env };
     const mode = options.stderr ?? 'pipe';
     const args = [scenarioPath, scenario, resultFile];
     let child;
@@ -47,6 +50,7 @@ export async function runScenario(scenario, options = {}) {
       for (const fd of stdio) fs.closeSync(fd);
     } else if (mode === 'tty') {
       // `script` gives the scenario a pseudo-terminal as stderr; stdout goes to a file.
+      // util-linux syntax (-c command): macOS's BSD `script` takes the command as argv.
       const command =
         [process.execPath, ...args].map(shellQuote).join(' ') + ` >${shellQuote(stdoutFile)}`;
       child = spawn('script', ['-qefc', command, '/dev/null'], {

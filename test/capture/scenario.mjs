@@ -4,6 +4,8 @@
 // The scenario's findings go to <result-file> as JSON; markers written outside a
 // capture go to this process's real stdout/stderr for the parent to inspect.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import * as capture from '../../dist/capture/index.js';
@@ -162,7 +164,7 @@ const scenarios = {
     result.logPath = logPath;
     if (logPath) {
       result.logMode = fs.statSync(logPath).mode & 0o777;
-      result.dirMode = fs.statSync(logPath.replace(/\/[^/]+$/, '')).mode & 0o777;
+      result.dirMode = fs.statSync(path.dirname(logPath)).mode & 0o777;
       result.logBytes = fs.statSync(logPath).size;
     }
   },
@@ -277,12 +279,18 @@ const scenarios = {
   async cycles() {
     capture.guardStdio();
     const count = 10000; // ends on a quiet cycle (9999 % 10 !== 0)
-    const openFds = () => fs.readdirSync('/proc/self/fd').length;
+    // Linux lists this process's fds in /proc/self/fd, macOS in /dev/fd (fdescfs); Windows
+    // has no such listing (capture.test.mjs skips this scenario there).
+    const linux = process.platform === 'linux';
+    const openFds = () => fs.readdirSync(linux ? '/proc/self/fd' : '/dev/fd').length;
     const captureDir = () => {
       const fd = capture.activeCapture()?.fd;
-      return fd === undefined
-        ? undefined
-        : fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/\/[^/]+$/, '');
+      if (fd === undefined) return undefined;
+      if (linux) return fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/\/[^/]+$/, '');
+      // macOS cannot name an fd's file: the private directory is the only one in TMPDIR.
+      const tmp = os.tmpdir();
+      const [name] = fs.readdirSync(tmp).filter((entry) => entry.startsWith('mcp-gates-capture-'));
+      return name === undefined ? undefined : path.join(tmp, name);
     };
     let directory;
     await capture.withCapture(async () => {
