@@ -14,6 +14,9 @@ export function signalProcessTree(
   const pid = child.pid;
   if (pid === undefined) return Promise.resolve();
   if (process.platform === 'win32') {
+    // taskkill walks the tree from a pid: once the gate has exited, that pid may belong
+    // to an unrelated process, so the tree is out of reach (its pipes are still closed).
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
       const killer = spawn('taskkill', ['/T', '/F', '/PID', String(pid)], {
         stdio: 'ignore',
