@@ -24,7 +24,7 @@ const FULL = {
   floodMegabytes: 100,
   floodRuns: 5,
   quickGatePairs: 30,
-  tscGatePairs: 7,
+  tscGatePairs: 21,
 };
 const QUICK = {
   coldRounds: 1,
