@@ -145,6 +145,8 @@ function scriptGates(
   return gates;
 }
 
+type MarkerGateFields = Omit<GateSpec, 'timeoutMs' | 'source'>;
+
 function markerGate(partial: Omit<GateSpec, 'timeoutMs'>): GateSpec {
   return { ...partial, timeoutMs: DEFAULT_TIMEOUT_MS };
 }
@@ -183,80 +185,77 @@ export function detectGates(root: string): Detection {
   const gates = packageJson && manager ? scriptGates(root, packageJson, manager) : [];
   const covered = coveredTools(gates, packageJson);
 
-  const eslintConfig =
-    firstExisting(root, ESLINT_CONFIGS) ?? (packageJson?.eslintConfig ? 'package.json' : undefined);
-  if (eslintConfig && !covered.has('eslint') && !hasName(gates, 'lint')) {
-    gates.push(
-      markerGate({
+  // JavaScript tools: a marker gate only where no script already runs the tool.
+  const markers: { tool: string; source: string | undefined; gate: MarkerGateFields }[] = [
+    {
+      tool: 'eslint',
+      source:
+        firstExisting(root, ESLINT_CONFIGS) ??
+        (packageJson?.eslintConfig ? 'package.json' : undefined),
+      gate: {
         name: 'lint',
         description: 'ESLint over the project',
         command: ['eslint', '--format', 'json', '.'],
         fix: ['eslint', '--fix', '.'],
         parser: 'eslint-json',
         paths: 'append',
-        source: eslintConfig,
-      }),
-    );
-  }
-  const prettierConfig =
-    firstExisting(root, PRETTIER_CONFIGS) ?? (packageJson?.prettier ? 'package.json' : undefined);
-  if (prettierConfig && !covered.has('prettier') && !hasName(gates, 'format')) {
-    gates.push(
-      markerGate({
+      },
+    },
+    {
+      tool: 'prettier',
+      source:
+        firstExisting(root, PRETTIER_CONFIGS) ??
+        (packageJson?.prettier ? 'package.json' : undefined),
+      gate: {
         name: 'format',
         description: 'Prettier format check',
         command: ['prettier', '--check', '.'],
         fix: ['prettier', '--write', '.'],
         parser: 'prettier',
         paths: 'append',
-        source: prettierConfig,
-      }),
-    );
-  }
-  if (
-    fs.existsSync(path.join(root, 'tsconfig.json')) &&
-    !covered.has('tsc') &&
-    !hasName(gates, 'typecheck')
-  ) {
-    gates.push(
-      markerGate({
+      },
+    },
+    {
+      tool: 'tsc',
+      source: fs.existsSync(path.join(root, 'tsconfig.json')) ? 'tsconfig.json' : undefined,
+      gate: {
         name: 'typecheck',
         description: 'TypeScript typecheck',
         command: ['tsc', '--noEmit', '--pretty', 'false'],
         fix: null,
         parser: 'tsc',
         paths: 'none',
-        source: 'tsconfig.json',
-      }),
-    );
-  }
-  const biomeConfig = firstExisting(root, BIOME_CONFIGS);
-  if (biomeConfig && !covered.has('biome') && !hasName(gates, 'biome')) {
-    gates.push(
-      markerGate({
+      },
+    },
+    {
+      tool: 'biome',
+      source: firstExisting(root, BIOME_CONFIGS),
+      gate: {
         name: 'biome',
         description: 'Biome lint and format check',
         command: ['biome', 'check', '--reporter=json'],
         fix: ['biome', 'check', '--write'],
         parser: 'biome-json',
         paths: 'append',
-        source: biomeConfig,
-      }),
-    );
-  }
-  const oxlintConfig = firstExisting(root, OXLINT_CONFIGS);
-  if (oxlintConfig && !covered.has('oxlint') && !hasName(gates, 'oxlint')) {
-    gates.push(
-      markerGate({
+      },
+    },
+    {
+      tool: 'oxlint',
+      source: firstExisting(root, OXLINT_CONFIGS),
+      gate: {
         name: 'oxlint',
         description: 'oxlint over the project',
         command: ['oxlint', '--format', 'json'],
         fix: ['oxlint', '--fix'],
         parser: 'oxlint-json',
         paths: 'append',
-        source: oxlintConfig,
-      }),
-    );
+      },
+    },
+  ];
+  for (const { tool, source, gate } of markers) {
+    if (source && !covered.has(tool) && !hasName(gates, gate.name)) {
+      gates.push(markerGate({ ...gate, source }));
+    }
   }
   const cargoToml = readText(path.join(root, 'Cargo.toml'));
   if (cargoToml !== undefined) {
