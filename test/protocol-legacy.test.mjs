@@ -90,11 +90,7 @@ describe('legacy lifecycle (replay double)', () => {
         clientInfo: { name: 'c', version: '1' },
       },
     });
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 'init' },
-    });
+    conversation.cancel('init');
     const reply = await conversation.waitFor((frame) => frame.id === 'init');
     expect(reply.result.protocolVersion).to.equal('2025-06-18');
   });

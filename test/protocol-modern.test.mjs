@@ -138,11 +138,7 @@ describe('modern era 2026-07-28 (replay double)', () => {
       );
       expect(ack.params.notifications).to.deep.equal({});
     }
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 41 },
-    });
+    conversation.cancel(41);
     await conversation.settle();
     expect(conversation.frames.filter((frame) => 'id' in frame)).to.deep.equal([]);
     await conversation.end();
@@ -170,11 +166,7 @@ describe('modern era 2026-07-28 (replay double)', () => {
       params: { name: 'slow', arguments: { ms: 2000 }, _meta: modernMeta({ progressToken: 'mp' }) },
     });
     await conversation.waitFor((frame) => frame.method === 'notifications/progress');
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 'm' },
-    });
+    conversation.cancel('m');
     const count = conversation.frames.length;
     await conversation.settle(250);
     expect(conversation.frames.length).to.equal(count);

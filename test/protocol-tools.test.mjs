@@ -115,21 +115,9 @@ describe('tools (replay double)', () => {
     call('running', 'watch');
     call('queued', 'echo', { text: 'never' });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 'queued' },
-    });
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 'running', reason: 'user' },
-    });
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 'unknown' },
-    });
+    conversation.cancel('queued');
+    conversation.cancel('running', 'user');
+    conversation.cancel('unknown');
     const after = await conversation.request('tools/call', {
       name: 'echo',
       arguments: { text: 'after' },
@@ -189,11 +177,7 @@ describe('tools (replay double)', () => {
     });
     conversation.send({ jsonrpc: '2.0', id: 's', method: 'tools/call', params: { name: 'stuck' } });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    conversation.send({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: 's' },
-    });
+    conversation.cancel('s');
     const next = await conversation.request('tools/call', {
       name: 'echo',
       arguments: { text: 'free' },

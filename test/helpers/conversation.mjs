@@ -151,6 +151,12 @@ export class Conversation {
     );
   }
 
+  /** Sends `notifications/cancelled` for `requestId` (with a reason when given). */
+  cancel(requestId, reason) {
+    const params = reason === undefined ? { requestId } : { requestId, reason };
+    this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
+  }
+
   async initialize(protocolVersion = '2025-11-25') {
     const response = await this.request('initialize', {
       protocolVersion,
