@@ -9,9 +9,9 @@ import {
   loadGates,
   resolveCommand,
 } from '../dist/gates/index.js';
-import { windowsShimScript } from '../dist/gates/resolve-command.js';
+import { windowsShimScript } from '../dist/gates/run/resolve-command.js';
 import { commandWithPaths } from '../dist/gates/gate-spec.js';
-import { classifyScript } from '../dist/gates/scripts.js';
+import { classifyScript } from '../dist/gates/detect/scripts.js';
 import { REPO_ROOT, cleanupTemporary, makeRepo, makeTempDir } from './fixtures/gates-support.mjs';
 
 function configError(config) {

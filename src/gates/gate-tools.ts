@@ -1,10 +1,10 @@
 import type { JsonSchema, Tool, ToolContext, ToolResult } from '../server/tool.js';
-import { confinePaths } from './confine-paths.js';
-import { GATE_OUTPUT_SCHEMA, buildGateResult } from './gate-result.js';
+import { confinePaths } from './run/confine-paths.js';
+import { GATE_OUTPUT_SCHEMA, buildGateResult } from './report/gate-result.js';
 import { commandWithPaths, fixToolName, type GateSpec } from './gate-spec.js';
 import { GatesError } from './gates-error.js';
 import { findParser, type ParseResult } from './parsers/index.js';
-import { runGateCommand, type RunOutcome } from './runner.js';
+import { runGateCommand, type RunOutcome } from './run/runner.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
 const MACHINE_FORMAT_PARSERS = new Set([

@@ -1,12 +1,12 @@
 export { CONFIG_FILE, loadConfig, parseConfig } from './config.js';
 export { loadGates, type ServedGates } from './load-gates.js';
-export { detectGates, type Detection } from './detect.js';
+export { detectGates, type Detection } from './detect/detect.js';
 export { GatesError, type GatesErrorCode } from './gates-error.js';
 export { createGateTools, runGate, type GateToolOptions } from './gate-tools.js';
-export { GATE_OUTPUT_SCHEMA, type GateStructuredContent } from './gate-result.js';
+export { GATE_OUTPUT_SCHEMA, type GateStructuredContent } from './report/gate-result.js';
 export { DEFAULT_TIMEOUT_MS, fixToolName, type GateSpec, type PathsMode } from './gate-spec.js';
-export type { Finding, Severity } from './finding.js';
+export type { Finding, Severity } from './report/finding.js';
 export { findParser, listParsers, PARSER_NAMES } from './parsers/index.js';
-export { resolveCommand, type ResolvedCommand } from './resolve-command.js';
-export { runGateCommand, type RunOutcome, type RunRequest } from './runner.js';
-export { confinePaths } from './confine-paths.js';
+export { resolveCommand, type ResolvedCommand } from './run/resolve-command.js';
+export { runGateCommand, type RunOutcome, type RunRequest } from './run/runner.js';
+export { confinePaths } from './run/confine-paths.js';

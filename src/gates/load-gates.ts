@@ -1,7 +1,7 @@
 import { loadConfig } from './config.js';
-import { detectGates } from './detect.js';
+import { detectGates } from './detect/detect.js';
 import type { GateSpec } from './gate-spec.js';
-import type { PackageManager } from './package-manager.js';
+import type { PackageManager } from './detect/package-manager.js';
 
 export interface ServedGates {
   gates: GateSpec[];

@@ -1,9 +1,9 @@
 import { captureMode } from '../../capture/index.js';
 import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
-import { detectGates } from '../../gates/detect.js';
+import { detectGates } from '../../gates/detect/detect.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
-import { resolveCommand } from '../../gates/resolve-command.js';
+import { resolveCommand } from '../../gates/run/resolve-command.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { packageVersion } from '../package-version.js';

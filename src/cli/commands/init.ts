@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE } from '../../gates/config.js';
-import { detectGates } from '../../gates/detect.js';
+import { detectGates } from '../../gates/detect/detect.js';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import type { CliArguments } from '../cli-arguments.js';

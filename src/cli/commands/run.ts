@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { withCapture } from '../../capture/index.js';
-import { confinePaths } from '../../gates/confine-paths.js';
+import { confinePaths } from '../../gates/run/confine-paths.js';
 import { createGateTools } from '../../gates/gate-tools.js';
 import { fixToolName } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';

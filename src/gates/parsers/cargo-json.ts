@@ -1,4 +1,4 @@
-import { dedupeFindings, type Finding } from '../finding.js';
+import { dedupeFindings, type Finding } from '../report/finding.js';
 import {
   lines,
   positiveInteger,

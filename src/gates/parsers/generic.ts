@@ -1,4 +1,4 @@
-import { dedupeFindings } from '../finding.js';
+import { dedupeFindings } from '../report/finding.js';
 import { verdict, type Parser } from './parser.js';
 import { parseTextFindings } from './text-lines.js';
 

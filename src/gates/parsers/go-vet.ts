@@ -1,4 +1,4 @@
-import { createFinding, type Finding } from '../finding.js';
+import { createFinding, type Finding } from '../report/finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parseColonLine } from './text-lines.js';
 

@@ -1,4 +1,4 @@
-import type { Finding } from '../finding.js';
+import type { Finding } from '../report/finding.js';
 import {
   extractJson,
   positiveInteger,

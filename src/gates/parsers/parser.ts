@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Finding, Severity } from '../finding.js';
+import type { Finding, Severity } from '../report/finding.js';
 
 /** What a gate run produced, as the parser sees it (ANSI already stripped). */
 export interface GateOutput {

@@ -1,4 +1,4 @@
-import { createFinding, type Finding } from '../finding.js';
+import { createFinding, type Finding } from '../report/finding.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 
 // rustfmt 1.x: `Diff in /abs/src/main.rs:6:`; older releases: `Diff in /abs/src/main.rs at line 6:`.

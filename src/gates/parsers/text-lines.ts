@@ -1,4 +1,4 @@
-import { createFinding as finding, type Finding } from '../finding.js';
+import { createFinding as finding, type Finding } from '../report/finding.js';
 import {
   lines,
   relativeToRoot,

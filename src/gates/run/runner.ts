@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { activeCapture, noteCaptureWriteError, takeCapture } from '../capture/index.js';
-import { stripAnsi } from './ansi.js';
+import { activeCapture, noteCaptureWriteError, takeCapture } from '../../capture/index.js';
+import { stripAnsi } from '../report/ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
 import { signalProcessTree, terminateProcessTree } from './process-tree.js';
 import { childPathValue, resolveCommand, type ResolvedCommand } from './resolve-command.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GatesError } from './gates-error.js';
+import { GatesError } from '../gates-error.js';
 
 function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);

@@ -1,7 +1,7 @@
-import type { JsonSchema, ToolResult } from '../server/tool.js';
+import type { JsonSchema, ToolResult } from '../../server/tool.js';
 import { countBySeverity, formatLocation, type Finding } from './finding.js';
-import type { ParseResult } from './parsers/index.js';
-import { PARSE_LIMIT_BYTES, type RunOutcome } from './runner.js';
+import type { ParseResult } from '../parsers/index.js';
+import { PARSE_LIMIT_BYTES, type RunOutcome } from '../run/runner.js';
 
 /** At most this many findings go into structuredContent; `findingCount` has the total. */
 export const MAX_STRUCTURED_FINDINGS = 500;

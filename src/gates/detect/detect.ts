@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_TIMEOUT_MS, type GateSpec } from './gate-spec.js';
+import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { classifyScript, toolsInBody, type ScriptKind } from './scripts.js';
 
