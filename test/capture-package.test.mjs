@@ -48,7 +48,7 @@ describe('packed tarball (prebuild, no compiler)', function () {
       execFileSync(file, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
     // The prebuild for this platform, from the current sources (prebuildify moves
     // build/Release into prebuilds/, where node-gyp-build finds it as well).
-    run('npm', ['run', 'prebuild']);
+    run('npm', ['run', 'build:prebuilds']);
     const packed = JSON.parse(
       run('npm', ['pack', '--json', '--pack-destination', work]).toString(),
     );

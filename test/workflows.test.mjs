@@ -190,11 +190,11 @@ describe('GitHub Actions workflows', () => {
       }
     });
 
-    it('builds each prebuild with `npm run prebuild` and loads it before uploading', () => {
+    it('builds each prebuild with `npm run build:prebuilds` and loads it before uploading', () => {
       for (const jobId of prebuildJobs) {
         const script = jobs[jobId].steps.map((step) => step.run ?? '').join('\n');
         expect(script, jobId).to.include('npm ci --ignore-scripts');
-        expect(script, jobId).to.include('npm run prebuild');
+        expect(script, jobId).to.include('npm run build:prebuilds');
         expect(script, jobId).to.match(
           /rm -rf build\s+PREBUILDS_ONLY=1 node -e "\$VERIFY_PREBUILD"/,
         );
