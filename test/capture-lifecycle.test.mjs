@@ -15,6 +15,7 @@ import {
   envWithTools,
   makeRepo,
   makeTempDir,
+  runCli,
   tempDirEnv,
   waitForFile,
 } from './fixtures/gates-support.mjs';
@@ -122,6 +123,19 @@ describe('capture files and runs over a server process life (real processes)', f
     expect(await server.exitWithin(EXIT_BUDGET_MS)).to.deep.equal({ code: 0, signal: null });
     expect(fs.existsSync(logPath)).to.equal(false);
     expect(fs.readdirSync(tmp)).to.deep.equal([]);
+  });
+
+  it('`mcp-gates run` (a one-shot CLI that prints its report) leaves the log it names', () => {
+    const script = "process.stdout.write(('c'.repeat(1023) + '\\n').repeat(100))";
+    const root = makeRepo({
+      'mcp-gates.json': { gates: { big: { command: [process.execPath, '-e', script] } } },
+    });
+    const run = runCli(['run', 'big', '--root', root], { env: envWithTools(tempDirEnv(tmp)) });
+    expect(run.code, run.stderr).to.equal(0);
+    const logPath = /full log: (\S+)\)/.exec(run.stdout)?.[1];
+    expect(logPath, run.stdout).to.be.a('string');
+    expect(fs.statSync(logPath).size).to.equal(100 * 1024);
+    expect(filesUnder(tmp).map((entry) => path.join(tmp, entry.file))).to.deep.equal([logPath]);
   });
 
   const faults = {

@@ -32,7 +32,8 @@ export function reportLimit(limitBytes: number | undefined): number {
 
 let privateDirectory: string | undefined;
 const keptLogs: string[] = [];
-let keepLogsAtExit = false;
+/** Set by keepCaptureLogs(): this process delivers every report it makes. */
+let logsOutliveProcess = false;
 
 /**
  * Capture directories are named `mcp-gates-capture-<pid>-<random>`: the pid lets a
@@ -145,7 +146,7 @@ export class CaptureFile {
 
   /** Deletes a kept log no delivered report names (the run was cancelled or abandoned). */
   discardLog(): void {
-    if (!this.kept) return;
+    if (!this.kept || logsOutliveProcess) return;
     const index = keptLogs.indexOf(this.path);
     if (index !== -1) keptLogs.splice(index, 1);
     rmQuietly(this.path);
@@ -253,14 +254,14 @@ function removeDirectoryOfFiles(directory: string, keep: (entry: string) => bool
 
 /**
  * Removes this process's capture directory with every file in it, kept logs included
- * (their reports were delivered while the server lived), unless keepCaptureLogsAtExit()
- * was called. Registered on 'exit' when the directory is made; idempotent, so a
+ * (their reports were delivered while the server lived), unless keepCaptureLogs() was
+ * called. Registered on 'exit' when the directory is made; idempotent, so a
  * shutdown path may call it too. Files a lingering child still holds open are
  * unlinked all the same (POSIX keeps the data until that child closes them).
  */
 export function removeCaptureDirectory(): void {
   if (privateDirectory === undefined) return;
-  const kept = new Set(keepLogsAtExit ? keptLogs : []);
+  const kept = new Set(logsOutliveProcess ? keptLogs : []);
   removeDirectoryOfFiles(privateDirectory, (entry) => kept.has(entry));
   if (kept.size === 0) {
     privateDirectory = undefined;
@@ -269,12 +270,13 @@ export function removeCaptureDirectory(): void {
 }
 
 /**
- * For a one-shot process (a CLI run printing its report): the logs its delivered
- * reports name outlive it; every other capture file is still removed at exit. A
- * server never calls this: its logs go with it.
+ * For a one-shot process that prints every report it makes, interrupted or not (the
+ * CLI's `run`): the logs its reports name are never discarded and outlive it; every
+ * other capture file is still removed at exit. A server never calls this: a report
+ * it does not deliver names no log, and its logs go with it.
  */
-export function keepCaptureLogsAtExit(): void {
-  keepLogsAtExit = true;
+export function keepCaptureLogs(): void {
+  logsOutliveProcess = true;
 }
 
 /** Whether `pid` may be a live process (EPERM: alive, someone else's). */
