@@ -524,8 +524,7 @@ function endLingering(): void {
   } catch {
     // The real stderr is gone (the host closed it): nowhere left to say it.
   }
-  // A stray log kept for an over-limit stray is named by no report.
-  file.discardLog();
+  // Over the limit, the stray text names its full log on stderr: that log stays.
   retireFileIfUsed(size, false);
 }
 
