@@ -180,6 +180,10 @@ describe('capture files and runs over a server process life (real processes)', f
       return directory;
     };
     const stale = make(`mcp-gates-capture-${dead}-AbC123`, ['capture-1.log', 'capture-2.log']);
+    // A symlink inside a stale directory goes; the file it points at stays.
+    const outside = path.join(tmp, 'outside.txt');
+    fs.writeFileSync(outside, 'not ours to delete\n');
+    fs.symlinkSync(outside, path.join(stale, 'capture-3.log'));
     const live = make(`mcp-gates-capture-${process.pid}-LiVe99`);
     const foreignName = make(`other-tool-${dead}-AbC123`);
     const noPid = make('mcp-gates-capture-OlDfMt');
@@ -204,6 +208,7 @@ describe('capture files and runs over a server process life (real processes)', f
       expect(fs.readdirSync(kept), kept).to.deep.equal(['capture-1.log']);
     }
     expect(fs.lstatSync(link).isSymbolicLink()).to.equal(true);
+    expect(fs.readFileSync(outside, 'utf8')).to.equal('not ours to delete\n');
     server.child.stdin.end();
     expect(await server.exitWithin(EXIT_BUDGET_MS)).to.deep.equal({ code: 0, signal: null });
   });
