@@ -150,6 +150,29 @@ describe('capture runtime (native addon, in child processes)', function () {
     expect(result.activeAfter).to.equal(null);
   });
 
+  it("keeps each run's capture its own: a stale handle takes, writes and ends nothing", async function () {
+    const run = await runScenario('handles');
+    expectCleanExit(run);
+    const { result } = run;
+    expect(result.staleTake).to.deep.equal({ text: '', totalBytes: 0, truncated: false });
+    expect(result.staleWrite).to.equal(false);
+    expect(result.staleBytes).to.equal(0);
+    expect(result.staleEnd).to.deep.equal({ text: '', totalBytes: 0, truncated: false });
+    expect(result.stateAfterStaleEnd).to.equal('active');
+    expect(result.second).to.equal(
+      'second\n\n--- captured output (29 bytes) ---\nH-second-early\nH-second-late\n',
+    );
+    // reason for the guard: fd 2 names the capture file only with fd-level capture on Linux
+    if (process.platform === 'linux' && result.mode.mode === 'native') {
+      expect(result.stateAfterHandedOut, 'a handed-out file never lingers').to.equal('idle');
+      expect(result.files.quiet, 'nor serves a later run').to.not.equal(result.files.handedOut);
+      expect(result.stateAfterQuiet).to.equal('lingering');
+      expect(result.files.afterQuiet, 'a quiet, unheld file is reused').to.equal(
+        result.files.quiet,
+      );
+    }
+  });
+
   it('bounds a report over the limit to head and tail, with a private full log', async function () {
     const run = await runScenario('truncated');
     expect(run.code, run.stderr).to.equal(0);

@@ -32,6 +32,15 @@ export function reportLimit(limitBytes: number | undefined): number {
 
 let privateDirectory: string | undefined;
 const keptLogs: string[] = [];
+/** Set by keepCaptureLogs(): this process delivers every report it makes. */
+let logsOutliveProcess = false;
+
+/**
+ * Capture directories are named `mcp-gates-capture-<pid>-<random>`: the pid lets a
+ * later process tell a dead server's leftovers (SIGKILL, power loss) from a live one's.
+ */
+const DIRECTORY_PREFIX = 'mcp-gates-capture-';
+const DIRECTORY_NAME = /^mcp-gates-capture-(\d+)-[A-Za-z0-9]+$/;
 
 /** Below this much free space in the temp directory a capture is refused, not silently cut. */
 export const MIN_FREE_BYTES = 1024 * 1024;
@@ -44,10 +53,14 @@ function describeFsError(error: unknown): string {
 /** A private (0700) directory for this process's capture files, made on first use. */
 function captureDirectory(): string {
   if (privateDirectory === undefined) {
+    sweepStaleCaptureDirectories();
     try {
-      privateDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-capture-'));
-      // Even when no capture ever starts in it (a full disk refused the first one).
-      process.once('exit', removeCaptureDirectoryIfEmpty);
+      privateDirectory = fs.mkdtempSync(
+        path.join(os.tmpdir(), `${DIRECTORY_PREFIX}${process.pid}-`),
+      );
+      // At every exit that runs JS (EOF, signals handled by the server, EPIPE, a crash):
+      // even a directory no capture ever used (a full disk refused the first one).
+      process.once('exit', removeCaptureDirectory);
     } catch (error) {
       throw new CaptureStorageError(os.tmpdir(), describeFsError(error));
     }
@@ -122,13 +135,21 @@ export class CaptureFile {
     if (!this.kept) {
       this.kept = true;
       keptLogs.push(this.path);
-      while (keptLogs.length > KEPT_LOG_LIMIT) fs.rmSync(keptLogs.shift()!, { force: true });
+      while (keptLogs.length > KEPT_LOG_LIMIT) rmQuietly(keptLogs.shift()!);
     }
     return this.path;
   }
 
   get isKept(): boolean {
     return this.kept;
+  }
+
+  /** Deletes a kept log no delivered report names (the run was cancelled or abandoned). */
+  discardLog(): void {
+    if (!this.kept || logsOutliveProcess) return;
+    const index = keptLogs.indexOf(this.path);
+    if (index !== -1) keptLogs.splice(index, 1);
+    rmQuietly(this.path);
   }
 
   /** Closes the descriptor; deletes the file unless it was kept as a log. */
@@ -195,12 +216,110 @@ function trimToCharacterBoundaries(bytes: Buffer, limit: number, side: 'head' | 
   return bytes.subarray(start);
 }
 
-/** Removes this process's capture directory except kept logs (called at exit). */
-export function removeCaptureDirectoryIfEmpty(): void {
-  if (privateDirectory === undefined) return;
+function rmQuietly(file: string): void {
   try {
-    fs.rmdirSync(privateDirectory);
+    fs.rmSync(file, { force: true });
   } catch {
-    // Kept logs remain for the reader; the directory stays with them.
+    // Gone already, or not ours to remove: nothing left to do.
+  }
+}
+
+/**
+ * Empties and removes a capture directory without following symlinks: entries are
+ * unlinked (a symlink is removed, never its target) unless `keep` says otherwise, a
+ * subdirectory is left alone, and the directory itself goes only if that emptied it.
+ */
+function removeDirectoryOfFiles(directory: string, keep: (entry: string) => boolean): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const entry = path.join(directory, name);
+    if (keep(entry)) continue;
+    try {
+      if (!fs.lstatSync(entry).isDirectory()) fs.unlinkSync(entry);
+    } catch {
+      // Removed meanwhile, or not removable: the rmdir below then leaves the directory.
+    }
+  }
+  try {
+    fs.rmdirSync(directory);
+  } catch {
+    // Not empty (kept logs, or a subdirectory nobody of ours made) or already gone.
+  }
+}
+
+/**
+ * Removes this process's capture directory with every file in it, kept logs included
+ * (their reports were delivered while the server lived), unless keepCaptureLogs() was
+ * called. Registered on 'exit' when the directory is made; idempotent, so a
+ * shutdown path may call it too. Files a lingering child still holds open are
+ * unlinked all the same (POSIX keeps the data until that child closes them).
+ */
+export function removeCaptureDirectory(): void {
+  if (privateDirectory === undefined) return;
+  const kept = new Set(logsOutliveProcess ? keptLogs : []);
+  removeDirectoryOfFiles(privateDirectory, (entry) => kept.has(entry));
+  if (kept.size === 0) {
+    privateDirectory = undefined;
+    keptLogs.length = 0;
+  }
+}
+
+/**
+ * For a one-shot process that prints every report it makes, interrupted or not (the
+ * CLI's `run`): the logs its reports name are never discarded and outlive it; every
+ * other capture file is still removed at exit. A server never calls this: a report
+ * it does not deliver names no log, and its logs go with it.
+ */
+export function keepCaptureLogs(): void {
+  logsOutliveProcess = true;
+}
+
+/** Whether `pid` may be a live process (EPERM: alive, someone else's). */
+function processMayBeAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+let swept = false;
+
+/**
+ * Removes capture directories that servers which died without cleaning up (SIGKILL,
+ * a crash of node itself) left in the temp directory; once per process. In a shared
+ * /tmp only what is certainly ours goes: our name pattern, a real directory (lstat: a
+ * symlink is never followed), owned by our uid, named for a pid that no longer exists.
+ */
+export function sweepStaleCaptureDirectories(): void {
+  if (swept) return;
+  swept = true;
+  const temp = os.tmpdir();
+  let names: string[];
+  try {
+    names = fs.readdirSync(temp);
+  } catch {
+    return; // An unusable temp directory is reported by the first capture instead.
+  }
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const match = DIRECTORY_NAME.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || processMayBeAlive(pid)) continue;
+    const directory = path.join(temp, name);
+    try {
+      const stats = fs.lstatSync(directory);
+      if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) continue;
+    } catch {
+      continue;
+    }
+    removeDirectoryOfFiles(directory, () => false);
   }
 }

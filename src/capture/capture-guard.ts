@@ -1,10 +1,11 @@
 import fs from 'node:fs';
-import type { StdioOptions } from 'node:child_process';
+import { ChildProcess, type StdioOptions } from 'node:child_process';
 import { CaptureError } from './capture-error.js';
 import {
   CaptureFile,
-  removeCaptureDirectoryIfEmpty,
+  removeCaptureDirectory,
   reportLimit,
+  sweepStaleCaptureDirectories,
   type CapturedReport,
 } from './capture-file.js';
 import { loadNativeCapture } from './load-native.js';
@@ -18,11 +19,31 @@ export interface CaptureModeInfo {
   reason?: string;
 }
 
+/**
+ * One run's capture, the handle begin returns. Everything done through it concerns
+ * that run only: once the run's capture has ended (a run the server abandoned after
+ * cancelling it included), it reads, writes and keeps nothing, so a late caller can
+ * never consume or pollute a later run's output.
+ */
 export interface ActiveCapture {
-  /** The capture file's descriptor: tee child output into it, or give it to children. */
-  fd: number;
+  /**
+   * The capture file's descriptor, to give to children. Reading it hands the file
+   * out: a child may hold it after the run, so it is never reused by a later run.
+   */
+  readonly fd: number;
   /** Bytes captured since the capture began. */
   bytesWritten(): number;
+  /**
+   * Reports what this run captured since its last take (or since begin) and marks it
+   * consumed; after this run's capture ended, an empty report.
+   */
+  take(options?: { limitBytes?: number }): CapturedReport;
+  /**
+   * Writes all of `chunk` into this run's capture (a child's piped output, in arrival
+   * order). False, writing nothing, once this run's capture has ended. A failed write
+   * (disk full) is said in the report instead of thrown.
+   */
+  write(chunk: Uint8Array): boolean;
 }
 
 /**
@@ -41,26 +62,96 @@ const FORCE_DEGRADED_ENV = 'MCP_GATES_CAPTURE';
 let modeInfo: CaptureModeInfo | undefined;
 let native: NativeCaptureBinding | undefined;
 let phase: GuardPhase = 'idle';
+/** The file captures write to; reused while it stays empty and nobody may hold it. */
 let file: CaptureFile | undefined;
-/** The file's size when this capture began, and how far takeCapture has read. */
-let startOffset = 0;
-let consumedOffset = 0;
+/** The run whose capture is active (phase 'active'), else undefined. */
+let current: CaptureSession | undefined;
 let stdioGuarded = false;
 let processHooksInstalled = false;
 const restoreStreamWrites: (() => void)[] = [];
 const FREE_SPACE_CHECK_INTERVAL_MS = 1000;
 let lastFreeSpaceCheck = 0;
-/** The first failed write into the current capture (disk full): the report says so. */
-let writeProblem: string | undefined;
+
+const EMPTY_REPORT: CapturedReport = { text: '', totalBytes: 0, truncated: false };
+
+/** The handle begin returns: a run's capture, with what the dispatch wrapper needs. */
+export class CaptureSession implements ActiveCapture {
+  /** How far this run's output has been taken (starts at the file's size at begin). */
+  consumedOffset: number;
+  ended = false;
+  /** A child may hold the file (childStdio(), a spawn, the fd read): never reuse it. */
+  handedOut = false;
+  /** The first failed write into this capture (disk full): the report says so. */
+  writeProblem: string | undefined;
+
+  constructor(
+    readonly file: CaptureFile,
+    readonly startOffset: number,
+  ) {
+    this.consumedOffset = startOffset;
+  }
+
+  get fd(): number {
+    this.handedOut = true;
+    return this.file.fd;
+  }
+
+  private get live(): boolean {
+    return !this.ended && current === this && phase === 'active';
+  }
+
+  bytesWritten(): number {
+    return this.live ? this.file.size() - this.startOffset : 0;
+  }
+
+  take(options: { limitBytes?: number } = {}): CapturedReport {
+    const limit = reportLimit(options.limitBytes);
+    if (!this.live) return { ...EMPTY_REPORT };
+    const end = this.file.size();
+    const report = this.file.read(this.consumedOffset, end, limit);
+    this.consumedOffset = end;
+    return report;
+  }
+
+  write(chunk: Uint8Array): boolean {
+    if (!this.live) return false;
+    try {
+      let written = 0;
+      while (written < chunk.length) {
+        written += fs.writeSync(this.file.fd, chunk, written, chunk.length - written);
+      }
+    } catch (error) {
+      this.noteWriteError(error);
+    }
+    return true;
+  }
+
+  noteWriteError(error: unknown): void {
+    if (this.writeProblem !== undefined) return;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code ?? String(error);
+    this.writeProblem = `writing the capture file ${this.file.path} failed (${code}), so some output is missing. Fix: free space in the temp directory, or point TMPDIR (TEMP on Windows) at a writable directory with room.`;
+  }
+
+  /** Whether a report of this run was cut and named its full log. */
+  hasLog(): boolean {
+    return this.file.isKept;
+  }
+
+  /**
+   * Deletes the full log this run's report named: that report is not delivered (the
+   * run was cancelled, abandoned, or the server is ending).
+   */
+  discardLog(): void {
+    this.file.discardLog();
+  }
+}
 
 /**
  * Records that a write meant for the active capture failed, so the report says output
  * is missing instead of the write crashing the server. Outside a capture: ignored.
  */
 export function noteCaptureWriteError(error: unknown): void {
-  if (phase !== 'active' || writeProblem !== undefined || !file) return;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? String(error);
-  writeProblem = `writing the capture file ${file.path} failed (${code}), so some output is missing. Fix: free space in the temp directory, or point TMPDIR (TEMP on Windows) at a writable directory with room.`;
+  if (phase === 'active') current?.noteWriteError(error);
 }
 
 /** Loads the addon once; degraded when it cannot load or MCP_GATES_CAPTURE=degraded. */
@@ -106,6 +197,8 @@ export function nativeBindingForTest(): NativeCaptureBinding | undefined {
  */
 export function guardStdio(): { inputFd: number; outputFd: number } {
   captureMode();
+  // Start-up: the leftovers of servers that died without cleaning up go now.
+  sweepStaleCaptureDirectories();
   const fds = native ? native.guardStdio() : { inputFd: 0, outputFd: 1 };
   if (!stdioGuarded) {
     stdioGuarded = true;
@@ -202,22 +295,53 @@ function installProcessHooks(): void {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', noteCaptureWriteError);
   // A crash during a capture must print its trace on the real stderr, not the file.
   process.on('uncaughtExceptionMonitor', () => abandonCapture());
+  // Registered before the directory's own 'exit' listener (the first file is made
+  // after this), so the file is closed before its directory is removed.
   process.on('exit', () => {
     abandonCapture();
     file?.dispose();
     file = undefined;
-    removeCaptureDirectoryIfEmpty();
+    removeCaptureDirectory();
   });
+  watchChildSpawns();
 }
 
 /**
- * Retires the current file once it received output (or was kept as a log): the next
- * capture gets a fresh one, so bytes from a daemon a tool left running land in a file
- * nobody reads rather than in the next tool's report. A quiet capture leaves the file
- * empty and it is reused, so the common case creates no file.
+ * A child started while a capture is active may inherit the capture file (fd-level
+ * capture hands fds 1 and 2 to every 'inherit' child) and outlive the run: the file is
+ * then never reused. Every asynchronous spawn (spawn, exec, execFile, fork) goes
+ * through ChildProcess#spawn; spawnSync does not, but its child has exited by the time
+ * it returns (a daemon it started is the residual case childStdio() users avoid).
  */
-function retireFileIfUsed(sizeAtEnd: number): void {
-  if (!file || (sizeAtEnd === 0 && !file.isKept)) return;
+function watchChildSpawns(): void {
+  const prototype = ChildProcess.prototype as unknown as {
+    spawn?: (this: ChildProcess, ...args: unknown[]) => unknown;
+  };
+  const spawnChild = prototype.spawn;
+  if (typeof spawnChild !== 'function') return;
+  prototype.spawn = function spawnNotingCapture(this: ChildProcess, ...args: unknown[]) {
+    noteChildStarting();
+    return spawnChild.apply(this, args);
+  };
+}
+
+/** A child is about to start: the capture file it may inherit is never reused. */
+function noteChildStarting(): void {
+  if (phase === 'active' && current) current.handedOut = true;
+  // Fds still on a lingering file between two runs: restore them first, so the child
+  // gets the real stderr rather than a file the next run would read.
+  else if (phase === 'lingering') endLingering();
+}
+
+/**
+ * Retires the current file once it received output, was kept as a log, or may be held
+ * by a child: the next capture gets a fresh one, so bytes from a child or daemon a
+ * tool left running land in a file nobody reads rather than in the next tool's report.
+ * A quiet capture that handed nothing out leaves the file empty and unheld, and it is
+ * reused, so the common case creates no file.
+ */
+function retireFileIfUsed(sizeAtEnd: number, handedOut: boolean): void {
+  if (!file || (sizeAtEnd === 0 && !file.isKept && !handedOut)) return;
   file.dispose();
   file = undefined;
 }
@@ -229,18 +353,23 @@ function retireFileIfUsed(sizeAtEnd: number): void {
  * write queue aborts the process. Without queued writes the switch happens before
  * this returns.
  */
-export function beginCapture(signal?: AbortSignal | (() => AbortSignal)): void | Promise<void> {
-  if (phase === 'lingering' && resumeLingering()) return;
+export function beginCapture(
+  signal?: AbortSignal | (() => AbortSignal),
+): CaptureSession | Promise<CaptureSession> {
+  if (phase === 'lingering') {
+    const resumed = resumeLingering();
+    if (resumed) return resumed;
+  }
   if (phase !== 'idle') {
     throw new CaptureError('ECAPTURE_ACTIVE', 'begin', phase, 'captures never nest or overlap');
   }
   captureMode();
   phase = 'starting';
   if (busyStream()) return beginWhenDrained(typeof signal === 'function' ? signal() : signal);
-  switchOrFail();
+  return switchOrFail();
 }
 
-async function beginWhenDrained(signal?: AbortSignal): Promise<void> {
+async function beginWhenDrained(signal?: AbortSignal): Promise<CaptureSession> {
   try {
     for (let busy = busyStream(); busy; busy = busyStream()) {
       signal?.throwIfAborted();
@@ -254,16 +383,16 @@ async function beginWhenDrained(signal?: AbortSignal): Promise<void> {
 }
 
 /** The switch itself: synchronous, so nothing can queue a write before it. */
-function switchOrFail(): void {
+function switchOrFail(): CaptureSession {
   try {
-    switchToCapture();
+    return switchToCapture();
   } catch (error) {
     phase = 'idle';
     throw error;
   }
 }
 
-function switchToCapture(): void {
+function switchToCapture(): CaptureSession {
   // First: a file made below and then refused (full disk) is still removed at exit.
   installProcessHooks();
   const fresh = file === undefined;
@@ -279,8 +408,7 @@ function switchToCapture(): void {
   // first created during a capture would stay a synchronous file stream for good.
   const stdout = process.stdout as PatchableStream;
   const stderr = process.stderr as PatchableStream;
-  writeProblem = undefined;
-  startOffset = native ? native.begin({ fd: target.fd, path: target.path }) : target.size();
+  const startOffset = native ? native.begin({ fd: target.fd, path: target.path }) : target.size();
   try {
     if (!fdLevel || !writesThroughFd(stderr, 2)) patchStreamWrite(stderr, target.fd);
     if (stdout !== stderr && (!fdLevel || !writesThroughFd(stdout, 1))) {
@@ -291,44 +419,53 @@ function switchToCapture(): void {
     native?.end();
     throw error;
   }
-  consumedOffset = startOffset;
+  return startSession(target, startOffset);
+}
+
+function startSession(target: CaptureFile, startOffset: number): CaptureSession {
+  current = new CaptureSession(target, startOffset);
   phase = 'active';
+  return current;
 }
 
 function restoreStreams(): void {
   while (restoreStreamWrites.length > 0) restoreStreamWrites.pop()!();
 }
 
-const EMPTY_REPORT: CapturedReport = { text: '', totalBytes: 0, truncated: false };
-
 /**
- * Reports what was captured since the last take (or since begin) and marks it
- * consumed. Outside a capture there is nothing to take: an empty report.
+ * Reports what the active run captured since its last take (or since begin) and marks
+ * it consumed. Outside a capture there is nothing to take: an empty report. A caller
+ * that may outlive its run (a cancelled gate) takes through its own ActiveCapture.
  */
 export function takeCapture(options: { limitBytes?: number } = {}): CapturedReport {
   const limit = reportLimit(options.limitBytes);
-  if (phase !== 'active' || !file) return { ...EMPTY_REPORT };
-  const end = file.size();
-  const report = file.read(consumedOffset, end, limit);
-  consumedOffset = end;
-  return report;
+  if (phase !== 'active' || !current) return { ...EMPTY_REPORT };
+  return current.take({ limitBytes: limit });
 }
 
 /**
- * Restores stdout and stderr and reports what was captured and not yet taken.
- * Idempotent: in idle it restores nothing and returns an empty report.
+ * Ends `capture` (default: the active one): restores stdout and stderr and reports
+ * what it captured and was not yet taken. Idempotent: a capture that already ended,
+ * or none, restores nothing and returns an empty report.
  */
 export function endCapture(
-  options: { limitBytes?: number; linger?: boolean } = {},
+  options: { limitBytes?: number; linger?: boolean; capture?: ActiveCapture } = {},
 ): CapturedReport {
   const limit = reportLimit(options.limitBytes);
-  if (phase !== 'active' || !file) return { ...EMPTY_REPORT };
-  if (options.linger && lingerIfQuiet(file)) return { ...EMPTY_REPORT };
+  const session = current;
+  if (phase !== 'active' || !session || !file) return { ...EMPTY_REPORT };
+  if (options.capture !== undefined && options.capture !== session) return { ...EMPTY_REPORT };
+  session.ended = true;
+  current = undefined;
+  if (options.linger && lingerIfQuiet(session)) return { ...EMPTY_REPORT };
   const sizeAtRestore = restore();
   const end = sizeAtRestore ?? file.size();
-  const report = end > consumedOffset ? file.read(consumedOffset, end, limit) : { ...EMPTY_REPORT };
-  if (writeProblem !== undefined) report.problem = writeProblem;
-  retireFileIfUsed(end);
+  const report =
+    end > session.consumedOffset
+      ? file.read(session.consumedOffset, end, limit)
+      : { ...EMPTY_REPORT };
+  if (session.writeProblem !== undefined) report.problem = session.writeProblem;
+  retireFileIfUsed(end, session.handedOut);
   return report;
 }
 
@@ -341,18 +478,29 @@ function restore(): number | null {
 
 /** Restores without reading anything back: the crash and shutdown path. Idempotent. */
 export function abandonCapture(): void {
+  if (current) current.ended = true;
+  current = undefined;
   if (phase === 'active' || phase === 'lingering') restore();
 }
 
 let lingerSize = 0;
 
-/** Lingers only where nothing needs undoing but the fds: native fd capture, no patches. */
-function lingerIfQuiet(current: CaptureFile): boolean {
-  if (!native || !fdLevel || restoreStreamWrites.length > 0 || writeProblem !== undefined) {
+/**
+ * Lingers only where nothing needs undoing but the fds (native fd capture, no patches)
+ * and the file is empty and unheld: a run that handed it to a child never lingers.
+ */
+function lingerIfQuiet(session: CaptureSession): boolean {
+  if (
+    !native ||
+    !fdLevel ||
+    restoreStreamWrites.length > 0 ||
+    session.writeProblem !== undefined ||
+    session.handedOut
+  ) {
     return false;
   }
-  const size = native.size(current);
-  if (size !== startOffset || size !== consumedOffset) return false;
+  const size = native.size(session.file);
+  if (size !== session.startOffset || size !== session.consumedOffset) return false;
   phase = 'lingering';
   lingerSize = size;
   setImmediate(restoreIfStillLingering);
@@ -376,7 +524,8 @@ function endLingering(): void {
   } catch {
     // The real stderr is gone (the host closed it): nowhere left to say it.
   }
-  retireFileIfUsed(size);
+  // Over the limit, the stray text names its full log on stderr: that log stays.
+  retireFileIfUsed(size, false);
 }
 
 /**
@@ -386,25 +535,21 @@ function endLingering(): void {
  * running), so the file is not sized again here: that syscall was a quarter of a
  * pipelined call. The free-space check still comes due once a second.
  */
-function resumeLingering(): boolean {
+function resumeLingering(): CaptureSession | undefined {
   if (file && Date.now() - lastFreeSpaceCheck <= FREE_SPACE_CHECK_INTERVAL_MS) {
-    phase = 'active';
-    startOffset = consumedOffset = lingerSize;
-    return true;
+    return startSession(file, lingerSize);
   }
   endLingering();
-  return false;
+  return undefined;
 }
 
 export function captureState(): GuardPhase {
   return phase;
 }
 
+/** The active run's capture handle; null outside a capture. */
 export function activeCapture(): ActiveCapture | null {
-  if (phase !== 'active' || !file) return null;
-  const current = file;
-  const base = startOffset;
-  return { fd: current.fd, bytesWritten: () => current.size() - base };
+  return phase === 'active' && current ? current : null;
 }
 
 /**
@@ -412,7 +557,11 @@ export function activeCapture(): ActiveCapture | null {
  * platform and mode. stdin is always 'ignore': tools never prompt.
  */
 export function childStdio(): StdioOptions & ['ignore', 'inherit' | number, 'inherit' | number] {
-  if (phase === 'active' && file && !fdLevelCapture()) return ['ignore', file.fd, file.fd];
+  // The child may outlive the run holding the capture file: it is never reused.
+  noteChildStarting();
+  if (phase === 'active' && current && !fdLevelCapture()) {
+    return ['ignore', current.file.fd, current.file.fd];
+  }
   if (fdLevelCapture() || !stdioGuarded) return ['ignore', 'inherit', 'inherit'];
   // Windows or degraded, between captures: fd 1 is still the protocol channel.
   return ['ignore', 2, 'inherit'];

@@ -1,5 +1,9 @@
 export type { CapturedReport } from './capture-file.js';
-export { DEFAULT_REPORT_LIMIT_BYTES } from './capture-file.js';
+export {
+  DEFAULT_REPORT_LIMIT_BYTES,
+  keepCaptureLogs,
+  removeCaptureDirectory,
+} from './capture-file.js';
 export { CaptureError, CaptureStorageError, type CaptureErrorCode } from './capture-error.js';
 export {
   activeCapture,

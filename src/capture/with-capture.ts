@@ -21,14 +21,15 @@ function appendSection(text: string, report: CapturedReport): string {
  * A dispatch wrapper that captures everything a tool run writes (its own stdout and
  * stderr, native code, children) and appends it after the tool's text. A quiet tool
  * returns exactly its own result. The server makes a cancelled run settle within its
- * abort grace (see DispatchWrapper), so the capture is always released.
+ * abort grace (see DispatchWrapper), so the capture is always released; a tool the
+ * server abandoned still holds its own capture handle, which reads nothing after this.
  */
 export function createCaptureWrapper(options: { limitBytes?: number } = {}): DispatchWrapper {
   const limitBytes = reportLimit(options.limitBytes);
   return async (run, call) => {
     // Most calls switch at once; the signal is asked for only if begin must wait.
     const starting = beginCapture(() => call.signal);
-    if (starting) await starting;
+    const capture = starting instanceof Promise ? await starting : starting;
     let outcome: { ok: true; result: ToolResult } | { ok: false; error: unknown };
     try {
       outcome = { ok: true, result: await run() };
@@ -36,7 +37,10 @@ export function createCaptureWrapper(options: { limitBytes?: number } = {}): Dis
       outcome = { ok: false, error };
     }
     // With a run queued right behind, a quiet run leaves the fds switched for it.
-    const report = endCapture({ limitBytes, linger: (call.queued ?? 0) > 0 });
+    const report = endCapture({ limitBytes, linger: (call.queued ?? 0) > 0, capture });
+    // A cancelled run's report is never delivered (nor is any once the server is
+    // ending: it cancels every run), so the full log it would name goes now.
+    if (capture.hasLog() && call.signal.aborted) capture.discardLog();
     if (outcome.ok) {
       // Lost output makes the report untrustworthy: a failure, saying why.
       if (report.problem !== undefined) {

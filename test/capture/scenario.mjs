@@ -330,6 +330,56 @@ const scenarios = {
     }, call());
   },
 
+  /**
+   * A run's handle concerns that run only: once its capture ended, take and write do
+   * nothing, even while a later run's capture is active; ending by a stale handle ends
+   * nothing. A quiet run that handed its file to a child neither lingers nor passes the
+   * file on; one that handed nothing out does.
+   */
+  async handles() {
+    capture.guardStdio();
+    const queued = { ...call(), queued: 1 };
+    let stale;
+    await capture.withCapture(async () => {
+      stale = capture.activeCapture();
+      process.stderr.write('H-first\n');
+      return { text: '' };
+    }, call());
+    const second = await capture.withCapture(async () => {
+      process.stderr.write('H-second-early\n');
+      result.staleTake = stale.take();
+      result.staleWrite = stale.write(Buffer.from('H-stale-write\n'));
+      result.staleBytes = stale.bytesWritten();
+      result.staleEnd = guard.endCapture({ capture: stale });
+      result.stateAfterStaleEnd = guard.captureState();
+      process.stderr.write('H-second-late\n');
+      return { text: 'second' };
+    }, call());
+    result.second = second.text;
+    // Which file fd 2 points at (Linux, native): the capture file of the run.
+    const fileOfStderr = () =>
+      process.platform === 'linux' && guard.nativeBindingForTest()
+        ? fs.readlinkSync('/proc/self/fd/2')
+        : undefined;
+    const files = {};
+    await capture.withCapture(async () => {
+      capture.childStdio(); // handed out, though no child is started
+      files.handedOut = fileOfStderr();
+      return { text: 'handed out' };
+    }, queued);
+    result.stateAfterHandedOut = guard.captureState();
+    await capture.withCapture(async () => {
+      files.quiet = fileOfStderr();
+      return { text: 'quiet' };
+    }, queued);
+    result.stateAfterQuiet = guard.captureState();
+    await capture.withCapture(async () => {
+      files.afterQuiet = fileOfStderr();
+      return { text: 'after quiet' };
+    }, call());
+    result.files = files;
+  },
+
   /** A worker that loads the addon and exits must not end the main thread's capture. */
   async worker() {
     capture.guardStdio();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { withCapture } from '../../capture/index.js';
+import { keepCaptureLogs, withCapture } from '../../capture/index.js';
 import { confinePaths } from '../../gates/run/confine-paths.js';
 import { createGateTools } from '../../gates/gate-tools.js';
 import { fixToolName } from '../../gates/gate-spec.js';
@@ -56,6 +56,8 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
   const toolName = fixing ? fixToolName(gate.name) : gate.name;
   const tool = createGateTools([gate], { root }).find((candidate) => candidate.name === toolName)!;
 
+  // The report is printed even when interrupted, so the full log it names must stay.
+  keepCaptureLogs();
   const controller = new AbortController();
   const interrupt = () => {
     if (controller.signal.aborted) process.exit(INTERRUPTED_EXIT_CODE);

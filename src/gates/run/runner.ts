@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { activeCapture, noteCaptureWriteError, takeCapture } from '../../capture/index.js';
+import { activeCapture } from '../../capture/index.js';
 import { stripAnsi } from '../report/ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
 import { signalProcessTree, terminateProcessTree } from './process-tree.js';
@@ -92,12 +91,6 @@ function formatSeconds(ms: number): string {
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
-function writeFully(fd: number, chunk: Buffer): void {
-  let written = 0;
-  while (written < chunk.length)
-    written += fs.writeSync(fd, chunk, written, chunk.length - written);
-}
-
 function gateEnvironment(root: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...base,
@@ -128,8 +121,10 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   const stderr = new StreamCopy();
   let outputBytes = 0;
 
+  // Through this run's own capture handle: a run the server abandoned after a cancel
+  // reads nothing here rather than a later call's output.
   const collectOutput = (): CapturedOutput => {
-    if (capture) return takeCapture({ limitBytes: REPORT_LIMIT_BYTES });
+    if (capture) return capture.take({ limitBytes: REPORT_LIMIT_BYTES });
     return transcript.report();
   };
   const finish = (
@@ -183,16 +178,10 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
     outputBytes += chunk.length;
     copy.push(chunk);
     if (!toReport) return;
-    // Only while the capture this run began under is still the active one.
-    const current = activeCapture();
-    if (capture && current && current.fd === capture.fd) {
-      // A full disk must cost the report its tail, not crash the server from this handler.
-      try {
-        writeFully(capture.fd, chunk);
-      } catch (error) {
-        noteCaptureWriteError(error);
-      }
-    } else if (!capture) transcript.push(chunk);
+    // Only into this run's own capture, while it lasts (a gate that outlives its call
+    // never writes into a later call's); a write error is said in the report.
+    if (capture) capture.write(chunk);
+    else transcript.push(chunk);
   };
   child.stdout.on('data', tee(stdout, request.stdoutInReport ?? true));
   child.stderr.on('data', tee(stderr, true));
