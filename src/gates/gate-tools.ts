@@ -73,6 +73,19 @@ function parseOutcome(parserName: string, outcome: RunOutcome, root: string): Pa
   });
 }
 
+/** E2BIG: the OS refused the command line (argv plus environment) as too long. */
+function explainArgumentListTooLong(outcome: RunOutcome, pathCount: number): RunOutcome {
+  if (outcome.end !== 'spawn-failed' || !/\bE2BIG\b/.test(outcome.problem ?? '')) return outcome;
+  const cause =
+    pathCount > 0
+      ? `its command with ${pathCount} path(s) is longer than the operating system allows`
+      : 'its command line and environment are longer than the operating system allows';
+  return {
+    ...outcome,
+    problem: `the gate did not start: ${cause} (E2BIG)\n  fix: call without paths to check the whole project, or in smaller batches; a huge environment variable also counts`,
+  };
+}
+
 /** Runs a gate's check or fix command for one tool call; the CLI's `run` uses it too. */
 export async function runGate(
   gate: GateSpec,
@@ -132,7 +145,7 @@ export async function runGate(
   return buildGateResult({
     toolName,
     argv,
-    outcome,
+    outcome: explainArgumentListTooLong(outcome, paths.length),
     parsed: parseOutcome(parserName, outcome, options.root),
     listFindings: machineFormat || (parserName === 'go-vet' && argv.includes('-json')),
     stdoutInReport: !machineFormat,
