@@ -136,6 +136,21 @@ describe('program lookup boundary', () => {
     expect(resolveCommand(['planted-tool'], root, env)).to.include({ ok: true });
   });
 
+  it("refuses a .bin link whose target's directory in node_modules is group-writable", function () {
+    if (!posix) this.skip(); // reason: POSIX modes and symlinks
+    const root = makeRepo({ 'package.json': '{}' });
+    const target = script(path.join(root, 'node_modules', 'tool', 'bin', 'tool.js'), 'echo ok');
+    const bin = path.join(root, 'node_modules', '.bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync('../tool/bin/tool.js', path.join(bin, 'tool'));
+    const env = { PATH: BARE_PATH };
+    expect(resolveCommand(['tool'], root, env)).to.include({ ok: true });
+    fs.chmodSync(path.dirname(target), 0o775);
+    const refused = resolveCommand(['tool'], root, env);
+    expect(refused).to.include({ ok: false, problem: 'unsafe' });
+    expect(refused.reason).to.include(`${path.dirname(target)} is writable by its group`);
+  });
+
   it('refuses a program owned by another user (needs root to chown)', function () {
     if (!posix) this.skip(); // reason: POSIX owners
     if (!isRoot) this.skip(); // reason: only root can give a file to another uid

@@ -120,16 +120,30 @@ function foreignWritable(target: string): ForeignWrite | undefined {
   return undefined;
 }
 
+/** `from` and each directory above it up to and including `top` (or the filesystem root). */
+function directoriesUpTo(from: string, top: string): string[] {
+  const directories: string[] = [];
+  for (let current = from; ; current = path.dirname(current)) {
+    directories.push(current);
+    if (current === top || path.dirname(current) === current) return directories;
+  }
+}
+
 /**
  * The first reason another user could have put or changed a program found as `file` in
- * `bin` (a node_modules/.bin of `directory`): the file (followed through its symlink) and
- * every directory from `bin` up to `directory`.
+ * `bin` (a node_modules/.bin of `directory`): the file (followed through its symlink),
+ * every directory from `bin` up to `directory`, and, when the link leads into the same
+ * tree (.bin/eslint -> ../eslint/bin/eslint.js), the directories of its target too.
  */
 function unsafeProgram(file: string, bin: string, directory: string): ForeignWrite | undefined {
-  const targets = [file];
-  for (let current = bin; ; current = path.dirname(current)) {
-    targets.push(current);
-    if (current === directory || path.dirname(current) === current) break;
+  const targets = [file, ...directoriesUpTo(bin, directory)];
+  try {
+    const real = fs.realpathSync(file);
+    const realTop = fs.realpathSync(directory);
+    if (real.startsWith(`${realTop}${path.sep}`))
+      targets.push(...directoriesUpTo(path.dirname(real), realTop));
+  } catch {
+    // A link that no longer resolves is not executable either; the lookup moves on.
   }
   for (const target of targets) {
     const problem = foreignWritable(target);
