@@ -224,7 +224,7 @@ describe('gates config (mcp-gates.json)', () => {
       gate({ command: ['eslint . && prettier --check .'] }),
       'ECONFIG_VALUE',
       'gates.lint.command[0]',
-      /shell command line[\s\S]*argv array[\s\S]*\["eslint","\."\][\s\S]*package\.json script/,
+      /shell command line[\s\S]*argv array[\s\S]*\["eslint", "\."\][\s\S]*package\.json script/,
     ],
     [
       'a program name with an argument in it',
@@ -238,7 +238,7 @@ describe('gates config (mcp-gates.json)', () => {
       gate({ command: ['./bin/lint --fix'] }),
       'ECONFIG_VALUE',
       'gates.lint.command[0]',
-      /\["\.\/bin\/lint","--fix"\]/,
+      /\["\.\/bin\/lint", "--fix"\]/,
     ],
     [
       'a pipe in the program',

@@ -158,7 +158,11 @@ class ConfigReader {
         'ECONFIG_VALUE',
         `${keyPath}[0]`,
         `${describeValue(program)} is a shell command line, not a program name`,
-        `the command is an argv array run without a shell: split it, e.g. ${JSON.stringify(splitWords(program))}; for && or pipes, put the line in a package.json script and run it with ["npm", "run", "--silent", "<script>"]`,
+        `the command is an argv array run without a shell: split it, e.g. [${splitWords(program)
+          .map((word) => JSON.stringify(word))
+          .join(
+            ', ',
+          )}]; for && or pipes, put the line in a package.json script and run it with ["npm", "run", "--silent", "<script>"]`,
       );
     }
     return argv;
