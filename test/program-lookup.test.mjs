@@ -80,6 +80,12 @@ describe('program lookup boundary', () => {
     expect(findLookupBoundary(path.join(above, 'checkout', 'pkg'))).to.equal(
       path.join(above, 'checkout', 'pkg'),
     );
+    // A workspace root is its own boundary, whatever a directory above it declares.
+    expect(findLookupBoundary(pnpm)).to.equal(pnpm);
+    const nested = path.join(above, 'inner');
+    fs.mkdirSync(nested);
+    fs.writeFileSync(path.join(nested, 'package.json'), '{"workspaces": ["pkgs/*"]}');
+    expect(findLookupBoundary(nested)).to.equal(nested);
     // A root that is not an npm package (no package.json) is nobody's workspace member.
     const rust = makeRepo({ 'package.json': '{"workspaces": ["*"]}', 'crate/Cargo.toml': '' });
     expect(findLookupBoundary(path.join(rust, 'crate'))).to.equal(path.join(rust, 'crate'));

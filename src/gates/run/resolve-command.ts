@@ -38,16 +38,23 @@ function holds(directory: string, name: string): boolean {
   return fs.existsSync(path.join(directory, name));
 }
 
+function readManifest(directory: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(
+      fs.readFileSync(path.join(directory, 'package.json'), 'utf8'),
+    );
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function declaresWorkspaces(directory: string): boolean {
   if (holds(directory, 'pnpm-workspace.yaml')) return true;
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(directory, 'package.json'), 'utf8')) as {
-      workspaces?: unknown;
-    };
-    return manifest.workspaces !== undefined && manifest.workspaces !== null;
-  } catch {
-    return false;
-  }
+  const workspaces = readManifest(directory)?.workspaces;
+  return workspaces !== undefined && workspaces !== null;
 }
 
 /**
@@ -59,7 +66,9 @@ function declaresWorkspaces(directory: string): boolean {
  */
 export function findLookupBoundary(root: string): string {
   const start = path.resolve(root);
-  if (holds(start, '.git') || !holds(start, 'package.json')) return start;
+  // A checkout, a non-npm project, or a workspace root itself: nothing above is its own.
+  if (holds(start, '.git') || !holds(start, 'package.json') || declaresWorkspaces(start))
+    return start;
   let directory = start;
   for (;;) {
     const parent = path.dirname(directory);
@@ -239,19 +248,6 @@ function resolveWindowsShim(shim: string, args: string[]): ResolvedCommand {
     reason: `${shim} is a batch file that mcp-gates cannot run without a shell`,
     fix: `set the gate's command in mcp-gates.json to the program itself, e.g. ["node", "path/to/script.js", ...] or an .exe`,
   };
-}
-
-function readManifest(directory: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(
-      fs.readFileSync(path.join(directory, 'package.json'), 'utf8'),
-    );
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function declaredIn(
