@@ -40,8 +40,9 @@ const UNRESOLVED_STATUS = {
   unrunnable: 'unrunnable',
 } as const;
 
-function probeFix(probe: ProbeResult, program: string, root: string): string {
-  const inProject = probe.argv[0]!.includes(`${path.sep}node_modules${path.sep}`);
+/** `file` is the program as found (on Windows the .cmd shim, not the node that runs it). */
+function probeFix(probe: ProbeResult, file: string, program: string, root: string): string {
+  const inProject = file.includes(`${path.sep}node_modules${path.sep}`);
   const ran = `\`${[program, ...probe.argv.slice(1)].join(' ')}\``;
   return inProject
     ? `run ${ran} in ${root} to see the whole error; reinstall the project's packages (${installCommand(root)}), or upgrade ${program} to a version that supports Node ${process.version}`
@@ -102,7 +103,7 @@ async function checkGate(
       fix:
         probe.status === 'slow'
           ? 'nothing, if it is a script that ignores --version and runs the check; otherwise see why it hangs'
-          : probeFix(probe, program, root),
+          : probeFix(probe, resolved.via, program, root),
       probe,
     },
   };
