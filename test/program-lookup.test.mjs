@@ -168,6 +168,19 @@ describe('program lookup boundary', () => {
     expect(refused.fix).to.include(`chown ${process.getuid()} ${planted}`);
   });
 
+  it("trusts the project owner's own programs (a host checkout in a container where we are root)", function () {
+    if (!posix) this.skip(); // reason: POSIX owners
+    if (!isRoot) this.skip(); // reason: only root can give a file to another uid
+    const root = makeRepo({ 'package.json': '{}' });
+    const tool = script(path.join(root, 'node_modules', '.bin', 'tool'), 'echo ok');
+    for (const owned of [root, path.join(root, 'node_modules'), path.dirname(tool), tool])
+      fs.chownSync(owned, 4321, 4321);
+    expect(resolveCommand(['tool'], root, { PATH: BARE_PATH })).to.include({
+      ok: true,
+      file: tool,
+    });
+  });
+
   it('`run` refuses a planted npm in a workspace parent and never starts it; doctor shows it', function () {
     if (!posix) this.skip(); // reason: POSIX modes
     const { root, planted, marker } = plantedParent({ workspace: true, mode: 0o775 });

@@ -98,23 +98,37 @@ interface ForeignWrite {
 }
 
 /**
+ * Who may own a program we run: us, root, and the owner of the project root. The
+ * project's owner already decides what its config and scripts run, so trusting their
+ * files opens nothing new, and a checkout mounted into a container where we are root
+ * (owned by the host user) keeps working.
+ */
+function trustedOwners(root: string): Set<number> {
+  const owners = new Set([process.getuid!(), 0]);
+  try {
+    owners.add(fs.statSync(root).uid);
+  } catch {
+    // No root to read: only us and root.
+  }
+  return owners;
+}
+
+/**
  * Why `target` could be replaced by another user, or undefined when it cannot: writable
  * by group or others (a directory with the sticky bit, like /tmp, only lets others add
- * entries of their own), or owned by a uid other than ours and root's. Windows has no
- * POSIX modes or uids to read here (ACLs decide), so nothing is checked there.
+ * entries of their own), or owned by a uid outside `trusted`.
  */
-function foreignWritable(target: string): ForeignWrite | undefined {
-  if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined;
+function foreignWritable(target: string, trusted: ReadonlySet<number>): ForeignWrite | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(target);
   } catch {
     return undefined;
   }
-  const uid = process.getuid();
-  if (stat.uid !== uid && stat.uid !== 0) {
+  if (!trusted.has(stat.uid)) {
+    const uid = process.getuid!();
     return {
-      problem: `${target} is owned by uid ${stat.uid}, not by you (uid ${uid}) or root`,
+      problem: `${target} is owned by uid ${stat.uid}, not by you (uid ${uid}), root or the project's owner`,
       fix: `remove it if you did not put it there; if it is yours, chown ${uid} ${target}`,
     };
   }
@@ -144,7 +158,14 @@ function directoriesUpTo(from: string, top: string): string[] {
  * every directory from `bin` up to `directory`, and, when the link leads into the same
  * tree (.bin/eslint -> ../eslint/bin/eslint.js), the directories of its target too.
  */
-function unsafeProgram(file: string, bin: string, directory: string): ForeignWrite | undefined {
+function unsafeProgram(
+  file: string,
+  bin: string,
+  directory: string,
+  root: string,
+): ForeignWrite | undefined {
+  // Windows has no POSIX modes or uids to read here (ACLs decide): nothing is checked.
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined;
   const targets = [file, ...directoriesUpTo(bin, directory)];
   try {
     const real = fs.realpathSync(file);
@@ -154,8 +175,9 @@ function unsafeProgram(file: string, bin: string, directory: string): ForeignWri
   } catch {
     // A link that no longer resolves is not executable either; the lookup moves on.
   }
+  const trusted = trustedOwners(root);
   for (const target of targets) {
-    const problem = foreignWritable(target);
+    const problem = foreignWritable(target, trusted);
     if (problem) return problem;
   }
   return undefined;
@@ -195,7 +217,7 @@ export function searchDirectories(root: string, env: NodeJS.ProcessEnv): string[
 export function childPathValue(root: string, env: NodeJS.ProcessEnv): string {
   const unsafeBins = new Set(
     binDirectories(root)
-      .filter(({ bin, owner }) => fs.existsSync(bin) && unsafeProgram(bin, bin, owner))
+      .filter(({ bin, owner }) => fs.existsSync(bin) && unsafeProgram(bin, bin, owner, root))
       .map(({ bin }) => bin),
   );
   return searchDirectories(root, env)
@@ -351,7 +373,7 @@ export function resolveCommand(
   for (const { bin, owner } of binDirectories(root)) {
     const file = candidates(path.join(bin, program)).find(isExecutableFile);
     if (!file) continue;
-    const unsafe = unsafeProgram(file, bin, owner);
+    const unsafe = unsafeProgram(file, bin, owner, root);
     if (unsafe) {
       return {
         ok: false,
