@@ -2,6 +2,7 @@
 // project or workspace root only, and a program another user could have written is
 // refused, not run. doctor (issue 9.7) starts each gate's program and names the fix.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
@@ -30,6 +31,21 @@ function script(file, body, mode = 0o755) {
   fs.writeFileSync(file, `#!/bin/sh\n${body}\n`);
   fs.chmodSync(file, mode);
   return file;
+}
+
+/**
+ * Makes `file` writable by users other than us: group-writable with a group we do not
+ * own alone when we are root (chown), world-writable otherwise (our own group may be
+ * private to us, which is safe). Returns how the refusal describes it.
+ */
+function letOthersWrite(file) {
+  if (isRoot) {
+    fs.chownSync(file, 0, 4321);
+    fs.chmodSync(file, 0o775);
+    return 'writable by its group (gid 4321, mode 775)';
+  }
+  fs.chmodSync(file, 0o777);
+  return 'writable by everyone (mode 777)';
 }
 
 /**
@@ -110,17 +126,15 @@ describe('program lookup boundary', () => {
 
   it('refuses a group-writable program, or one in a group-writable directory, naming it and the fix', function () {
     if (!posix) this.skip(); // reason: POSIX modes; Windows is not checked
-    const { parent, root, planted } = plantedParent({
-      workspace: true,
-      name: 'planted-tool',
-      mode: 0o775,
-    });
+    const { parent, root, planted } = plantedParent({ workspace: true, name: 'planted-tool' });
+    const described = letOthersWrite(planted);
     const env = { PATH: BARE_PATH };
     const refused = resolveCommand(['planted-tool', '.'], root, env);
     expect(refused).to.include({ ok: false, problem: 'unsafe', program: 'planted-tool' });
-    expect(refused.reason).to.include(planted).and.include('writable by its group (mode 775)');
+    expect(refused.reason).to.include(`${planted} is ${described}`);
     expect(refused.fix).to.include(`chmod go-w ${planted}`).and.include('remove it');
 
+    fs.chownSync(planted, process.getuid(), process.getgid());
     fs.chmodSync(planted, 0o755);
     expect(resolveCommand(['planted-tool'], root, env)).to.include({ ok: true, file: planted });
     expect(childPathValue(root, env).split(path.delimiter)).to.include(
@@ -151,10 +165,10 @@ describe('program lookup boundary', () => {
     fs.symlinkSync('../tool/bin/tool.js', path.join(bin, 'tool'));
     const env = { PATH: BARE_PATH };
     expect(resolveCommand(['tool'], root, env)).to.include({ ok: true });
-    fs.chmodSync(path.dirname(target), 0o775);
+    const described = letOthersWrite(path.dirname(target));
     const refused = resolveCommand(['tool'], root, env);
     expect(refused).to.include({ ok: false, problem: 'unsafe' });
-    expect(refused.reason).to.include(`${path.dirname(target)} is writable by its group`);
+    expect(refused.reason).to.include(`${path.dirname(target)} is ${described}`);
   });
 
   it('refuses a program owned by another user (needs root to chown)', function () {
@@ -166,6 +180,29 @@ describe('program lookup boundary', () => {
     expect(refused).to.include({ ok: false, problem: 'unsafe' });
     expect(refused.reason).to.include(`${planted} is owned by uid 4321`);
     expect(refused.fix).to.include(`chown ${process.getuid()} ${planted}`);
+  });
+
+  it('accepts a group-writable program when the group is our user-private group (umask 002)', function () {
+    if (!posix) this.skip(); // reason: POSIX groups
+    const me = os.userInfo().username;
+    const groups = fs.readFileSync('/etc/group', 'utf8').split('\n');
+    const own = groups
+      .map((line) => line.split(':'))
+      .find(([, , gid]) => Number(gid) === process.getgid());
+    // reason: only a group named like us, with no other member, is private to us
+    if (
+      !own ||
+      own[0] !== me ||
+      (own[3] ?? '').split(',').some((member) => member && member !== me)
+    )
+      this.skip();
+    const root = makeRepo({ 'package.json': '{}' });
+    const tool = script(path.join(root, 'node_modules', '.bin', 'tool'), 'echo ok', 0o775);
+    fs.chmodSync(path.join(root, 'node_modules'), 0o775);
+    expect(resolveCommand(['tool'], root, { PATH: BARE_PATH })).to.include({
+      ok: true,
+      file: tool,
+    });
   });
 
   it("trusts the project owner's own programs (a host checkout in a container where we are root)", function () {
@@ -183,7 +220,8 @@ describe('program lookup boundary', () => {
 
   it('`run` refuses a planted npm in a workspace parent and never starts it; doctor shows it', function () {
     if (!posix) this.skip(); // reason: POSIX modes
-    const { root, planted, marker } = plantedParent({ workspace: true, mode: 0o775 });
+    const { root, planted, marker } = plantedParent({ workspace: true });
+    letOthersWrite(planted);
     fs.writeFileSync(
       path.join(root, 'mcp-gates.json'),
       JSON.stringify({ gates: { lint: { command: ['npm', 'run', 'lint'] } } }),

@@ -113,10 +113,51 @@ function trustedOwners(root: string): Set<number> {
   return owners;
 }
 
+/** The entries of a colon-separated system database (/etc/group, /etc/passwd). */
+function readDatabase(file: string): string[][] {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => line.split(':'));
+  } catch {
+    return [];
+  }
+}
+
+const privateGroupCache = new Map<number, boolean>();
+
+/**
+ * Whether `gid` is our user-private group (Debian, Ubuntu and Fedora give each user a
+ * group of their own name and a umask of 002, so npm installs group-writable files):
+ * our primary group, named like us, with no other member and no other user's primary
+ * group. Groups not listed in /etc/group (LDAP...) count as shared.
+ */
+function isOurPrivateGroup(gid: number): boolean {
+  if (gid !== process.getgid?.()) return false;
+  const cached = privateGroupCache.get(gid);
+  if (cached !== undefined) return cached;
+  const me = os.userInfo().username;
+  const group = readDatabase('/etc/group').find((entry) => Number(entry[2]) === gid);
+  const members = (group?.[3] ?? '').split(',').filter(Boolean);
+  const sharedAsPrimary = readDatabase('/etc/passwd').some(
+    (entry) => Number(entry[3]) === gid && entry[0] !== me,
+  );
+  const result =
+    group !== undefined &&
+    group[0] === me &&
+    members.every((member) => member === me) &&
+    !sharedAsPrimary;
+  privateGroupCache.set(gid, result);
+  return result;
+}
+
 /**
  * Why `target` could be replaced by another user, or undefined when it cannot: writable
- * by group or others (a directory with the sticky bit, like /tmp, only lets others add
- * entries of their own), or owned by a uid outside `trusted`.
+ * by others, or by a group other than our private one (a directory with the sticky bit,
+ * like /tmp, only lets others add entries of their own), or owned by a uid outside
+ * `trusted`.
  */
 function foreignWritable(target: string, trusted: ReadonlySet<number>): ForeignWrite | undefined {
   let stat: fs.Stats;
@@ -133,10 +174,14 @@ function foreignWritable(target: string, trusted: ReadonlySet<number>): ForeignW
     };
   }
   const sticky = stat.isDirectory() && (stat.mode & 0o1000) !== 0;
-  if ((stat.mode & 0o022) !== 0 && !sticky) {
-    const who = (stat.mode & 0o002) !== 0 ? 'everyone' : 'its group';
+  const writableByOthers =
+    (stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && !isOurPrivateGroup(stat.gid));
+  if (writableByOthers && !sticky) {
+    const mode = `mode ${(stat.mode & 0o7777).toString(8)}`;
+    const who =
+      (stat.mode & 0o002) !== 0 ? `everyone (${mode})` : `its group (gid ${stat.gid}, ${mode})`;
     return {
-      problem: `${target} is writable by ${who} (mode ${(stat.mode & 0o7777).toString(8)})`,
+      problem: `${target} is writable by ${who}`,
       fix: `chmod go-w ${target} if it is yours; remove it if you did not put it there`,
     };
   }
