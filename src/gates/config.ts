@@ -138,10 +138,7 @@ class ConfigReader {
           example,
         );
       }
-    });
-    const argv = value as string[];
-    argv.forEach((item, index) => {
-      // The OS cuts an argument at NUL; spawn refuses it outright.
+      // The OS would cut the argument at NUL; spawn refuses it outright.
       if (item.includes('\0'))
         this.fail(
           'ECONFIG_VALUE',
@@ -150,19 +147,19 @@ class ConfigReader {
           'remove the \\u0000 from the string',
         );
     });
+    const argv = value as string[];
     const program = argv[0]!;
     if (program.trim() === '')
       this.fail('ECONFIG_VALUE', `${keyPath}[0]`, 'the program name is empty', example);
     if (looksLikeShellString(program)) {
+      const split = splitWords(program)
+        .map((word) => JSON.stringify(word))
+        .join(', ');
       this.fail(
         'ECONFIG_VALUE',
         `${keyPath}[0]`,
         `${describeValue(program)} is a shell command line, not a program name`,
-        `the command is an argv array run without a shell: split it, e.g. [${splitWords(program)
-          .map((word) => JSON.stringify(word))
-          .join(
-            ', ',
-          )}]; for && or pipes, put the line in a package.json script and run it with ["npm", "run", "--silent", "<script>"]`,
+        `the command is an argv array run without a shell: split it, e.g. [${split}]; for && or pipes, put the line in a package.json script and run it with ["npm", "run", "--silent", "<script>"]`,
       );
     }
     return argv;
