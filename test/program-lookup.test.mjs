@@ -171,6 +171,25 @@ describe('program lookup boundary', () => {
     expect(refused.reason).to.include(`${path.dirname(target)} is ${described}`);
   });
 
+  it("checks the directories up to the workspace root even for the package's own program", function () {
+    if (!posix) this.skip(); // reason: POSIX modes
+    const workspace = makeRepo({
+      'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+      'packages/web/package.json': '{}',
+    });
+    const root = path.join(workspace, 'packages', 'web');
+    const tool = script(path.join(root, 'node_modules', '.bin', 'tool'), 'echo ok');
+    expect(resolveCommand(['tool'], root, { PATH: BARE_PATH })).to.include({
+      ok: true,
+      file: tool,
+    });
+    // Whoever can write packages/ can swap web/ for a tree of their own.
+    const described = letOthersWrite(path.join(workspace, 'packages'));
+    const refused = resolveCommand(['tool'], root, { PATH: BARE_PATH });
+    expect(refused).to.include({ problem: 'unsafe' });
+    expect(refused.reason).to.include(`${path.join(workspace, 'packages')} is ${described}`);
+  });
+
   it('refuses a program owned by another user (needs root to chown)', function () {
     if (!posix) this.skip(); // reason: POSIX owners
     if (!isRoot) this.skip(); // reason: only root can give a file to another uid

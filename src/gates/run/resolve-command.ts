@@ -199,22 +199,19 @@ function directoriesUpTo(from: string, top: string): string[] {
 
 /**
  * The first reason another user could have put or changed a program found as `file` in
- * `bin` (a node_modules/.bin of `directory`): the file (followed through its symlink),
- * every directory from `bin` up to `directory`, and, when the link leads into the same
- * tree (.bin/eslint -> ../eslint/bin/eslint.js), the directories of its target too.
+ * `bin` (a node_modules/.bin of `root` or of a directory above it): the file (followed
+ * through its symlink), every directory from `bin` up to the lookup boundary, and, when
+ * the link leads into the same tree (.bin/eslint -> ../eslint/bin/eslint.js), the
+ * directories of its target too.
  */
-function unsafeProgram(
-  file: string,
-  bin: string,
-  directory: string,
-  root: string,
-): ForeignWrite | undefined {
+function unsafeProgram(file: string, bin: string, root: string): ForeignWrite | undefined {
   // Windows has no POSIX modes or uids to read here (ACLs decide): nothing is checked.
   if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined;
-  const targets = [file, ...directoriesUpTo(bin, directory)];
+  const boundary = findLookupBoundary(root);
+  const targets = [file, ...directoriesUpTo(bin, boundary)];
   try {
     const real = fs.realpathSync(file);
-    const realTop = fs.realpathSync(directory);
+    const realTop = fs.realpathSync(boundary);
     if (real.startsWith(`${realTop}${path.sep}`))
       targets.push(...directoriesUpTo(path.dirname(real), realTop));
   } catch {
@@ -226,16 +223,6 @@ function unsafeProgram(
     if (problem) return problem;
   }
   return undefined;
-}
-
-interface BinDirectory {
-  bin: string;
-  /** The project or workspace directory holding this node_modules/.bin. */
-  owner: string;
-}
-
-function binDirectories(root: string): BinDirectory[] {
-  return nodeModulesBins(root).map((bin) => ({ bin, owner: path.dirname(path.dirname(bin)) }));
 }
 
 /**
@@ -261,9 +248,7 @@ export function searchDirectories(root: string, env: NodeJS.ProcessEnv): string[
  */
 export function childPathValue(root: string, env: NodeJS.ProcessEnv): string {
   const unsafeBins = new Set(
-    binDirectories(root)
-      .filter(({ bin, owner }) => fs.existsSync(bin) && unsafeProgram(bin, bin, owner, root))
-      .map(({ bin }) => bin),
+    nodeModulesBins(root).filter((bin) => fs.existsSync(bin) && unsafeProgram(bin, bin, root)),
   );
   return searchDirectories(root, env)
     .filter((directory) => !unsafeBins.has(directory))
@@ -415,10 +400,10 @@ export function resolveCommand(
       fix: `check the path in the gate's command (relative paths are resolved against ${root})`,
     };
   }
-  for (const { bin, owner } of binDirectories(root)) {
+  for (const bin of nodeModulesBins(root)) {
     const file = candidates(path.join(bin, program)).find(isExecutableFile);
     if (!file) continue;
-    const unsafe = unsafeProgram(file, bin, owner, root);
+    const unsafe = unsafeProgram(file, bin, root);
     if (unsafe) {
       return {
         ok: false,
