@@ -6,7 +6,8 @@ import { childPathValue, resolveCommand } from '../gates/run/resolve-command.js'
 export const PROBE_TIMEOUT_MS = 10_000;
 /** Programs probed at once (the machine may be small and busy). */
 const PROBE_CONCURRENCY = 4;
-const STDERR_KEEP_BYTES = 4096;
+/** Of each stream, what is kept to find its first line. */
+const OUTPUT_KEEP_CHARS = 4096;
 
 /** What to pass instead of `--version`, for the tools that do not take it. */
 const VERSION_ARGS: Record<string, string[]> = {
@@ -74,10 +75,10 @@ export function probeProgram(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      if (stdout.length < STDERR_KEEP_BYTES) stdout += chunk.toString('utf8');
+      if (stdout.length < OUTPUT_KEEP_CHARS) stdout += chunk.toString('utf8');
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < STDERR_KEEP_BYTES) stderr += chunk.toString('utf8');
+      if (stderr.length < OUTPUT_KEEP_CHARS) stderr += chunk.toString('utf8');
     });
     let timedOut = false;
     const timer = setTimeout(() => {
