@@ -167,6 +167,21 @@ describe('mcp-gates CLI', function () {
         JSON.stringify({ gates: { lint: { command: ['eslint'], paths: 'all' } } }),
         /gates\.lint\.paths: unknown mode "all"/,
       ],
+      [
+        'a NUL byte in an argument',
+        JSON.stringify({ gates: { lint: { command: ['eslint', 'a\u0000b'] } } }),
+        /gates\.lint\.command\[1\]: contains a NUL byte/,
+      ],
+      [
+        'a shell string as the program',
+        JSON.stringify({ gates: { lint: { command: ['eslint . && prettier --check .'] } } }),
+        /gates\.lint\.command\[0\]: the string "eslint \. && prettier --check \." is a shell command line/,
+      ],
+      [
+        'a duplicate key',
+        '{"gates": {"lint": {"command": ["eslint"]},\n"lint": {"command": ["true"]}}}',
+        /gates\.lint: duplicate key at line 2/,
+      ],
     ];
     for (const [what, text, message] of cases) {
       it(`reports ${what} with file, key path and fix`, () => {
@@ -287,6 +302,27 @@ describe('mcp-gates CLI', function () {
       expect(fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8')).to.equal(written);
     });
 
+    it('refuses a dangling mcp-gates.json symlink, naming the link and its target (exit 2, no stack trace)', function () {
+      const root = makeRepo({ 'package.json': { scripts: { lint: 'eslint .' } } });
+      const link = path.join(root, 'mcp-gates.json');
+      try {
+        fs.symlinkSync('configs/gates.json', link);
+      } catch (error) {
+        this.skip(`cannot create symlinks here: ${error.code}`); // reason: Windows without the privilege
+      }
+      const result = runCli(['init', '--root', root]);
+      expect(result.code).to.equal(2);
+      expect(result.stderr)
+        .to.include(`${link}: is a symlink to configs/gates.json, which does not exist`)
+        .and.include(`fix: remove the link (rm ${link})`)
+        .and.include(path.join(root, 'configs', 'gates.json'))
+        .and.not.include('internal error');
+      expect(fs.readlinkSync(link), 'the link is left as it was').to.equal('configs/gates.json');
+      expect(fs.existsSync(path.join(root, 'configs')), 'nothing written through it').to.equal(
+        false,
+      );
+    });
+
     it('writes nothing and exits 1 when nothing is detected', () => {
       const root = makeRepo({ '.git/HEAD': 'ref: refs/heads/main\n' });
       const result = runCli(['init', '--root', root]);
@@ -339,7 +375,7 @@ describe('mcp-gates CLI', function () {
       expect(human.code).to.equal(1);
       expect(human.stdout)
         .to.include('MISSING')
-        .and.include('1 served gate(s) cannot find their program');
+        .and.include('1 served gate(s) cannot run their program: lint.');
     });
   });
 });

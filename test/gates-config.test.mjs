@@ -205,6 +205,62 @@ describe('gates config (mcp-gates.json)', () => {
       'gates.lint.fix',
       /clashes/,
     ],
+    [
+      'a NUL byte in a command argument',
+      gate({ command: ['eslint', 'src\u0000evil'] }),
+      'ECONFIG_VALUE',
+      'gates.lint.command[1]',
+      /NUL byte/,
+    ],
+    [
+      'a NUL byte in a fix argument',
+      gate({ fix: ['eslint\u0000', '--fix'] }),
+      'ECONFIG_VALUE',
+      'gates.lint.fix[0]',
+      /NUL byte/,
+    ],
+    [
+      'a shell command line as the program',
+      gate({ command: ['eslint . && prettier --check .'] }),
+      'ECONFIG_VALUE',
+      'gates.lint.command[0]',
+      /shell command line[\s\S]*argv array[\s\S]*\["eslint", "\."\][\s\S]*package\.json script/,
+    ],
+    [
+      'a program name with an argument in it',
+      gate({ command: ['eslint .'] }),
+      'ECONFIG_VALUE',
+      'gates.lint.command[0]',
+      /split it/,
+    ],
+    [
+      'a program path with an option in it',
+      gate({ command: ['./bin/lint --fix'] }),
+      'ECONFIG_VALUE',
+      'gates.lint.command[0]',
+      /\["\.\/bin\/lint", "--fix"\]/,
+    ],
+    [
+      'a pipe in the program',
+      gate({ fix: ['cat|sh'] }),
+      'ECONFIG_VALUE',
+      'gates.lint.fix[0]',
+      /shell command line/,
+    ],
+    [
+      'a duplicate gate name',
+      '{"gates": {\n  "lint": {"command": ["eslint", "."]},\n  "lint": {"command": ["true"]}\n}}',
+      'ECONFIG_JSON',
+      'gates.lint',
+      /duplicate key at line 3[\s\S]*keep one/,
+    ],
+    [
+      'a duplicate key inside a gate',
+      '{"gates": {"lint": {"command": ["eslint"],\n\n "parser": "generic", "command": ["true"]}}}',
+      'ECONFIG_JSON',
+      'gates.lint.command',
+      /duplicate key at line 3/,
+    ],
   ];
   for (const [what, config, code, keyPath, fixOrProblem] of errorCases) {
     it(`rejects ${what} (${code})`, () => {
@@ -217,6 +273,29 @@ describe('gates config (mcp-gates.json)', () => {
       expect(error.message).to.include('mcp-gates.json');
     });
   }
+
+  it('accepts a program path with a space in a directory name, and equal keys in different objects', () => {
+    const root = makeRepo({
+      'mcp-gates.json':
+        '{"gates": {"lint": {"command": ["C:\\\\Program Files\\\\nodejs\\\\node.exe", "lint.js"]},' +
+        ' "format": {"command": ["/opt/my tools/fmt", "--check"], "description": "command"}}}',
+    });
+    const gates = loadConfig(root);
+    expect(gates.map((gate) => gate.command[0])).to.deep.equal([
+      'C:\\Program Files\\nodejs\\node.exe',
+      '/opt/my tools/fmt',
+    ]);
+  });
+
+  it('finds a duplicate key in a large config in linear time', () => {
+    const many = Array.from({ length: 20000 }, (_, index) => `"g${index}": {"command": ["x"]}`);
+    const text = `{"gates": {${many.join(',\n')},\n"g0": {"command": ["y"]}}}`;
+    const started = Date.now();
+    const error = configError(text);
+    expect(Date.now() - started, 'well under a second for 20,000 gates').to.be.below(2000);
+    expect(error).to.include({ code: 'ECONFIG_JSON', keyPath: 'gates.g0' });
+    expect(error.message).to.include('line 20001');
+  });
 
   it('rejects an unreadable config with ECONFIG_READ (skipped as root, who can read any file)', function () {
     if (process.getuid?.() === 0) this.skip(); // root reads files whatever their mode
@@ -399,8 +478,42 @@ describe('gates paths', () => {
     expect(confinePaths(root, ['./src/-dash.js'])).to.deep.equal([path.join('src', '-dash.js')]);
   });
 
+  it('accepts names that only start with dots (..foo, ...): only a ".." segment leaves the root', () => {
+    const root = makeRepo({ '..foo': '', '...': '', 'src/..bar/a.js': '' });
+    expect(confinePaths(root, ['..foo', '...', 'src/..bar/a.js', './..foo'])).to.deep.equal([
+      '..foo',
+      '...',
+      path.join('src', '..bar', 'a.js'),
+      '..foo',
+    ]);
+    expect(() => confinePaths(root, ['..foo/../../x'])).to.throw(/outside the project root/);
+  });
+
+  it('bounds the paths of one call in number and total length, saying how to call instead', () => {
+    const root = makeRepo({ 'src/a.js': '' });
+    const tooMany = Array.from({ length: 300000 }, () => 'src/a.js');
+    const started = Date.now();
+    expect(() => confinePaths(root, tooMany))
+      .to.throw(
+        /300000 paths in one call is over the limit of 1000[\s\S]*without paths[\s\S]*batches/,
+      )
+      .with.property('code', 'EGATES_PATH');
+    expect(Date.now() - started).to.be.below(1000);
+    expect(
+      confinePaths(
+        root,
+        Array.from({ length: 1000 }, () => 'src/a.js'),
+      ),
+    ).to.have.length(1000);
+    const long = `src/${'x'.repeat(200000)}`;
+    expect(() => confinePaths(root, [long]))
+      .to.throw(/add up to \d+ characters, over the limit/)
+      .with.property('code', 'EGATES_PATH');
+  });
+
   const rejected = [
     ['a .. escape', '../outside.js'],
+    ['a bare .. escape', '..'],
     ['a deeper .. escape', 'src/../../outside.js'],
     ['an absolute path outside the root', '/etc/passwd'],
     ['an option-looking path', '--config=/etc/evil.js'],
@@ -464,11 +577,13 @@ describe('gates program resolution', () => {
     expect(windowsShimScript('@echo off\r\ncall some-tool.exe %*\r\n')).to.equal(undefined);
   });
 
-  it('finds programs in node_modules/.bin of the root and its ancestors before PATH', function () {
-    if (process.platform === 'win32') this.skip(); // POSIX executables below
+  it('finds programs in node_modules/.bin of a workspace package and the workspace root before PATH', function () {
+    if (process.platform === 'win32') this.skip(); // reason: POSIX executables below
     const outer = makeTempDir();
+    fs.writeFileSync(path.join(outer, 'package.json'), '{"workspaces": ["packages/*"]}');
     const root = path.join(outer, 'packages', 'app');
     fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, 'package.json'), '{"name": "app"}');
     for (const directory of [
       path.join(outer, 'node_modules', '.bin'),
       path.join(root, 'node_modules', '.bin'),
@@ -490,7 +605,7 @@ describe('gates program resolution', () => {
     );
     expect(resolveCommand(['sh'], root, env).file).to.match(/\/sh$/);
     const missing = resolveCommand(['prettier'], root, env);
-    expect(missing).to.include({ ok: false, program: 'prettier' });
+    expect(missing).to.include({ ok: false, problem: 'missing', program: 'prettier' });
     expect(missing.fix)
       .to.match(/npm install --save-dev prettier/)
       .and.match(/no npx auto-install/);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { runGate } from '../dist/gates/index.js';
 import { ServerProcess, killAllServers } from './helpers/spawn-server.mjs';
 import {
   CLI,
@@ -32,6 +33,17 @@ function shippedSources() {
   };
   for (const top of ['src', 'native', 'examples', 'scripts']) walk(path.join(REPO_ROOT, top));
   return files;
+}
+
+/** A gate that prints its argv (ARGV [...]) and takes a call's paths. */
+const ARGV_COMMAND = [process.execPath, path.join(HOSTILE, 'prints-argv.mjs'), '.'];
+
+function argvGateRepo(files = {}) {
+  return makeRepo({
+    'mcp-gates.json': { gates: { argv: { command: ARGV_COMMAND, paths: 'append' } } },
+    'src/a.js': '\n',
+    ...files,
+  });
 }
 
 function startGates(root, env = {}) {
@@ -111,18 +123,7 @@ describe('security review', function () {
   });
 
   it('no paths argument becomes an option of the gate: "-x", "--", "--flag=..." are refused; a "-name" file goes as ./-name', async () => {
-    const root = makeRepo({
-      'mcp-gates.json': {
-        gates: {
-          argv: {
-            command: [process.execPath, path.join(HOSTILE, 'prints-argv.mjs'), '.'],
-            paths: 'append',
-          },
-        },
-      },
-      '-rf': 'a file whose name looks like an option\n',
-      'src/a.js': '\n',
-    });
+    const root = argvGateRepo({ '-rf': 'a file whose name looks like an option\n' });
     const server = startGates(root);
     await server.initialize(REVISION);
     let id = 10;
@@ -147,6 +148,56 @@ describe('security review', function () {
     expect(reply.result.isError).to.equal(false);
     const argv = JSON.parse(/ARGV (.*)/.exec(textOf(reply))[1]);
     expect(argv).to.deep.equal([`.${path.sep}-rf`, path.join('src', 'a.js')]);
+  });
+
+  it('300,000 paths in one call get a prompt isError naming the limit, and the gate never starts', async () => {
+    const root = argvGateRepo();
+    const server = startGates(root);
+    await server.initialize(REVISION);
+    const started = Date.now();
+    const reply = await server.request(2, 'tools/call', {
+      name: 'argv',
+      arguments: { paths: Array.from({ length: 300000 }, () => 'src/a.js') },
+    });
+    expect(Date.now() - started, 'no 14 s stall').to.be.below(5000);
+    expect(reply.result.isError).to.equal(true);
+    expect(textOf(reply))
+      .to.include('300000 paths in one call is over the limit of 1000')
+      .and.include('call without paths to check the whole project, or call several times')
+      .and.not.include('ARGV');
+    const within = await server.request(3, 'tools/call', {
+      name: 'argv',
+      arguments: { paths: Array.from({ length: 1000 }, () => 'src/a.js') },
+    });
+    expect(within.result.isError).to.equal(false);
+    expect(JSON.parse(/ARGV (.*)/.exec(textOf(within))[1])).to.have.length(1000);
+  });
+
+  it('a command line the OS refuses (E2BIG) is a clear result, not a bare "spawn E2BIG"', async function () {
+    if (process.platform !== 'linux') this.skip(); // reason: Linux caps one argument or variable at 128 KiB (MAX_ARG_STRLEN)
+    const root = makeRepo({ 'src/a.js': '\n' });
+    const gate = {
+      name: 'argv',
+      description: 'prints argv',
+      command: ARGV_COMMAND,
+      fix: null,
+      parser: 'generic',
+      timeoutMs: 10000,
+      paths: 'append',
+      source: 'config',
+    };
+    const context = {
+      signal: new AbortController().signal,
+      progress: () => {},
+      wantsProgress: false,
+      revision: REVISION,
+    };
+    const env = { ...process.env, HUGE: 'x'.repeat(200 * 1024) };
+    const result = await runGate(gate, false, { paths: ['src/a.js'] }, context, { root, env });
+    expect(result.isError).to.equal(true);
+    expect(result.text)
+      .to.include('its command with 1 path(s) is longer than the operating system allows (E2BIG)')
+      .and.include('fix: call without paths');
   });
 
   it('capture files and kept logs are 0600 in a private 0700 directory, even with umask 000', async function () {

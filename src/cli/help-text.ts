@@ -12,7 +12,7 @@ Commands:
   list             show the gates that would be served
   run <gate>       run one gate in the terminal, exactly as the MCP tool does
   init             write mcp-gates.json from what detection finds
-  doctor           check the setup: versions, capture mode, root, gates, binaries
+  doctor           check the setup: versions, capture mode, root, gates, programs
 
 Options:
 ${ROOT_LINE}
@@ -60,8 +60,10 @@ ${ROOT_LINE}`,
 
 Reports the version, Node, platform, output capture mode (native or degraded, and
 where the binding came from), the root, and the configured and detected gates with
-whether each one's program can be found. Exit 1 when a program is missing, 2 on a
-config error.
+whether each one's program can be found and starts: each program is run once with
+--version (or its equivalent; no shell, no stdin, at most 10 s), and a crash is shown
+with its first stderr line and the fix. Exit 1 when a served gate's program is
+missing, refused (another user could have written it) or fails, 2 on a config error.
 
 Options:
 ${ROOT_LINE}

@@ -9,6 +9,7 @@ import {
   type GateSpec,
   type PathsMode,
 } from './gate-spec.js';
+import { findDuplicateKey } from './duplicate-keys.js';
 import { GatesError } from './gates-error.js';
 import { PARSER_NAMES } from './parsers/index.js';
 
@@ -64,6 +65,27 @@ function jsonErrorLocation(text: string, error: Error): string {
   return `line ${line}, column ${column}`;
 }
 
+/**
+ * A program name that only makes sense to a shell: operators, quotes, `$(...)`, or words
+ * separated by whitespace. A path may hold spaces ("C:\\Program Files\\..."), so there
+ * only a space followed by an option or a lone "." counts.
+ */
+function looksLikeShellString(program: string): boolean {
+  if (/[|;&<>`"']|\$\(/.test(program)) return true;
+  if (!/\s/.test(program)) return false;
+  if (!/[\\/]/.test(program)) return true;
+  return /\s-/.test(program) || /\s\.(\s|$)/.test(program);
+}
+
+/** Whitespace-separated words, shell operators dropped: the start of the argv to suggest. */
+function splitWords(line: string): string[] {
+  const words = line.split(/\s+/).filter(Boolean);
+  const operator = words.findIndex((word) => /^(&&|\|\||\||;|>|<)$/.test(word));
+  return (operator === -1 ? words : words.slice(0, operator)).map((word) =>
+    word.replace(/^["']|["']$/g, ''),
+  );
+}
+
 class ConfigReader {
   constructor(private readonly file: string) {}
 
@@ -116,10 +138,31 @@ class ConfigReader {
           example,
         );
       }
+      // The OS would cut the argument at NUL; spawn refuses it outright.
+      if (item.includes('\0'))
+        this.fail(
+          'ECONFIG_VALUE',
+          `${keyPath}[${index}]`,
+          'contains a NUL byte (\\u0000), which no program argument can hold',
+          'remove the \\u0000 from the string',
+        );
     });
-    if ((value[0] as string).trim() === '')
+    const argv = value as string[];
+    const program = argv[0]!;
+    if (program.trim() === '')
       this.fail('ECONFIG_VALUE', `${keyPath}[0]`, 'the program name is empty', example);
-    return value as string[];
+    if (looksLikeShellString(program)) {
+      const split = splitWords(program)
+        .map((word) => JSON.stringify(word))
+        .join(', ');
+      this.fail(
+        'ECONFIG_VALUE',
+        `${keyPath}[0]`,
+        `${describeValue(program)} is a shell command line, not a program name`,
+        `the command is an argv array run without a shell: split it, e.g. [${split}]; for && or pipes, put the line in a package.json script and run it with ["npm", "run", "--silent", "<script>"]`,
+      );
+    }
+    return argv;
   }
 }
 
@@ -296,6 +339,14 @@ export function loadConfig(root: string): GateSpec[] | undefined {
         fix: 'make it plain JSON (no comments, no trailing commas)',
       },
     );
+  }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate) {
+    throw new GatesError('ECONFIG_JSON', `duplicate key at line ${duplicate.line}`, {
+      file,
+      keyPath: duplicate.keyPath,
+      fix: 'keep one of the two entries: JSON readers silently use the last one',
+    });
   }
   return parseConfig(document, file);
 }

@@ -73,6 +73,23 @@ function parseOutcome(parserName: string, outcome: RunOutcome, root: string): Pa
   });
 }
 
+/** E2BIG: the OS refused the command line (argv plus environment) as too long. */
+function argumentListTooLong(pathCount: number): string {
+  const cause =
+    pathCount > 0
+      ? `its command with ${pathCount} path(s) is longer than the operating system allows`
+      : 'its command line and environment are longer than the operating system allows';
+  return `the gate did not start: ${cause} (E2BIG)\n  fix: call without paths to check the whole project, or in smaller batches; a huge environment variable counts too`;
+}
+
+const ARGUMENT_LIST_TOO_LONG = Symbol('E2BIG');
+
+/** spawn throws E2BIG synchronously (nothing was started): a result, not a crash. */
+function spawnRefusedArgumentList(error: unknown): typeof ARGUMENT_LIST_TOO_LONG {
+  if ((error as NodeJS.ErrnoException).code === 'E2BIG') return ARGUMENT_LIST_TOO_LONG;
+  throw error;
+}
+
 /** Runs a gate's check or fix command for one tool call; the CLI's `run` uses it too. */
 export async function runGate(
   gate: GateSpec,
@@ -128,7 +145,12 @@ export async function runGate(
             }),
         }
       : {}),
-  });
+  }).catch(spawnRefusedArgumentList);
+  if (
+    outcome === ARGUMENT_LIST_TOO_LONG ||
+    (outcome.end === 'spawn-failed' && /\bE2BIG\b/.test(outcome.problem ?? ''))
+  )
+    return failure(toolName, argv, argumentListTooLong(paths.length));
   return buildGateResult({
     toolName,
     argv,

@@ -1,13 +1,17 @@
+import path from 'node:path';
 import { captureMode } from '../../capture/index.js';
 import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
 import { detectGates } from '../../gates/detect/detect.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
-import { resolveCommand } from '../../gates/run/resolve-command.js';
+import { installCommand, resolveCommand } from '../../gates/run/resolve-command.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { packageVersion } from '../package-version.js';
+import { mapLimited, PROBE_TIMEOUT_MS, probeProgram, type ProbeResult } from '../program-probe.js';
 import { resolveProjectRoot } from '../project-root.js';
+
+type ProgramStatus = 'ok' | 'missing' | 'refused' | 'unrunnable' | 'fails' | 'slow';
 
 interface GateCheck {
   name: string;
@@ -15,8 +19,94 @@ interface GateCheck {
   command: string[];
   fix: string[] | null;
   parser: string;
-  /** The program that would run, or null with the reason and the fix. */
-  program: { resolved: string | null; problem?: string; fix?: string };
+  /**
+   * The program that would run (null when none would), whether it answered `--version`
+   * (`fails`: did not start or exited non-zero; `slow`: no answer in time, not counted as
+   * a failure), and for anything but `ok`, the problem and the fix.
+   */
+  program: {
+    resolved: string | null;
+    status: ProgramStatus;
+    version?: string;
+    problem?: string;
+    fix?: string;
+    probe?: ProbeResult;
+  };
+}
+
+const UNRESOLVED_STATUS = {
+  missing: 'missing',
+  unsafe: 'refused',
+  unrunnable: 'unrunnable',
+} as const;
+
+/** `file` is the program as found (on Windows the .cmd shim, not the node that runs it). */
+function probeFix(probe: ProbeResult, file: string, program: string, root: string): string {
+  const inProject = file.includes(`${path.sep}node_modules${path.sep}`);
+  const ran = `\`${[program, ...probe.argv.slice(1)].join(' ')}\``;
+  return inProject
+    ? `run ${ran} in ${root} to see the whole error; reinstall the project's packages (${installCommand(root)}), or upgrade ${program} to a version that supports Node ${process.version}`
+    : `run ${ran} in ${root} to see the whole error; reinstall or upgrade ${program} (it may not support Node ${process.version})`;
+}
+
+async function checkGate(
+  gate: GateSpec,
+  root: string,
+  probes: Map<string, Promise<ProbeResult> | undefined>,
+): Promise<GateCheck> {
+  const described = {
+    name: gate.name,
+    source: gate.source,
+    command: gate.command,
+    fix: gate.fix,
+    parser: gate.parser,
+  };
+  const program = gate.command[0]!;
+  const resolved = resolveCommand(gate.command, root, process.env);
+  if (!resolved.ok) {
+    return {
+      ...described,
+      program: {
+        resolved: null,
+        status: UNRESOLVED_STATUS[resolved.problem],
+        problem: resolved.reason,
+        fix: resolved.fix,
+      },
+    };
+  }
+  if (!probes.has(program)) probes.set(program, probeProgram(program, root));
+  const probe = await probes.get(program);
+  if (!probe) return { ...described, program: { resolved: resolved.via, status: 'ok' } };
+  if (probe.status === 'ok') {
+    return {
+      ...described,
+      program: {
+        resolved: resolved.via,
+        status: 'ok',
+        ...(probe.firstOutputLine ? { version: probe.firstOutputLine } : {}),
+        probe,
+      },
+    };
+  }
+  const how =
+    probe.status === 'slow'
+      ? `did not answer ${probe.argv.slice(1).join(' ')} within ${PROBE_TIMEOUT_MS / 1000} s`
+      : probe.exitCode === null && probe.signal === null
+        ? probe.firstErrorLine
+        : `${probe.argv.slice(1).join(' ')} ${probe.signal ? `was killed by ${probe.signal}` : `exited ${probe.exitCode}`}${probe.firstErrorLine ? `: ${probe.firstErrorLine}` : ''}`;
+  return {
+    ...described,
+    program: {
+      resolved: resolved.via,
+      status: probe.status,
+      problem: `${resolved.via} ${how}`,
+      fix:
+        probe.status === 'slow'
+          ? 'nothing, if it is a script that ignores --version and runs the check; otherwise see why it hangs'
+          : probeFix(probe, resolved.via, program, root),
+      probe,
+    },
+  };
 }
 
 function platformTuple(): string {
@@ -27,21 +117,8 @@ function platformTuple(): string {
   return `${process.platform}-${process.arch}-${header?.glibcVersionRuntime ? 'glibc' : 'musl'}`;
 }
 
-function checkGate(gate: GateSpec, root: string): GateCheck {
-  const resolved = resolveCommand(gate.command, root, process.env);
-  return {
-    name: gate.name,
-    source: gate.source,
-    command: gate.command,
-    fix: gate.fix,
-    parser: gate.parser,
-    program: resolved.ok
-      ? { resolved: resolved.via }
-      : { resolved: null, problem: resolved.reason, fix: resolved.fix },
-  };
-}
-
-export function doctorCommand(args: CliArguments, output: CliOutput): number {
+/** `mcp-gates doctor`: finds and starts (`--version`) every gate's program; never runs a check. */
+export async function doctorCommand(args: CliArguments, output: CliOutput): Promise<number> {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   let configured: GateCheck[] | null = null;
   let config: {
@@ -52,10 +129,14 @@ export function doctorCommand(args: CliArguments, output: CliOutput): number {
     file: CONFIG_FILE,
     status: 'absent',
   };
+  // One probe per program name: several gates often run the same npm.
+  const probes = new Map<string, Promise<ProbeResult> | undefined>();
+  const checkAll = (gates: readonly GateSpec[]) =>
+    mapLimited(gates, (gate) => checkGate(gate, root, probes));
   try {
     const gates = loadConfig(root);
     if (gates) {
-      configured = gates.map((gate) => checkGate(gate, root));
+      configured = await checkAll(gates);
       config = { file: CONFIG_FILE, status: 'ok' };
     }
   } catch (error) {
@@ -67,7 +148,7 @@ export function doctorCommand(args: CliArguments, output: CliOutput): number {
     };
   }
   const detection = detectGates(root);
-  const detected = detection.gates.map((gate) => checkGate(gate, root));
+  const detected = await checkAll(detection.gates);
   const served = config.status === 'absent' ? detected : (configured ?? []);
   const report = {
     version: packageVersion(),
@@ -81,8 +162,8 @@ export function doctorCommand(args: CliArguments, output: CliOutput): number {
     configured,
     detected,
   };
-  const missing = served.filter((gate) => gate.program.resolved === null);
-  const exitCode = config.status === 'error' ? 2 : missing.length > 0 ? 1 : 0;
+  const failing = served.filter((gate) => !['ok', 'slow'].includes(gate.program.status));
+  const exitCode = config.status === 'error' ? 2 : failing.length > 0 ? 1 : 0;
   if (args.json) {
     output.out(JSON.stringify(report, null, 2));
     return exitCode;
@@ -98,9 +179,11 @@ export function doctorCommand(args: CliArguments, output: CliOutput): number {
     lines.push('', `${title}:`);
     if (checks.length === 0) lines.push('  (none)');
     for (const check of checks) {
-      const status = check.program.resolved
-        ? `ok   ${check.program.resolved}`
-        : `MISSING  ${check.program.problem}\n         fix: ${check.program.fix}`;
+      const { program } = check;
+      const status =
+        program.status === 'ok'
+          ? `ok   ${program.resolved}${program.version ? ` (${program.version})` : ''}`
+          : `${program.status.toUpperCase()}  ${program.problem}\n${' '.repeat(15)}fix: ${program.fix}`;
       lines.push(`  ${check.name.padEnd(12)} ${status}`);
     }
   };
@@ -114,7 +197,7 @@ export function doctorCommand(args: CliArguments, output: CliOutput): number {
     exitCode === 0
       ? 'All served gates can run.'
       : exitCode === 1
-        ? `${missing.length} served gate(s) cannot find their program.`
+        ? `${failing.length} served gate(s) cannot run their program: ${failing.map((gate) => gate.name).join(', ')}.`
         : 'Fix the config error above.',
   );
   output.out(lines.join('\n'));

@@ -29,15 +29,35 @@ function formatConfig(document: unknown): string {
   });
 }
 
+/** Throws when anything, even a symlink to nowhere, already sits where the config goes. */
+function refuseExisting(file: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return;
+  }
+  if (stat.isSymbolicLink() && !fs.existsSync(file)) {
+    const target = fs.readlinkSync(file);
+    throw new GatesError(
+      'EGATES_EXISTS',
+      `is a symlink to ${target}, which does not exist; init writes through no link`,
+      {
+        file,
+        fix: `remove the link (rm ${file}) and run \`mcp-gates init\` again, or create ${path.resolve(path.dirname(file), target)}`,
+      },
+    );
+  }
+  throw new GatesError('EGATES_EXISTS', 'already exists; init never overwrites it', {
+    file,
+    fix: 'edit it by hand, or delete it and run `mcp-gates init` again',
+  });
+}
+
 export function initCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   const file = path.join(root, CONFIG_FILE);
-  if (fs.existsSync(file)) {
-    throw new GatesError('EGATES_EXISTS', 'already exists; init never overwrites it', {
-      file,
-      fix: 'edit it by hand, or delete it and run `mcp-gates init` again',
-    });
-  }
+  refuseExisting(file);
   const { gates } = detectGates(root);
   if (gates.length === 0) {
     throw new GatesError(
@@ -52,7 +72,15 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
     gates: Object.fromEntries(gates.map((gate) => [gate.name, configEntry(gate)])),
   };
   // 'wx': fail rather than overwrite a file created since the check above.
-  fs.writeFileSync(file, `${formatConfig(document)}\n`, { flag: 'wx' });
+  try {
+    fs.writeFileSync(file, `${formatConfig(document)}\n`, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(file);
+    throw new GatesError('EGATES_ROOT', `cannot write: ${(error as Error).message}`, {
+      file,
+      fix: `check that ${root} is writable, or write ${CONFIG_FILE} by hand`,
+    });
+  }
   output.out(
     `Wrote ${file} with ${gates.length} gate${gates.length === 1 ? '' : 's'}: ${gates.map((gate) => gate.name).join(', ')}.`,
   );

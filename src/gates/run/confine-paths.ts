@@ -2,9 +2,40 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GatesError } from '../gates-error.js';
 
+/**
+ * At most this many paths per call, and this many characters in all: the OS caps a
+ * command line (Windows at 32,767 characters; POSIX at ARG_MAX, shared with the
+ * environment), and a gate run on thousands of files is better run on the project.
+ */
+export const MAX_PATHS = 1000;
+export const MAX_PATHS_TOTAL_LENGTH = process.platform === 'win32' ? 24_000 : 128 * 1024;
+
+/** Throws when `paths` are too many or too long for one call. */
+function checkPathsLimit(paths: readonly unknown[]): void {
+  const fix =
+    'call without paths to check the whole project, or call several times with smaller batches';
+  if (paths.length > MAX_PATHS)
+    throw new GatesError(
+      'EGATES_PATH',
+      `${paths.length} paths in one call is over the limit of ${MAX_PATHS}`,
+      { fix },
+    );
+  let total = 0;
+  for (const given of paths) total += typeof given === 'string' ? given.length + 1 : 0;
+  if (total > MAX_PATHS_TOTAL_LENGTH)
+    throw new GatesError(
+      'EGATES_PATH',
+      `the paths add up to ${total} characters, over the limit of ${MAX_PATHS_TOTAL_LENGTH} per call`,
+      { fix },
+    );
+}
+
+/** Only a `..` segment leaves `parent`: `..foo` and `...` are names inside it. */
 function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  if (relative === '') return true;
+  if (path.isAbsolute(relative)) return false;
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`);
 }
 
 function reject(given: string, problem: string, fix: string): never {
@@ -28,9 +59,11 @@ function realPathOfExistingPart(target: string): string {
  * Checks a tool call's `paths` and returns them as argv entries relative to the root.
  * Rejected: anything starting with `-` (it would read as an option), `..` escapes,
  * absolute paths outside the root, paths that leave it through a symlink, and paths
- * that do not exist. Paths never pass through a shell.
+ * that do not exist; and more than MAX_PATHS or MAX_PATHS_TOTAL_LENGTH in all. Paths never
+ * pass through a shell.
  */
 export function confinePaths(root: string, paths: readonly unknown[]): string[] {
+  checkPathsLimit(paths);
   const realRoot = fs.realpathSync(root);
   return paths.map((given) => {
     if (typeof given !== 'string' || given.trim() === '') {

@@ -1,17 +1,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { detectPackageManager, type PackageManager } from '../detect/package-manager.js';
 
 export type ResolvedCommand =
   | { ok: true; file: string; args: string[]; via: string }
-  | { ok: false; program: string; reason: string; fix: string };
+  | {
+      ok: false;
+      /** `missing`: not found; `unsafe`: found where another user could have put it; `unrunnable`: found but cannot be started without a shell. */
+      problem: 'missing' | 'unsafe' | 'unrunnable';
+      program: string;
+      reason: string;
+      fix: string;
+    };
+
+/** The npm package that provides a program, where it is not the program's own name. */
+const NPM_PACKAGES: Record<string, string> = {
+  tsc: 'typescript',
+  biome: '@biomejs/biome',
+};
+const NPM_PROGRAMS = new Set(['eslint', 'prettier', 'tsc', 'biome', 'oxlint']);
 
 const INSTALL_HINTS: Record<string, string> = {
-  eslint: 'npm install --save-dev eslint',
-  prettier: 'npm install --save-dev prettier',
-  tsc: 'npm install --save-dev typescript',
-  biome: 'npm install --save-dev @biomejs/biome',
-  oxlint: 'npm install --save-dev oxlint',
   cargo:
     'install Rust with rustup (https://rustup.rs), or put ~/.cargo/bin on the PATH the host gives the server',
   ruff: 'install ruff in the project (uv add --dev ruff, or pip install ruff) and put its bin directory on PATH',
@@ -23,21 +33,202 @@ const INSTALL_HINTS: Record<string, string> = {
   bun: 'install bun, or set an absolute PATH in the host config',
 };
 
-/** node_modules/.bin of the root and every ancestor (what `npm run` puts on PATH). */
+/** A directory holding `name` (a file or a directory: `.git` is a file in worktrees). */
+function holds(directory: string, name: string): boolean {
+  return fs.existsSync(path.join(directory, name));
+}
+
+function readManifest(directory: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(
+      fs.readFileSync(path.join(directory, 'package.json'), 'utf8'),
+    );
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function declaresWorkspaces(directory: string): boolean {
+  if (holds(directory, 'pnpm-workspace.yaml')) return true;
+  const workspaces = readManifest(directory)?.workspaces;
+  return workspaces !== undefined && workspaces !== null;
+}
+
+/**
+ * The highest directory whose node_modules/.bin a gate of `root` may use: the root
+ * itself, or the workspace root above it when the root is a package (package.json) of a
+ * workspace (pnpm-workspace.yaml, or a package.json with `workspaces`). Never above the
+ * nearest `.git`: a directory above the checkout (a shared /tmp, a home directory) is
+ * not the project's, and whoever can write there must not choose our programs.
+ */
+export function findLookupBoundary(root: string): string {
+  const start = path.resolve(root);
+  // A checkout, a non-npm project, or a workspace root itself: nothing above is its own.
+  if (holds(start, '.git') || !holds(start, 'package.json') || declaresWorkspaces(start))
+    return start;
+  let directory = start;
+  for (;;) {
+    const parent = path.dirname(directory);
+    if (parent === directory) return start;
+    directory = parent;
+    if (declaresWorkspaces(directory)) return directory;
+    if (holds(directory, '.git')) return start;
+  }
+}
+
+/** node_modules/.bin of the root and each ancestor up to the lookup boundary, nearest first. */
 export function nodeModulesBins(root: string): string[] {
+  const boundary = findLookupBoundary(root);
   const bins: string[] = [];
   let directory = path.resolve(root);
   for (;;) {
     bins.push(path.join(directory, 'node_modules', '.bin'));
     const parent = path.dirname(directory);
-    if (parent === directory) return bins;
+    if (directory === boundary || parent === directory) return bins;
     directory = parent;
   }
 }
 
+interface ForeignWrite {
+  problem: string;
+  fix: string;
+}
+
 /**
- * The directories searched, in order: node_modules/.bin up from the root, PATH, then
- * ~/.cargo/bin and ~/go/bin (GUI hosts often start servers with a bare PATH).
+ * Who may own a program we run: us, root, and the owner of the project root. The
+ * project's owner already decides what its config and scripts run, so trusting their
+ * files opens nothing new, and a checkout mounted into a container where we are root
+ * (owned by the host user) keeps working.
+ */
+function trustedOwners(root: string): Set<number> {
+  const owners = new Set([process.getuid!(), 0]);
+  try {
+    owners.add(fs.statSync(root).uid);
+  } catch {
+    // No root to read: only us and root.
+  }
+  return owners;
+}
+
+/** The entries of a colon-separated system database (/etc/group, /etc/passwd). */
+function readDatabase(file: string): string[][] {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => line.split(':'));
+  } catch {
+    return [];
+  }
+}
+
+const privateGroupCache = new Map<number, boolean>();
+
+/**
+ * Whether `gid` is our user-private group (Debian, Ubuntu and Fedora give each user a
+ * group of their own name and a umask of 002, so npm installs group-writable files):
+ * our primary group, named like us, with no other member and no other user's primary
+ * group. Groups not listed in /etc/group (LDAP...) count as shared.
+ */
+function isOurPrivateGroup(gid: number): boolean {
+  if (gid !== process.getgid?.()) return false;
+  const cached = privateGroupCache.get(gid);
+  if (cached !== undefined) return cached;
+  const me = os.userInfo().username;
+  const group = readDatabase('/etc/group').find((entry) => Number(entry[2]) === gid);
+  const members = (group?.[3] ?? '').split(',').filter(Boolean);
+  const sharedAsPrimary = readDatabase('/etc/passwd').some(
+    (entry) => Number(entry[3]) === gid && entry[0] !== me,
+  );
+  const result =
+    group !== undefined &&
+    group[0] === me &&
+    members.every((member) => member === me) &&
+    !sharedAsPrimary;
+  privateGroupCache.set(gid, result);
+  return result;
+}
+
+/**
+ * Why `target` could be replaced by another user, or undefined when it cannot: writable
+ * by others, or by a group other than our private one (a directory with the sticky bit,
+ * like /tmp, only lets others add entries of their own), or owned by a uid outside
+ * `trusted`.
+ */
+function foreignWritable(target: string, trusted: ReadonlySet<number>): ForeignWrite | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return undefined;
+  }
+  if (!trusted.has(stat.uid)) {
+    const uid = process.getuid!();
+    return {
+      problem: `${target} is owned by uid ${stat.uid}, not by you (uid ${uid}), root or the project's owner`,
+      fix: `remove it if you did not put it there; if it is yours, chown ${uid} ${target}`,
+    };
+  }
+  const sticky = stat.isDirectory() && (stat.mode & 0o1000) !== 0;
+  const writableByOthers =
+    (stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && !isOurPrivateGroup(stat.gid));
+  if (writableByOthers && !sticky) {
+    const mode = `mode ${(stat.mode & 0o7777).toString(8)}`;
+    const who =
+      (stat.mode & 0o002) !== 0 ? `everyone (${mode})` : `its group (gid ${stat.gid}, ${mode})`;
+    return {
+      problem: `${target} is writable by ${who}`,
+      fix: `chmod go-w ${target} if it is yours; remove it if you did not put it there`,
+    };
+  }
+  return undefined;
+}
+
+/** `from` and each directory above it up to and including `top` (or the filesystem root). */
+function directoriesUpTo(from: string, top: string): string[] {
+  const directories: string[] = [];
+  for (let current = from; ; current = path.dirname(current)) {
+    directories.push(current);
+    if (current === top || path.dirname(current) === current) return directories;
+  }
+}
+
+/**
+ * The first reason another user could have put or changed a program found as `file` in
+ * `bin` (a node_modules/.bin of `root` or of a directory above it): the file (followed
+ * through its symlink), every directory from `bin` up to the lookup boundary, and, when
+ * the link leads into the same tree (.bin/eslint -> ../eslint/bin/eslint.js), the
+ * directories of its target too.
+ */
+function unsafeProgram(file: string, bin: string, root: string): ForeignWrite | undefined {
+  // Windows has no POSIX modes or uids to read here (ACLs decide): nothing is checked.
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined;
+  const boundary = findLookupBoundary(root);
+  const targets = [file, ...directoriesUpTo(bin, boundary)];
+  try {
+    const real = fs.realpathSync(file);
+    const realTop = fs.realpathSync(boundary);
+    if (real.startsWith(`${realTop}${path.sep}`))
+      targets.push(...directoriesUpTo(path.dirname(real), realTop));
+  } catch {
+    // A link that no longer resolves is not executable either; the lookup moves on.
+  }
+  const trusted = trustedOwners(root);
+  for (const target of targets) {
+    const problem = foreignWritable(target, trusted);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * The directories searched, in order: node_modules/.bin up from the root to the lookup
+ * boundary, PATH, then ~/.cargo/bin and ~/go/bin (GUI hosts often start servers with a
+ * bare PATH). PATH is the user's own choice and is taken as given.
  */
 export function searchDirectories(root: string, env: NodeJS.ProcessEnv): string[] {
   const pathVariable = env.PATH ?? env.Path ?? '';
@@ -51,9 +242,17 @@ export function searchDirectories(root: string, env: NodeJS.ProcessEnv): string[
   return [...new Set(directories)];
 }
 
-/** The PATH a gate's process gets: the same search order, so its children find the same tools. */
+/**
+ * The PATH a gate's process gets: the same search order, so its children find the same
+ * tools, less any node_modules/.bin another user could write to.
+ */
 export function childPathValue(root: string, env: NodeJS.ProcessEnv): string {
-  return searchDirectories(root, env).join(path.delimiter);
+  const unsafeBins = new Set(
+    nodeModulesBins(root).filter((bin) => fs.existsSync(bin) && unsafeProgram(bin, bin, root)),
+  );
+  return searchDirectories(root, env)
+    .filter((directory) => !unsafeBins.has(directory))
+    .join(path.delimiter);
 }
 
 function isExecutableFile(file: string): boolean {
@@ -96,16 +295,69 @@ function resolveWindowsShim(shim: string, args: string[]): ResolvedCommand {
   const program = path.basename(shim);
   return {
     ok: false,
+    problem: 'unrunnable',
     program,
     reason: `${shim} is a batch file that mcp-gates cannot run without a shell`,
     fix: `set the gate's command in mcp-gates.json to the program itself, e.g. ["node", "path/to/script.js", ...] or an .exe`,
   };
 }
 
+function declaredIn(
+  manifest: Record<string, unknown> | undefined,
+  name: string,
+): string | undefined {
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const table = manifest?.[field];
+    if (table !== null && typeof table === 'object' && Object.hasOwn(table, name)) return field;
+  }
+  return undefined;
+}
+
+function packageManagerOf(boundary: string, manifest = readManifest(boundary)): PackageManager {
+  return detectPackageManager(boundary, manifest);
+}
+
+/** What installs the declared packages of `root` (run at its workspace root), e.g. `pnpm install`. */
+export function installCommand(root: string): string {
+  return `${packageManagerOf(findLookupBoundary(root))} install`;
+}
+
+const ADD_DEV: Record<PackageManager, string> = {
+  npm: 'npm install --save-dev',
+  pnpm: 'pnpm add --save-dev',
+  yarn: 'yarn add --dev',
+  bun: 'bun add --dev',
+};
+
 /**
- * Finds the program of `argv` as the repository would: its own node_modules/.bin first,
- * then PATH. Never installs anything (no npx). A program given with a path separator is
- * taken relative to the root.
+ * How to get a missing program: `<manager> install` when the project (or its workspace
+ * root) already declares the package, so only the install is missing; adding it as a dev
+ * dependency only when it is not declared; the tool's own installer for non-npm tools.
+ */
+export function installFix(program: string, root: string): string {
+  const boundary = findLookupBoundary(root);
+  const workspaceManifest = readManifest(boundary);
+  const manager = packageManagerOf(boundary, workspaceManifest);
+  const name = NPM_PACKAGES[program] ?? program;
+  for (const directory of new Set([path.resolve(root), boundary])) {
+    const field = declaredIn(
+      directory === boundary ? workspaceManifest : readManifest(directory),
+      name,
+    );
+    if (field)
+      return `${name} is declared in ${path.join(directory, 'package.json')} (${field}) but not installed: run \`${manager} install\` in ${boundary}`;
+  }
+  if (NPM_PROGRAMS.has(program)) return `${ADD_DEV[manager]} ${name}`;
+  return (
+    INSTALL_HINTS[program] ?? `install ${program}, or change the gate's command in mcp-gates.json`
+  );
+}
+
+/**
+ * Finds the program of `argv` as the repository would: its own node_modules/.bin first
+ * (up to the lookup boundary), then PATH. Never installs anything (no npx). A program
+ * given with a path separator is taken relative to the root. A program in a
+ * node_modules/.bin that another user could have written is refused, not run.
  */
 export function resolveCommand(
   argv: readonly string[],
@@ -116,6 +368,7 @@ export function resolveCommand(
   if (program === undefined)
     return {
       ok: false,
+      problem: 'missing',
       program: '',
       reason: 'the command is empty',
       fix: 'give the gate a command',
@@ -141,22 +394,43 @@ export function resolveCommand(
     if (file) return found(file);
     return {
       ok: false,
+      problem: 'missing',
       program,
       reason: `${base} does not exist or is not executable`,
       fix: `check the path in the gate's command (relative paths are resolved against ${root})`,
     };
   }
+  for (const bin of nodeModulesBins(root)) {
+    const file = candidates(path.join(bin, program)).find(isExecutableFile);
+    if (!file) continue;
+    const unsafe = unsafeProgram(file, bin, root);
+    if (unsafe) {
+      return {
+        ok: false,
+        problem: 'unsafe',
+        program,
+        reason: `refusing to run ${file}: ${unsafe.problem}, so another user could have put it there or changed it`,
+        fix: unsafe.fix,
+      };
+    }
+    return found(file);
+  }
+  const bins = new Set(nodeModulesBins(root));
   for (const directory of searchDirectories(root, env)) {
+    if (bins.has(directory)) continue;
     const file = candidates(path.join(directory, program)).find(isExecutableFile);
     if (file) return found(file);
   }
-  const hint =
-    INSTALL_HINTS[program.toLowerCase()] ??
-    `install ${program}, or change the gate's command in mcp-gates.json`;
+  const boundary = findLookupBoundary(root);
+  const where =
+    boundary === path.resolve(root)
+      ? path.join(root, 'node_modules', '.bin')
+      : `node_modules/.bin from ${root} up to the workspace root ${boundary}`;
   return {
     ok: false,
+    problem: 'missing',
     program,
-    reason: `\`${program}\` was not found in ${path.join(root, 'node_modules', '.bin')} (or its ancestors' node_modules/.bin) nor on PATH`,
-    fix: `${hint}; mcp-gates never downloads tools (no npx auto-install)`,
+    reason: `\`${program}\` was not found in ${where} nor on PATH`,
+    fix: `${installFix(program.toLowerCase(), root)}; mcp-gates never downloads tools (no npx auto-install)`,
   };
 }
