@@ -1,5 +1,6 @@
 // Baselines: which findings an edit introduced, matched by content, not line numbers.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -333,7 +334,10 @@ describe('gates baseline matching', () => {
 
   it('runs on a fixture of more than 500 findings', () => {
     expect(baselineFindings.length).to.be.above(500);
-    expect(baseline.entries).to.have.length(baselineFindings.length);
+    const recorded = Object.values(baseline.files).flatMap((file) => file.fingerprints);
+    expect(recorded).to.have.length(baselineFindings.length);
+    expect(baseline.project).to.deep.equal([]);
+    expect(Object.keys(baseline.files)).to.have.length(12);
     expect(new Set(baselineFindings.map((f) => f.rule)).size).to.equal(4);
   });
 
@@ -386,6 +390,49 @@ describe('gates baseline matching', () => {
     expect(split.fixedCount).to.equal(baselineFindings.length - split.oldFindings.length);
   });
 
+  it('finds exactly the new findings after random sequences of edits', () => {
+    const fileNames = [...FIXTURE.keys()];
+    const operation = fc.record({
+      kind: fc.constantFrom('insert-clean', 'delete-clean', 'insert-new', 'delete-flagged'),
+      file: fc.constantFrom(...fileNames),
+      at: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.array(operation, { minLength: 1, maxLength: 30 }), (operations) => {
+        let files = FIXTURE;
+        let fixed = 0;
+        operations.forEach(({ kind, file, at }, step) => {
+          const lines = files.get(file).split('\n');
+          const flagged = new Set(lint(new Map([[file, files.get(file)]])).map((f) => f.line - 1));
+          const candidates = lines
+            .map((text, index) => index)
+            .filter((index) =>
+              kind === 'delete-flagged'
+                ? flagged.has(index) && !lines[index].includes('NEW')
+                : !flagged.has(index),
+            );
+          if (kind === 'insert-clean')
+            lines.splice(at % (lines.length + 1), 0, `call(z_${letters(step)});`);
+          else if (kind === 'insert-new')
+            lines.splice(at % (lines.length + 1), 0, `let unused_NEW_${letters(step)} = ${step};`);
+          else if (candidates.length > 0) {
+            const index = candidates[at % candidates.length];
+            if (kind === 'delete-flagged') fixed += 1;
+            lines.splice(index, 1);
+          }
+          files = new Map(files).set(file, lines.join('\n'));
+        });
+        const findings = lint(files);
+        const { readLines, fileHash } = access(files);
+        const split = splitNew(baseline, findings, readLines, fileHash);
+        const markedNew = truthNew(files, findings);
+        expect(split.newFindings).to.deep.equal(markedNew);
+        expect(split.fixedCount).to.equal(fixed);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('counts a renamed file as new when its content changed too, and a copy as new', () => {
     const renamedAndEdited = new Map(
       [...FIXTURE].map(([k, v]) => [k === F0 ? 'src/other.js' : k, k === F0 ? `// x\n${v}` : v]),
@@ -422,7 +469,13 @@ describe('gates baseline matching', () => {
     expect(() => parseBaseline({ ...copy, version: 99 }, GATE, 'b.json'))
       .to.throw(/baseline version 99.*delete b\.json and record the baseline again/)
       .with.property('code', 'EBASELINE_FORMAT');
-    expect(() => parseBaseline({ ...copy, entries: [{ file: 1 }] }, GATE, 'b.json'))
+    expect(() =>
+      parseBaseline(
+        { ...copy, files: { 'a.js': { hash: null, fingerprints: ['x'] } } },
+        GATE,
+        'b.json',
+      ),
+    )
       .to.throw()
       .with.property('code', 'EBASELINE_FORMAT');
     expect(() => parseBaseline([], GATE, 'b.json'))

@@ -18,29 +18,25 @@ export type ReadLines = (file: string) => readonly string[] | null;
 /** A hash of a file's content (any stable string), or null when it does not exist. */
 export type FileHash = (file: string) => string | null;
 
-/** One finding as recorded: three fingerprints of its content, from strict to loose. */
-export interface BaselineEntry {
-  file: string | null;
-  /** Rule, message, the flagged line and both neighbours. */
-  exact: string;
-  /** Rule, message and the flagged line (its neighbours changed: lines added next to it). */
-  line: string;
-  /** Rule, message and both neighbours (the flagged line itself was edited). */
-  around: string;
-  /**
-   * Rule, message and one neighbour (the line was edited and a line added on the other
-   * side); '' when that neighbour is too short to tell lines apart (blank, `}`).
-   */
-  before: string;
-  after: string;
+/**
+ * A finding's content as four short hashes joined by dots: identity (gate, rule,
+ * normalized message), the line before, the flagged line, the line after. A neighbour too
+ * short to tell lines apart (blank, `}`) has its hash marked with a leading `-`.
+ */
+export type Fingerprint = string;
+
+/** The findings of one file, and its content hash so a renamed file keeps its findings. */
+export interface BaselineFile {
+  hash: string | null;
+  fingerprints: Fingerprint[];
 }
 
 export interface Baseline {
   version: typeof BASELINE_VERSION;
   gate: string;
-  /** Content hash of every file with findings, so a renamed file keeps its findings. */
-  files: Record<string, string>;
-  entries: BaselineEntry[];
+  files: Record<string, BaselineFile>;
+  /** Findings about the whole project (no file). */
+  project: Fingerprint[];
 }
 
 export interface SplitFindings {
@@ -73,15 +69,23 @@ function normalizeLine(text: string | undefined): string {
   return text === undefined ? '' : text.replace(/\s+/g, ' ').trim();
 }
 
-function digest(parts: readonly (string | null)[]): string {
-  return crypto.createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
-}
-
 /** Neighbours this short (blank, `}`, `end`) recur everywhere and identify nothing alone. */
 const MIN_NEIGHBOUR_CHARS = 4;
+/** Hex digits per hash: 48 bits, and a false match also needs the same file and identity. */
+const HASH_CHARS = 12;
+const FINGERPRINT = /^[0-9a-f]{12}(?:\.-?[0-9a-f]{12}){3}$/;
 
-function distinctive(line: string): boolean {
-  return line.length >= MIN_NEIGHBOUR_CHARS;
+/** Hashes text, each distinct text once (lines and messages repeat across findings). */
+function createTextHasher(): (text: string) => string {
+  const cache = new Map<string, string>();
+  return (text) => {
+    let hash = cache.get(text);
+    if (hash === undefined) {
+      hash = crypto.createHash('sha256').update(text).digest('hex').slice(0, HASH_CHARS);
+      cache.set(text, hash);
+    }
+    return hash;
+  };
 }
 
 /** Reads each file once per call, whatever the number of findings in it. */
@@ -93,21 +97,26 @@ function memoize<T>(read: (file: string) => T): (file: string) => T {
   };
 }
 
-/** The three fingerprints of a finding (the file is kept apart, so a rename can re-key it). */
-export function fingerprint(gate: string, finding: Finding, readLines: ReadLines): BaselineEntry {
+/** The fingerprint of a finding; no file and no line number in it. */
+export function fingerprint(
+  gate: string,
+  finding: Finding,
+  readLines: ReadLines,
+  hashText: (text: string) => string = createTextHasher(),
+): Fingerprint {
   const lines = finding.file === null || finding.line === null ? null : readLines(finding.file);
-  const at = (offset: number) =>
-    lines === null || finding.line === null ? '' : normalizeLine(lines[finding.line - 1 + offset]);
-  const identity = [gate, finding.rule, normalizeMessage(finding.message)];
-  const [before, flagged, after] = [at(-1), at(0), at(1)];
-  return {
-    file: finding.file,
-    exact: digest([...identity, before, flagged, after]),
-    line: digest([...identity, flagged]),
-    around: digest([...identity, before, after]),
-    before: distinctive(before) ? digest([...identity, before, null]) : '',
-    after: distinctive(after) ? digest([...identity, null, after]) : '',
+  const lineHash = (offset: number) => {
+    const text =
+      lines === null || finding.line === null
+        ? ''
+        : normalizeLine(lines[finding.line - 1 + offset]);
+    const hash = hashText(`line:${text}`);
+    return text.length >= MIN_NEIGHBOUR_CHARS ? hash : `-${hash}`;
   };
+  const identity = hashText(
+    JSON.stringify([gate, finding.rule, normalizeMessage(finding.message)]),
+  );
+  return [identity, lineHash(-1), lineHash(0), lineHash(1)].join('.');
 }
 
 /** The baseline of `findings`: JSON-serializable, no line numbers in it. */
@@ -118,18 +127,24 @@ export function createBaseline(
   fileHash: FileHash,
 ): Baseline {
   const read = memoize(readLines);
-  const files: Record<string, string> = {};
+  const hashText = createTextHasher();
+  // No prototype: a file named constructor or __proto__ is just a key.
+  const files: Record<string, BaselineFile> = Object.create(null);
+  const baseline: Baseline = { version: BASELINE_VERSION, gate, files, project: [] };
   for (const finding of findings) {
-    if (finding.file === null || finding.file in files) continue;
-    const hash = fileHash(finding.file);
-    if (hash !== null) files[finding.file] = hash;
+    const print = fingerprint(gate, finding, read, hashText);
+    if (finding.file === null) {
+      baseline.project.push(print);
+      continue;
+    }
+    let record = baseline.files[finding.file];
+    if (record === undefined) {
+      record = { hash: fileHash(finding.file), fingerprints: [] };
+      baseline.files[finding.file] = record;
+    }
+    record.fingerprints.push(print);
   }
-  return {
-    version: BASELINE_VERSION,
-    gate,
-    files,
-    entries: findings.map((finding) => fingerprint(gate, finding, read)),
-  };
+  return baseline;
 }
 
 /**
@@ -142,8 +157,8 @@ function findRenames(
   fileHash: FileHash,
 ): Map<string, string> {
   const oldPathsByHash = new Map<string, string[]>();
-  for (const [file, hash] of Object.entries(baseline.files)) {
-    if (currentFiles.has(file)) continue;
+  for (const [file, { hash }] of Object.entries(baseline.files)) {
+    if (hash === null || currentFiles.has(file)) continue;
     const paths = oldPathsByHash.get(hash) ?? [];
     paths.push(file);
     oldPathsByHash.set(hash, paths);
@@ -151,12 +166,12 @@ function findRenames(
   const renames = new Map<string, string>();
   if (oldPathsByHash.size === 0) return renames;
   for (const file of currentFiles) {
-    if (file in baseline.files) continue;
+    if (Object.hasOwn(baseline.files, file)) continue;
     const hash = fileHash(file);
     const candidates = hash === null ? undefined : oldPathsByHash.get(hash);
     while (candidates !== undefined && candidates.length > 0) {
       const oldPath = candidates.shift() as string;
-      if (fileHash(oldPath) === baseline.files[oldPath]) continue;
+      if (fileHash(oldPath) === baseline.files[oldPath].hash) continue;
       renames.set(oldPath, file);
       break;
     }
@@ -164,20 +179,31 @@ function findRenames(
   return renames;
 }
 
-type Tier = 'exact' | 'line' | 'around' | 'before' | 'after';
-const TIERS: readonly Tier[] = ['exact', 'line', 'around', 'before', 'after'];
+/**
+ * Matching tiers, strict to loose, over the parts [identity, before, flagged, after]:
+ * exact content; the flagged line (lines were added next to it); both neighbours (the
+ * flagged line was edited); one distinctive neighbour (edited, and a line added on the
+ * other side). null: the tier cannot match this finding.
+ */
+const TIERS: readonly ((parts: readonly string[]) => string | null)[] = [
+  (parts) => parts.join('.'),
+  ([identity, , flagged]) => `${identity}.${flagged}`,
+  ([identity, before, , after]) => `${identity}.${before}.${after}`,
+  ([identity, before]) => (before.startsWith('-') ? null : `${identity}.${before}`),
+  ([identity, , , after]) => (after.startsWith('-') ? null : `${identity}.${after}`),
+];
 
-function tierKey(file: string | null, hash: string): string {
-  return `${JSON.stringify(file)}:${hash}`;
+interface Print {
+  /** JSON of the file (null for project-wide findings): the key prefix of every tier. */
+  fileKey: string;
+  parts: string[];
 }
 
 /**
  * Splits `findings` into new and old against `baseline`. Matching is by multiset, tier by
- * tier, always within one file and for the same rule and message: exact content first,
- * then the flagged line alone (lines were added next to it), then both neighbours (the
- * flagged line was edited), then one distinctive neighbour (edited, and a line added on
- * the other side). A fingerprint twice in the current findings but once in the baseline
- * gives one new finding.
+ * tier (see TIERS), always within one file and for the same gate, rule and normalized
+ * message. A fingerprint twice in the current findings but once in the baseline gives one
+ * new finding.
  */
 export function splitNew(
   baseline: Baseline,
@@ -186,29 +212,43 @@ export function splitNew(
   fileHash: FileHash,
 ): SplitFindings {
   const read = memoize(readLines);
-  const hashOf = memoize(fileHash);
-  const current = findings.map((finding) => fingerprint(baseline.gate, finding, read));
+  const hashText = createTextHasher();
+  const current: Print[] = findings.map((finding) => ({
+    fileKey: JSON.stringify(finding.file),
+    parts: fingerprint(baseline.gate, finding, read, hashText).split('.'),
+  }));
   const currentFiles = new Set<string>();
   for (const finding of findings) if (finding.file !== null) currentFiles.add(finding.file);
-  const renames = findRenames(baseline, currentFiles, hashOf);
+  const renames = findRenames(baseline, currentFiles, memoize(fileHash));
+  const recorded: Print[] = baseline.project.map((print) => ({
+    fileKey: JSON.stringify(null),
+    parts: print.split('.'),
+  }));
+  for (const [file, { fingerprints }] of Object.entries(baseline.files)) {
+    const fileKey = JSON.stringify(renames.get(file) ?? file);
+    for (const print of fingerprints) recorded.push({ fileKey, parts: print.split('.') });
+  }
 
-  const unmatched = new Set<number>(baseline.entries.keys());
+  const unmatched = new Set<number>(recorded.keys());
   const matched = new Array<boolean>(findings.length).fill(false);
+  const keyOf = (tier: (parts: readonly string[]) => string | null, print: Print) => {
+    const key = tier(print.parts);
+    return key === null ? null : `${print.fileKey}:${key}`;
+  };
   for (const tier of TIERS) {
-    // Unmatched baseline entries by this tier's key; each entry sits in one list per tier.
+    // Unmatched baseline findings by this tier's key.
     const available = new Map<string, number[]>();
     for (const index of unmatched) {
-      const entry = baseline.entries[index];
-      if (entry[tier] === '') continue;
-      const file = entry.file === null ? null : (renames.get(entry.file) ?? entry.file);
-      const key = tierKey(file, entry[tier]);
+      const key = keyOf(tier, recorded[index]);
+      if (key === null) continue;
       const list = available.get(key);
       if (list === undefined) available.set(key, [index]);
       else list.push(index);
     }
-    current.forEach((entry, position) => {
-      if (matched[position] || entry[tier] === '') return;
-      const list = available.get(tierKey(entry.file, entry[tier]));
+    current.forEach((print, position) => {
+      if (matched[position]) return;
+      const key = keyOf(tier, print);
+      const list = key === null ? undefined : available.get(key);
       if (list === undefined || list.length === 0) return;
       unmatched.delete(list.pop() as number);
       matched[position] = true;
@@ -222,16 +262,19 @@ export function splitNew(
   return { newFindings, oldFindings, fixedCount: unmatched.size };
 }
 
-function isEntry(value: unknown): value is BaselineEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Record<string, unknown>;
+function isFingerprintList(value: unknown): value is Fingerprint[] {
   return (
-    (entry.file === null || typeof entry.file === 'string') &&
-    typeof entry.exact === 'string' &&
-    typeof entry.line === 'string' &&
-    typeof entry.around === 'string' &&
-    typeof entry.before === 'string' &&
-    typeof entry.after === 'string'
+    Array.isArray(value) &&
+    value.every((print) => typeof print === 'string' && FINGERPRINT.test(print))
+  );
+}
+
+function isBaselineFile(value: unknown): value is BaselineFile {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    (record.hash === null || typeof record.hash === 'string') &&
+    isFingerprintList(record.fingerprints)
   );
 }
 
@@ -256,9 +299,8 @@ export function parseBaseline(value: unknown, gate: string, source: string): Bas
     typeof files !== 'object' ||
     files === null ||
     Array.isArray(files) ||
-    !Object.values(files).every((hash) => typeof hash === 'string') ||
-    !Array.isArray(record.entries) ||
-    !record.entries.every(isEntry)
+    !Object.values(files).every(isBaselineFile) ||
+    !isFingerprintList(record.project)
   ) {
     throw new BaselineError('EBASELINE_FORMAT', `${source}: not a valid baseline; ${fix}`);
   }
