@@ -512,11 +512,14 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
     if (layout.outputSection.length > 0) {
       layout.outputSection = [];
       layout.omitted.outputBytes = outputBytes;
-    } else {
+    } else if (layout.listed.length > 0) {
       const keep = Math.floor(layout.listed.length / 2);
       layout.listed = layout.listed.slice(0, keep);
       layout.listedLines = layout.listedLines.slice(0, keep);
       layout.omitted.findings = findings.length - keep;
+    } else {
+      // Unreachable: this layout is the skeleton measured above with smaller numbers.
+      throw new Error(`compact result over maxChars ${maxChars} with nothing left to drop`);
     }
   }
   const text = renderText(layout);
