@@ -292,6 +292,26 @@ describe('gates budget shaping', () => {
     expect(fs.statSync(directory).mode & 0o777).to.equal(0o700);
   });
 
+  it('keeps only the newest full logs in the directory, and leaves other files alone', () => {
+    const directory = makeTempDir();
+    fs.writeFileSync(path.join(directory, 'notes.txt'), 'mine');
+    const written = [];
+    for (let index = 0; index < 7; index += 1)
+      written.push(
+        writeFullLog(
+          directory,
+          { name: 'lint', verdict: `run ${index}`, findings: [], output: '' },
+          3,
+        ),
+      );
+    const left = fs.readdirSync(directory).sort();
+    expect(left).to.have.length(4);
+    expect(left).to.include('notes.txt');
+    // The one just written is always kept, whatever the clock did.
+    expect(left).to.include(path.basename(written[6]));
+    expect(fs.readFileSync(written[6], 'utf8')).to.match(/^run 6\n/);
+  });
+
   it('holds the size bound and the severity order for random findings and outputs', () => {
     const severity = fc.constantFrom('error', 'warning', 'info');
     const text = fc.string({ unit: 'binary', maxLength: 400 });

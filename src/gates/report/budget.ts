@@ -548,13 +548,35 @@ export function shapeToBudget(input: BudgetInput): ShapedResult {
   return logPath === null ? withoutLog : shapeWithLog(input, logPath, maxChars);
 }
 
+/** Full logs kept per directory by default; older ones go as new ones are written. */
+export const KEPT_FULL_LOGS = 16;
+const FULL_LOG_NAME = /^[A-Za-z0-9_.-]{1,64}-(\d+)-[0-9a-f]{8}\.log$/;
+
 /**
- * Writes the full findings (whole messages) and the output to a new file in `directory`
- * (made 0700 if missing), mode 0600, and returns its path.
+ * Deletes all but the newest `keep` full logs in `directory`, never `current` (other
+ * files are left alone).
+ */
+function pruneFullLogs(directory: string, keep: number, current: string): void {
+  const logs: { name: string; time: number }[] = [];
+  for (const name of fs.readdirSync(directory)) {
+    const match = name === current ? null : FULL_LOG_NAME.exec(name);
+    if (match) logs.push({ name, time: Number(match[1]) });
+  }
+  logs.sort((a, b) => b.time - a.time || (a.name < b.name ? 1 : -1));
+  for (const { name } of logs.slice(keep - 1))
+    fs.rmSync(path.join(directory, name), { force: true });
+}
+
+/**
+ * Writes the full findings (whole messages, in listing order) and the output to a new
+ * file in `directory` (made 0700 if missing), mode 0600, and returns its path. Keeps the
+ * newest `keep` such logs in the directory, so an agent's edit loop does not fill the
+ * disk. Throws on an I/O error, leaving no partial file.
  */
 export function writeFullLog(
   directory: string,
   content: { name: string; verdict: string; findings: readonly Finding[]; output: string },
+  keep: number = KEPT_FULL_LOGS,
 ): string {
   fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
   const safeName = content.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'gate';
@@ -564,17 +586,23 @@ export function writeFullLog(
   );
   const fd = fs.openSync(file, 'wx', 0o600);
   try {
-    const write = (text: string) => fs.writeSync(fd, text);
-    write(`${content.verdict}\n\nfindings (${content.findings.length}):\n`);
+    const lines = [`${content.verdict}\n\nfindings (${content.findings.length}):\n`];
     for (const finding of orderForListing(content.findings)) {
       const rule = finding.rule ? ` [${finding.rule}]` : '';
       const message = finding.message.replace(/\n/g, '\n    ');
-      write(`  ${formatLocation(finding)}: ${finding.severity}: ${message}${rule}\n`);
+      lines.push(`  ${formatLocation(finding)}: ${finding.severity}: ${message}${rule}\n`);
     }
-    write(`\n--- output (${Buffer.byteLength(content.output)} bytes) ---\n${content.output}`);
-  } finally {
+    // writeFileSync on an fd writes everything (writeSync may write part).
+    fs.writeFileSync(fd, lines.join(''));
+    fs.writeFileSync(fd, `\n--- output (${Buffer.byteLength(content.output)} bytes) ---\n`);
+    fs.writeFileSync(fd, content.output);
+  } catch (error) {
     fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw error;
   }
+  fs.closeSync(fd);
+  pruneFullLogs(directory, Math.max(1, keep), path.basename(file));
   return file;
 }
 
