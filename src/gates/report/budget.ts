@@ -469,7 +469,19 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
   // Findings, in listing order, while they fit: the text line plus the structured copy.
   let room = maxChars - size - SAFETY_CHARS;
   for (const finding of spreadAcrossFiles(groups)) {
-    const compact: Finding = { ...finding, message: compactMessage(finding.message) };
+    // The Finding fields only (the output schema allows no others), the message cut.
+    const { file, line: at, column, endLine, endColumn, severity, rule } = finding;
+    const message = compactMessage(finding.message);
+    const compact: Finding = {
+      file,
+      line: at,
+      column,
+      endLine,
+      endColumn,
+      severity,
+      rule,
+      message,
+    };
     const line = `  ${formatCompactFinding(finding)}`;
     const cost = escapedLength(line) + 2 + JSON.stringify(compact).length + 1;
     if (cost > room) break;
