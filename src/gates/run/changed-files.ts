@@ -1,0 +1,319 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The files an agent just changed, from git: feedback on what it edited rather than on
+ * the whole tree. Read-only: git runs with optional locks off, so not even the index is
+ * refreshed (a check never changes the tree).
+ */
+
+/** For all git commands of one call together. */
+export const DEFAULT_CHANGED_FILES_TIMEOUT_MS = 15_000;
+/** More output than this from one git command is refused rather than buffered. */
+const MAX_GIT_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+export type ChangedFilesErrorCode =
+  | 'EGIT_NOT_FOUND'
+  | 'EGIT_NOT_REPOSITORY'
+  | 'EGIT_UNKNOWN_REF'
+  | 'EGIT_NO_MERGE_BASE'
+  | 'EGIT_TIMEOUT'
+  | 'EGIT_FAILED';
+
+/** Why the changed files could not be listed; the message names the directory and the fix. */
+export class ChangedFilesError extends Error {
+  readonly code: ChangedFilesErrorCode;
+
+  constructor(code: ChangedFilesErrorCode, message: string) {
+    super(message);
+    this.name = 'ChangedFilesError';
+    this.code = code;
+  }
+}
+
+export interface ChangedFilesOptions {
+  /** Compare with the merge-base of HEAD and this ref (e.g. "main") instead of HEAD. */
+  base?: string;
+  /** Bound on all git commands together; default DEFAULT_CHANGED_FILES_TIMEOUT_MS. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** The environment git runs with (PATH is where git is found); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Variables that would point git at another repository, index or object store. */
+const REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+];
+
+function gitEnvironment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const name of REPOSITORY_VARIABLES) delete env[name];
+  return {
+    ...env,
+    // No index refresh, no lock: reading must not write into .git.
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    // Messages in English, so "not a git repository" can be told apart from other failures.
+    LC_ALL: 'C',
+  };
+}
+
+interface GitRun {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  deadline: number;
+  signal: AbortSignal | undefined;
+}
+
+interface GitResult {
+  exitCode: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * One git command: argv without a shell, stdin ignored, cwd = root, killed at the deadline.
+ * A config that could run a program on a read (core.fsmonitor) is switched off.
+ */
+function runGit(run: GitRun, args: readonly string[]): Promise<GitResult> {
+  const argv = ['-c', 'core.fsmonitor=false', ...args];
+  const describe = `git ${args.join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const remaining = run.deadline - Date.now();
+    if (remaining <= 0) {
+      reject(timeoutError(run.root, describe));
+      return;
+    }
+    const child = spawn('git', argv, {
+      cwd: run.root,
+      env: run.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: false,
+      windowsHide: true,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let bytes = 0;
+    let failure: Error | undefined;
+    const stop = (error: Error) => {
+      failure ??= error;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop(timeoutError(run.root, describe)), remaining);
+    const onAbort = () =>
+      stop(
+        Object.assign(new Error('listing changed files was cancelled'), {
+          name: 'AbortError',
+          code: 'ABORT_ERR',
+        }),
+      );
+    if (run.signal?.aborted) onAbort();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_GIT_OUTPUT_BYTES) {
+        stop(
+          new ChangedFilesError(
+            'EGIT_FAILED',
+            `${describe} in ${run.root} wrote more than ${MAX_GIT_OUTPUT_BYTES} bytes; run the gate on all files instead`,
+          ),
+        );
+      } else stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      failure ??=
+        error.code === 'ENOENT'
+          ? new ChangedFilesError(
+              'EGIT_NOT_FOUND',
+              `git was not found on PATH (needed to list the changed files in ${run.root}); install git, or run the gate on all files`,
+            )
+          : new ChangedFilesError(
+              'EGIT_FAILED',
+              `cannot start git in ${run.root}: ${error.message}`,
+            );
+    });
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      if (failure) reject(failure);
+      else
+        resolve({
+          exitCode,
+          stdout: Buffer.concat(stdout),
+          stderr: Buffer.concat(stderr).toString('utf8').trim(),
+        });
+    });
+  });
+}
+
+function timeoutError(root: string, describe: string): ChangedFilesError {
+  return new ChangedFilesError(
+    'EGIT_TIMEOUT',
+    `${describe} in ${root} did not finish in time; raise the timeout, or run the gate on all files`,
+  );
+}
+
+function failed(root: string, args: readonly string[], result: GitResult): ChangedFilesError {
+  return new ChangedFilesError(
+    'EGIT_FAILED',
+    `git ${args.join(' ')} failed in ${root} (exit ${result.exitCode}): ${result.stderr || 'no message'}`,
+  );
+}
+
+/** Runs git and returns stdout; a non-zero exit is an EGIT_FAILED error with git's message. */
+async function gitOutput(run: GitRun, args: readonly string[]): Promise<Buffer> {
+  const result = await runGit(run, args);
+  if (result.exitCode !== 0) throw failed(run.root, args, result);
+  return result.stdout;
+}
+
+/** NUL-separated paths (`-z`): any byte but NUL may be in a name, newlines included. */
+function splitPaths(output: Buffer): string[] {
+  return output
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => entry !== '');
+}
+
+/** The root's path below the top of its work tree ('' or ending in /); the root must be in one. */
+async function workTreePrefix(run: GitRun): Promise<string> {
+  const args = ['rev-parse', '--is-inside-work-tree', '--show-prefix'];
+  const result = await runGit(run, args);
+  const output = result.stdout.toString('utf8');
+  if (result.exitCode === 0 && output.startsWith('true\n'))
+    return output.slice(5).replace(/\n$/, '');
+  if (result.exitCode === 0 || /not a git repository/i.test(result.stderr)) {
+    throw new ChangedFilesError(
+      'EGIT_NOT_REPOSITORY',
+      `${run.root} is not inside a git work tree, so its changed files are unknown; run "git init" there (and commit), or run the gate on all files`,
+    );
+  }
+  throw failed(run.root, args, result);
+}
+
+/**
+ * Paths in `git status --porcelain -z` output (top-level relative), staged, unstaged and
+ * untracked alike; a rename's second path (its origin) is skipped.
+ */
+function statusPaths(output: Buffer): string[] {
+  const entries = splitPaths(output);
+  const paths: string[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index];
+    paths.push(entry.slice(3));
+    if (/^[RC]|^.[RC]/.test(entry)) index += 1;
+  }
+  return paths;
+}
+
+/** The commit a ref names, or null when it names none. */
+async function resolveCommit(run: GitRun, ref: string): Promise<string | null> {
+  const result = await runGit(run, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  return result.exitCode === 0 ? result.stdout.toString('utf8').trim() : null;
+}
+
+/** The commit `base` names; EGIT_UNKNOWN_REF when it names none. */
+async function resolveBase(run: GitRun, base: string): Promise<string> {
+  // A leading dash would be read as an option; no branch or tag can start with one.
+  const commit =
+    base.startsWith('-') || base.includes('\0') ? null : await resolveCommit(run, base);
+  if (commit === null) {
+    throw new ChangedFilesError(
+      'EGIT_UNKNOWN_REF',
+      `base "${base}" names no commit in the repository at ${run.root}; pass an existing branch, tag or commit (for a remote branch, fetch it first, e.g. git fetch origin main)`,
+    );
+  }
+  return commit;
+}
+
+async function mergeBase(run: GitRun, base: string, baseCommit: string): Promise<string> {
+  const args = ['merge-base', baseCommit, 'HEAD'];
+  const result = await runGit(run, args);
+  if (result.exitCode === 1) {
+    throw new ChangedFilesError(
+      'EGIT_NO_MERGE_BASE',
+      `base "${base}" and HEAD share no history in ${run.root}; pass a base that HEAD was branched from`,
+    );
+  }
+  if (result.exitCode !== 0) throw failed(run.root, args, result);
+  return result.stdout.toString('utf8').trim();
+}
+
+function exists(root: string, file: string): boolean {
+  try {
+    fs.lstatSync(path.join(root, file));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The files changed under `root`, relative to it with forward slashes, sorted: against
+ * HEAD (staged, unstaged and untracked; ignored files left out), or against the merge-base
+ * of HEAD and `base`. Deleted files are left out; a renamed file gives its new path.
+ * Without any commit yet, every staged and untracked file counts.
+ */
+export async function listChangedFiles(
+  root: string,
+  options: ChangedFilesOptions = {},
+): Promise<string[]> {
+  const run: GitRun = {
+    root,
+    env: gitEnvironment(options.env ?? process.env),
+    deadline: Date.now() + (options.timeoutMs ?? DEFAULT_CHANGED_FILES_TIMEOUT_MS),
+    signal: options.signal,
+  };
+  const prefix = await workTreePrefix(run);
+  const head = await resolveCommit(run, 'HEAD');
+  let since: string | null = null;
+  if (options.base !== undefined) {
+    const baseCommit = await resolveBase(run, options.base);
+    // No commit on HEAD yet: nothing to branch from, everything counts.
+    if (head !== null) since = await mergeBase(run, options.base, baseCommit);
+  }
+
+  // `git status` (not `git diff`): with optional locks off it never rewrites the index, and
+  // it still compares the content of files whose timestamps alone changed. Without a
+  // commit it lists everything staged.
+  const status = [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--no-renames',
+    '--ignore-submodules=all',
+  ];
+  const fromTop = statusPaths(await gitOutput(run, status));
+  const files = new Set(
+    fromTop.filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length)),
+  );
+  if (since !== null) {
+    // What HEAD's commits changed since the merge-base: two trees, no index or work tree.
+    const committed = [
+      'diff',
+      '--name-only',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      '--ignore-submodules',
+      '--relative',
+      since,
+      'HEAD',
+      '--',
+    ];
+    for (const file of splitPaths(await gitOutput(run, committed))) files.add(file);
+  }
+  // Deleted files (in commits, the index or the work tree) are left out; a rename is a
+  // deletion plus an addition, so its new path stays.
+  return [...files].filter((file) => exists(root, file)).sort();
+}
