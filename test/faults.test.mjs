@@ -51,6 +51,7 @@ const injectors = {
   'stdin EOF': (server) => server.child.stdin.end(),
   SIGTERM: (server) => server.child.kill('SIGTERM'),
   SIGINT: (server) => server.child.kill('SIGINT'),
+  SIGHUP: (server) => server.child.kill('SIGHUP'),
 };
 
 /** On Windows child.kill() terminates the server forcibly: no handler runs, no clean exit. */
@@ -61,6 +62,31 @@ async function injectAndExit(server, fault) {
   injectors[fault](server);
   const exit = await server.exitWithin(EXIT_BUDGET_MS);
   expect(exit, `exit after ${fault}`).to.deep.equal({ code: 0, signal: null });
+}
+
+/**
+ * `mcp-gates serve` (TMPDIR = `tmpdir`, initialized) of a repository whose gate "hang"
+ * runs hangs-with-tree.mjs: a gate and a grandchild that ignore SIGTERM and write their
+ * pids to `pidFile` once started.
+ */
+async function serveHangingGate(tmpdir, gateKeys = {}) {
+  const pidFile = path.join(makeTempDir('mcp-gates-faults-pids-'), 'pids.json');
+  const root = makeRepo({
+    'mcp-gates.json': {
+      gates: {
+        hang: {
+          command: [process.execPath, path.join(HOSTILE, 'hangs-with-tree.mjs'), pidFile],
+          timeoutMs: 60000,
+          ...gateKeys,
+        },
+      },
+    },
+  });
+  const server = new ServerProcess([CLI, 'serve', '--root', root], {
+    env: envWithTools(tempDirEnv(tmpdir)),
+  });
+  await server.initialize(REVISION);
+  return { server, pidFile };
 }
 
 /** Mounts a tmpfs (root only); returns a reason to skip when that is not permitted. */
@@ -102,21 +128,7 @@ describe('fault injection (real processes)', function () {
     for (const fault of Object.keys(injectors)) {
       it(`${fault}: the gate's whole tree is killed, temp files removed, exit 0 within 2 s`, async function () {
         if (signalOnWindows(fault)) this.skip(); // reason: no signal handler runs on Windows
-        const pidFile = path.join(makeTempDir('mcp-gates-faults-pids-'), 'pids.json');
-        const root = makeRepo({
-          'mcp-gates.json': {
-            gates: {
-              hang: {
-                command: [process.execPath, path.join(HOSTILE, 'hangs-with-tree.mjs'), pidFile],
-                timeoutMs: 60000,
-              },
-            },
-          },
-        });
-        const server = new ServerProcess([CLI, 'serve', '--root', root], {
-          env: envWithTools(tempDirEnv(tmp)),
-        });
-        await server.initialize(REVISION);
+        const { server, pidFile } = await serveHangingGate(tmp);
         await server.send(callFrame(2, 'hang', {}, { progressToken: 'hang' }));
         const pids = JSON.parse(await waitForFile(pidFile));
         // The capture is live: its private directory exists in our TMPDIR.
@@ -132,6 +144,35 @@ describe('fault injection (real processes)', function () {
         expectCleanChannel(server);
         // The aborted call gets no response: the client is gone.
         expect(server.frames.filter((frame) => frame.id === 2)).to.deep.equal([]);
+      });
+    }
+  });
+
+  describe('mcp-gates serve while the client has stopped reading (output blocked)', () => {
+    for (const fault of Object.keys(injectors)) {
+      it(`${fault}: exit 0 within 2 s, the gate's tree killed, TMPDIR empty`, async function () {
+        if (signalOnWindows(fault)) this.skip(); // reason: no signal handler runs on Windows
+        // 200 KB per tools/list answer: a few fill every buffer between us.
+        const { server, pidFile } = await serveHangingGate(tmp, {
+          description: 'd'.repeat(200 * 1024),
+        });
+        await server.send(callFrame(2, 'hang'));
+        const pids = JSON.parse(await waitForFile(pidFile));
+        // The client stops reading, then asks for 40 answers of 200 KB (8 MB in all).
+        server.child.stdout.pause();
+        const lists = Array.from({ length: 40 }, (_, index) =>
+          JSON.stringify({ jsonrpc: '2.0', id: 10 + index, method: 'tools/list' }),
+        );
+        await server.write(lists.join('\n') + '\n');
+        // Long enough for the server to fill the pipe and stop on the blocked write.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+
+        const injectedAt = Date.now();
+        await injectAndExit(server, fault);
+        expect(Date.now() - injectedAt).to.be.lessThan(EXIT_BUDGET_MS);
+        expect(await survivors([pids.child, pids.grandchild], 500)).to.deep.equal([]);
+        expect(fs.readdirSync(tmp)).to.deep.equal([]);
+        expect(server.stderr).to.not.match(CRASH_OUTPUT);
       });
     }
   });
