@@ -65,20 +65,15 @@ async function injectAndExit(server, fault) {
 }
 
 /**
- * `mcp-gates serve` (TMPDIR = `tmpdir`, initialized) of a repository whose gate "hang"
- * runs hangs-with-tree.mjs: a gate and a grandchild that ignore SIGTERM and write their
- * pids to `pidFile` once started.
+ * `mcp-gates serve` (TMPDIR = `tmpdir`, initialized) of a repository with one gate,
+ * `name`, that runs the hostile fixture `script` with a file to write its pids to.
  */
-async function serveHangingGate(tmpdir, gateKeys = {}) {
+async function serveScriptGate(tmpdir, name, script, gateKeys = {}) {
   const pidFile = path.join(makeTempDir('mcp-gates-faults-pids-'), 'pids.json');
   const root = makeRepo({
     'mcp-gates.json': {
       gates: {
-        hang: {
-          command: [process.execPath, path.join(HOSTILE, 'hangs-with-tree.mjs'), pidFile],
-          timeoutMs: 60000,
-          ...gateKeys,
-        },
+        [name]: { command: [process.execPath, path.join(HOSTILE, script), pidFile], ...gateKeys },
       },
     },
   });
@@ -87,6 +82,28 @@ async function serveHangingGate(tmpdir, gateKeys = {}) {
   });
   await server.initialize(REVISION);
   return { server, pidFile };
+}
+
+/** Gate "hang": a gate and a grandchild that ignore SIGTERM and never end. */
+function serveHangingGate(tmpdir, gateKeys = {}) {
+  return serveScriptGate(tmpdir, 'hang', 'hangs-with-tree.mjs', { timeoutMs: 60000, ...gateKeys });
+}
+
+/** Linux: the pids whose parent is `pid` (from /proc); [] elsewhere. */
+function childrenOf(pid) {
+  if (process.platform !== 'linux') return [];
+  const children = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return children;
 }
 
 /** Mounts a tmpfs (root only); returns a reason to skip when that is not permitted. */
@@ -175,6 +192,39 @@ describe('fault injection (real processes)', function () {
         expect(server.stderr).to.not.match(CRASH_OUTPUT);
       });
     }
+  });
+
+  describe('gate processes never outlive their call or their server', () => {
+    it("a background child in the gate's group with closed stdio is dead once the call returns", async () => {
+      const { server, pidFile } = await serveScriptGate(tmp, 'leave', 'leaves-background.mjs');
+      const reply = await server.request(2, 'tools/call', { name: 'leave', arguments: {} });
+      expect(textOf(reply)).to.include('LEFT A BACKGROUND CHILD');
+      const pids = JSON.parse(fs.readFileSync(pidFile, 'utf8'));
+      // SIGKILL is delivered at once; the allowance is for the kernel to tear it down.
+      expect(await survivors([pids.child, pids.background], 500)).to.deep.equal([]);
+      server.child.stdin.end();
+      expect(await server.exitWithin(EXIT_BUDGET_MS)).to.deep.equal({ code: 0, signal: null });
+    });
+
+    it("SIGKILL of the server: within 2 s no process of the gate's tree (nor the watchdog) is alive", async function () {
+      // reason: the watchdog is POSIX (Windows uses a kill-on-close job; see SECURITY.md)
+      if (process.platform === 'win32') this.skip();
+      const { server, pidFile } = await serveHangingGate(tmp);
+      await server.send(callFrame(2, 'hang'));
+      const pids = JSON.parse(await waitForFile(pidFile));
+      const helpers = childrenOf(server.pid).filter((pid) => pid !== pids.child);
+      if (process.platform === 'linux') expect(helpers, 'the watchdog').to.have.length(1);
+      const stdoutClosed = new Promise((resolve) => server.child.stdout.once('close', resolve));
+
+      server.child.kill('SIGKILL');
+      expect(await server.exitWithin(EXIT_BUDGET_MS)).to.deep.equal({
+        code: null,
+        signal: 'SIGKILL',
+      });
+      expect(await survivors([pids.child, pids.grandchild, ...helpers], 2000)).to.deep.equal([]);
+      // The watchdog holds none of the server's fds: the client sees the channel close.
+      await stdoutClosed;
+    });
   });
 
   describe('an in-process tool under capture (test/fixtures/faulty-server.mjs)', () => {
