@@ -56,8 +56,8 @@ pid_t watchdog_pid = 0;
 // What the server has registered and not released: resent to a restarted watchdog.
 std::set<pid_t> watched;
 
-volatile sig_atomic_t server_gone = 0;
-void OnServerDeath(int) { server_gone = 1; }
+// Does nothing but interrupt the watchdog's read(), which then checks its parent.
+void OnServerDeath(int) {}
 
 [[noreturn]] void Throw(const char* syscall, const std::string& what) {
   int errnum = errno;
@@ -122,15 +122,16 @@ void KillAll(const pid_t* groups, int count) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
 #if defined(__linux__)
-  // Belt: also told by the kernel when the server (the forking thread) dies.
+  // Belt: the kernel interrupts the read when the server (the forking thread) dies.
   SetHandler(SIGUSR1, OnServerDeath);
   prctl(PR_SET_PDEATHSIG, SIGUSR1);
 #endif
-  if (getppid() != server_pid) server_gone = 1;  // died before the line above
-
   char buffer[sizeof(Message)];
   size_t filled = 0;
-  while (!server_gone) {
+  for (;;) {
+    // PDEATHSIG also fires when only the forking thread ends (a worker thread that
+    // loaded the addon): the server is gone only once we have been reparented.
+    if (getppid() != server_pid) break;
     ssize_t got = read(kWatchdogFd, buffer + filled, sizeof buffer - filled);
     if (got == 0) break;  // end of file: no writer left, the server is gone
     if (got < 0) {
