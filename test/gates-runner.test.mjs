@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, GATE_OUTPUT_SCHEMA, runGateCommand } from '../dist/gates/index.js';
+import { gateLifelineMode } from '../dist/gates/run/gate-lifeline.js';
 import {
   HOSTILE,
   cleanupTemporary,
@@ -90,9 +91,9 @@ describe('gates runner and tools (hostile gates)', function () {
   });
 
   it('ends a run whose gate exited but left a descendant holding its pipes, killing it', async function () {
-    // reason: on Windows taskkill /T cannot reach the descendants of a gate that has already
-    // exited (no process group; the tree is walked from a live parent), so the orphan survives
-    if (process.platform === 'win32') this.skip();
+    // reason: on Windows without the addon, taskkill /T cannot reach the descendants of a gate
+    // that has already exited (no process group, no job), so the orphan survives
+    if (process.platform === 'win32' && gateLifelineMode().mode === 'degraded') this.skip();
     const pidFile = path.join(makeTempDir(), 'pids.json');
     const started = Date.now();
     const result = await callGate(gate('orphan', ['node', hostile('leaves-orphan.mjs'), pidFile]));
