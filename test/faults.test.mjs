@@ -15,6 +15,7 @@ import {
   HOSTILE,
   cleanupTemporary,
   envWithTools,
+  isAlive,
   makeRepo,
   makeTempDir,
   survivors,
@@ -224,6 +225,31 @@ describe('fault injection (real processes)', function () {
       expect(await survivors([pids.child, pids.grandchild, ...helpers], 2000)).to.deep.equal([]);
       // The watchdog holds none of the server's fds: the client sees the channel close.
       await stdoutClosed;
+    });
+    it('a watchdog killed with SIGKILL is replaced at the next gate spawn', async function () {
+      // reason: the watchdog is POSIX; its pid is found through /proc (Linux)
+      if (process.platform !== 'linux') this.skip();
+      const { server, pidFile } = await serveHangingGate(tmp);
+      await server.send(callFrame(2, 'hang'));
+      const first = JSON.parse(await waitForFile(pidFile));
+      const [watchdog] = childrenOf(server.pid).filter((pid) => pid !== first.child);
+      process.kill(watchdog, 'SIGKILL');
+      fs.rmSync(pidFile);
+      await server.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 2 },
+      });
+      expect(await survivors([first.child, first.grandchild])).to.deep.equal([]);
+
+      await server.send(callFrame(3, 'hang'));
+      const second = JSON.parse(await waitForFile(pidFile));
+      const replaced = childrenOf(server.pid).filter((pid) => pid !== second.child && isAlive(pid));
+      expect(replaced).to.have.length(1);
+      expect(replaced[0]).to.not.equal(watchdog);
+      server.child.kill('SIGKILL');
+      await server.exitWithin(EXIT_BUDGET_MS);
+      expect(await survivors([second.child, second.grandchild, replaced[0]])).to.deep.equal([]);
     });
   });
 
