@@ -56,8 +56,10 @@ pid_t watchdog_pid = 0;
 // What the server has registered and not released: resent to a restarted watchdog.
 std::set<pid_t> watched;
 
+#if defined(__linux__)
 // Does nothing but interrupt the watchdog's read(), which then checks its parent.
 void OnServerDeath(int) {}
+#endif
 
 [[noreturn]] void Throw(const char* syscall, const std::string& what) {
   int errnum = errno;

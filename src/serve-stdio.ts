@@ -64,6 +64,7 @@ export async function serveStdio(
     await server.serve(transport);
     await transport.close();
   } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
     abandonCapture();
   }
   process.exit(0);
