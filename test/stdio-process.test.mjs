@@ -113,13 +113,18 @@ describe('stdio transport in a real process (example server)', function () {
     await startSlowCall(server);
     const before = process.platform === 'linux' ? server.memory() : undefined;
     const first = 1000;
-    const calls = Array.from({ length: 5000 }, (_, index) => echoCall(first + index, 'queued'));
-    await server.write(calls.join('\n') + '\n');
+    const total = 20000;
+    for (let start = 0; start < total; start += 5000) {
+      const calls = Array.from({ length: 5000 }, (_, index) =>
+        echoCall(first + start + index, 'queued'),
+      );
+      await server.write(calls.join('\n') + '\n');
+    }
     // The last call is beyond the bound: its answer comes at once, not after the slow call.
-    const last = await server.response(first + 4999, 10000);
+    const last = await server.response(first + total - 1, 10000);
     expect(last.result.isError).to.equal(true);
     const answered = server.frames.filter((frame) => frame.id >= first);
-    expect(answered, 'the calls beyond the bound').to.have.length(5000 - 1024);
+    expect(answered, 'the calls beyond the bound').to.have.length(total - 1024);
     for (const frame of answered) {
       expect(frame.id).to.be.at.least(first + 1024);
       expect(frame.result.isError).to.equal(true);
@@ -128,8 +133,9 @@ describe('stdio transport in a real process (example server)', function () {
       );
     }
     if (before) {
+      // Measured: about 21 MB (parsing and answering), against 56 MB with no bound.
       const after = server.memory();
-      expect(after.peak - before.peak, 'peak RSS growth').to.be.lessThan(24 * MiB);
+      expect(after.peak - before.peak, 'peak RSS growth').to.be.lessThan(40 * MiB);
     }
     // A full queue still shuts down within the budget.
     server.child.stdin.end();
