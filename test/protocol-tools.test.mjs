@@ -340,6 +340,24 @@ describe('queued tool calls (maxQueuedCalls)', () => {
     }
   });
 
+  it('with a bound of 0 runs a call when idle and refuses one while a call runs', async () => {
+    const conversation = new Conversation({ maxQueuedCalls: 0 });
+    try {
+      await conversation.initialize('2025-11-25');
+      const echo = (text) =>
+        conversation.request('tools/call', { name: 'echo', arguments: { text } });
+      expect((await echo('idle')).result.content[0].text).to.equal('idle');
+      const running = conversation.request('tools/call', { name: 'slow', arguments: { ms: 100 } });
+      expect((await echo('refused')).result.content[0].text).to.match(
+        /^Server busy: 0 tool calls are already queued .*\(the limit is 0\)/,
+      );
+      expect((await running).result.content[0].text).to.equal('waited 100 ms');
+      expect((await echo('after')).result.content[0].text).to.equal('after');
+    } finally {
+      await conversation.end();
+    }
+  });
+
   it('refuses a bound that is not a non-negative integer', () => {
     for (const maxQueuedCalls of [-1, 1.5, Number.NaN, '4']) {
       expect(() => new McpServer({ name: 's', version: '1', maxQueuedCalls })).to.throw(

@@ -95,6 +95,8 @@ export class McpServer {
   private toolQueue: Promise<unknown> = Promise.resolve();
   /** Runs enqueued and not yet started. */
   private queuedRuns = 0;
+  /** Runs enqueued and not yet settled: the running one plus those waiting behind it. */
+  private pendingRuns = 0;
   private readonly callHost: CallHost;
   private transport: Transport | undefined;
   private closed = false;
@@ -503,7 +505,7 @@ export class McpServer {
       return resultFrame(id, modern ? this.stampModern(invalid) : invalid);
     }
 
-    if (this.queuedRuns >= this.maxQueuedCalls) {
+    if (this.pendingRuns > this.maxQueuedCalls) {
       const busy = shapeToolResult(entry.tool, this.busyResult(), revision);
       return resultFrame(id, modern ? this.stampModern(busy) : busy);
     }
@@ -532,7 +534,7 @@ export class McpServer {
   private busyResult(): ToolResult {
     return {
       text:
-        `Server busy: ${this.queuedRuns} tool calls are already queued behind the running one ` +
+        `Server busy: ${this.pendingRuns - 1} tool calls are already queued behind the running one ` +
         `(the limit is ${this.maxQueuedCalls}), so this call was not queued and did not run. ` +
         'Wait for the queued calls to finish (or cancel some), then call again.',
       isError: true,
@@ -542,10 +544,13 @@ export class McpServer {
   /** Tool runs are serialized in arrival order: the dispatch wrapper may be process-global. */
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
     this.queuedRuns++;
-    const run = this.toolQueue.then(() => {
-      this.queuedRuns--;
-      return job();
-    });
+    this.pendingRuns++;
+    const run = this.toolQueue
+      .then(() => {
+        this.queuedRuns--;
+        return job();
+      })
+      .finally(() => this.pendingRuns--);
     this.toolQueue = run.catch(() => {});
     return run;
   }
