@@ -13,6 +13,7 @@
 // arrays (no malloc, no locks, no C++ runtime).
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -120,14 +121,15 @@ void KillAll(const pid_t* groups, int count) {
   const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR2, SIGTSTP, SIGTTIN,
                          SIGTTOU};
   for (int signum : ignored) SetHandler(signum, SIG_IGN);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
 #if defined(__linux__)
   // Belt: the kernel interrupts the read when the server (the forking thread) dies.
   SetHandler(SIGUSR1, OnServerDeath);
   prctl(PR_SET_PDEATHSIG, SIGUSR1);
 #endif
+  // Blocked by the server around fork(); safe to take now that the handlers are ours.
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
   char buffer[sizeof(Message)];
   size_t filled = 0;
   for (;;) {
@@ -172,17 +174,24 @@ void StartWatchdog() {
   fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 #endif
   pid_t server_pid = getpid();
+  // Signals stay blocked across the fork until the child has reset the server's
+  // handlers: one run by the child before that would write into libuv's signal pipe,
+  // which the child shares with the server, and the server would act on it.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
   pid_t child = fork();
+  if (child == 0) {
+    close(fds[1]);
+    WatchdogMain(fds[0], server_pid);
+  }
+  int errnum = errno;
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (child < 0) {
-    int errnum = errno;
     close(fds[0]);
     close(fds[1]);
     errno = errnum;
     Throw("fork", "cannot start the watchdog process");
-  }
-  if (child == 0) {
-    close(fds[1]);
-    WatchdogMain(fds[0], server_pid);
   }
   close(fds[0]);
   write_fd = fds[1];
