@@ -7,7 +7,7 @@
         "<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"
       ],
       "conditions": [
-        ["OS=='win'", {"sources": ["native/capture_win.cc"]}, {"sources": ["native/capture_posix.cc"]}]
+        ["OS=='win'", {"sources": ["native/capture_win.cc", "native/lifeline_win.cc"]}, {"sources": ["native/capture_posix.cc", "native/lifeline_posix.cc"]}]
       ],
       "cflags_cc": ["-std=c++17"],
       "xcode_settings": {

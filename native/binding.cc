@@ -7,6 +7,7 @@
 #include <string>
 
 #include "capture.h"
+#include "lifeline.h"
 
 namespace {
 
@@ -121,6 +122,35 @@ Napi::Value BareRedirectPairForTest(const Napi::CallbackInfo& info) {
   });
 }
 
+int64_t PidFrom(const Napi::CallbackInfo& info, const char* operation) {
+  if (info.Length() < 1 || !info[0].IsNumber()) {
+    throw Napi::TypeError::New(info.Env(), std::string(operation) + ": expected a pid (number)");
+  }
+  int64_t pid = info[0].As<Napi::Number>().Int64Value();
+  if (pid <= 1) {
+    throw Napi::RangeError::New(info.Env(), std::string(operation) + ": pid must be above 1");
+  }
+  return pid;
+}
+
+Napi::Value WatchGateTree(const Napi::CallbackInfo& info) {
+  int64_t pid = PidFrom(info, "watchGateTree");
+  return Guarded(info, [pid](Napi::Env env) -> Napi::Value {
+    lifeline::Watch(pid);
+    return env.Undefined();
+  });
+}
+
+Napi::Value ReleaseGateTree(const Napi::CallbackInfo& info) {
+  int64_t pid = PidFrom(info, "releaseGateTree");
+  lifeline::Release(pid);
+  return info.Env().Undefined();
+}
+
+Napi::Value WatchdogPid(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(lifeline::WatchdogPid()));
+}
+
 // Env teardown (process exit or a worker that loaded the addon ending): restore
 // only when this env owns the active capture, so a worker's exit never ends the
 // main thread's capture.
@@ -139,6 +169,10 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("end", Napi::Function::New(env, End, "end"));
   exports.Set("state", Napi::Function::New(env, State, "state"));
   exports.Set("size", Napi::Function::New(env, Size, "size"));
+  exports.Set("lifelineMechanism", Napi::String::New(env, lifeline::Mechanism()));
+  exports.Set("watchGateTree", Napi::Function::New(env, WatchGateTree, "watchGateTree"));
+  exports.Set("releaseGateTree", Napi::Function::New(env, ReleaseGateTree, "releaseGateTree"));
+  exports.Set("watchdogPid", Napi::Function::New(env, WatchdogPid, "watchdogPid"));
   exports.Set("writeStderrForTest",
               Napi::Function::New(env, WriteStderrForTest, "writeStderrForTest"));
   exports.Set("bareRedirectPairForTest",

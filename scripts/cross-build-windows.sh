@@ -46,7 +46,7 @@ out="$out_dir/mcp-gates.node"
 "$cxx" -shared -std=c++17 -O2 -Wall -Wextra -Werror \
   -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
   -I"$headers/include" -I"$addon_api" -Inative \
-  native/binding.cc native/capture_win.cc \
+  native/binding.cc native/capture_win.cc native/lifeline_win.cc \
   "$work/libnode_imp.a" \
   -static -s -o "$out"
 

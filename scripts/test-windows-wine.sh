@@ -28,4 +28,4 @@ wineboot --init >/dev/null 2>&1
 wine reg add 'HKCU\Software\Wine' /v Version /d win10 /f >/dev/null 2>&1
 wineserver -w
 
-MCP_GATES_WINE_NODE="$node_exe" npx mocha --no-config --timeout 120000 test/capture-wine.mjs
+MCP_GATES_WINE_NODE="$node_exe" npx mocha --no-config --timeout 120000 test/capture-wine.mjs test/lifeline-wine.mjs

@@ -10,10 +10,20 @@ export interface ServeStdioOptions {
   maxLineBytes?: number;
 }
 
+/** Signals that end the conversation like EOF does (SIGHUP: the terminal or host went away). */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+/**
+ * From the end of input (EOF or a signal) to a forced exit: shutdown normally takes well
+ * under a second, and the promise is an exit within 2 s whatever a tool or the client does.
+ * Exit handlers still run (temp files removed, gate process groups killed).
+ */
+const EXIT_DEADLINE_MS = 1700;
+
 /**
  * The composition root of a stdio MCP server: guards stdio so nothing but protocol
  * frames reaches the channel, plugs output capture into every tool run, serves until
- * the client closes the input (or SIGTERM/SIGINT), then exits 0 after aborting work.
+ * the client closes the input (or SIGTERM, SIGINT, SIGHUP), then exits 0 after aborting
+ * work, within 2 s even when the client stopped reading our output.
  */
 export async function serveStdio(
   server: McpServer,
@@ -43,14 +53,18 @@ export async function serveStdio(
 
   // A signal ends the conversation like EOF does: serve() then aborts in-flight work.
   const stop = () => void transport.close();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  void transport.inputEnded.then(() => {
+    setTimeout(() => {
+      abandonCapture();
+      process.exit(0);
+    }, EXIT_DEADLINE_MS).unref();
+  });
   try {
     await server.serve(transport);
     await transport.close();
   } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
     abandonCapture();
   }
   process.exit(0);

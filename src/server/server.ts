@@ -50,7 +50,14 @@ export interface ServerOptions extends ServerIdentity {
   log?: (line: string) => void;
   /** How long a cancelled tool may take to wind down before its slot is released. */
   abortGraceMs?: number;
+  /**
+   * Most tool calls waiting behind the running one (default 1,024). A call beyond it is
+   * answered at once with an isError "busy" result, so queued work cannot grow memory.
+   */
+  maxQueuedCalls?: number;
 }
+
+export const DEFAULT_MAX_QUEUED_CALLS = 1024;
 
 /** `ttlMs`/`cacheScope` for the static tool list ([ours], PROTOCOL.md 3.5). */
 const CACHE_HINTS = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
@@ -81,12 +88,15 @@ export class McpServer {
   private readonly registry = new ToolRegistry();
   private log: (line: string) => void;
   private readonly abortGraceMs: number;
+  private readonly maxQueuedCalls: number;
   private dispatch: DispatchWrapper;
   private session: { revision: LegacyRevision; initialized: boolean } | undefined;
   private readonly inFlight = new Map<string, InFlight>();
   private toolQueue: Promise<unknown> = Promise.resolve();
   /** Runs enqueued and not yet started. */
   private queuedRuns = 0;
+  /** Runs enqueued and not yet settled: the running one plus those waiting behind it. */
+  private pendingRuns = 0;
   private readonly callHost: CallHost;
   private transport: Transport | undefined;
   private closed = false;
@@ -100,6 +110,12 @@ export class McpServer {
     this.dispatch = options.dispatch ?? passThrough;
     this.log = options.log ?? (() => {});
     this.abortGraceMs = options.abortGraceMs ?? 1000;
+    this.maxQueuedCalls = options.maxQueuedCalls ?? DEFAULT_MAX_QUEUED_CALLS;
+    if (!Number.isSafeInteger(this.maxQueuedCalls) || this.maxQueuedCalls < 0) {
+      throw new TypeError(
+        `maxQueuedCalls must be a non-negative integer (got ${String(options.maxQueuedCalls)})`,
+      );
+    }
     for (const tool of options.tools ?? []) this.register(tool);
     const server = () => this;
     this.callHost = {
@@ -134,8 +150,16 @@ export class McpServer {
   /** Serves until the transport reports end of input; then aborts work and flushes. */
   async serve(transport: Transport): Promise<void> {
     this.transport = transport;
+    let inputEnded = false;
+    const ended = transport.inputEnded?.then(() => (inputEnded = true));
     for (;;) {
-      if (this.writeBlocked) await this.writeBlocked;
+      // A full output pauses reading, so a client that never reads cannot grow our
+      // memory; but once the input has ended (EOF, signal), nothing more can arrive:
+      // the lines left are few (the read-ahead), and waiting on a client that stopped
+      // reading would hold the shutdown forever.
+      if (this.writeBlocked && !inputEnded) {
+        await (ended ? Promise.race([this.writeBlocked, ended]) : this.writeBlocked);
+      }
       let line = transport.read();
       if (isThenable(line)) line = await line;
       if (line === null) break;
@@ -481,6 +505,11 @@ export class McpServer {
       return resultFrame(id, modern ? this.stampModern(invalid) : invalid);
     }
 
+    if (this.pendingRuns > this.maxQueuedCalls) {
+      const busy = shapeToolResult(entry.tool, this.busyResult(), revision);
+      return resultFrame(id, modern ? this.stampModern(busy) : busy);
+    }
+
     const key = requestIdKey(id);
     const meta = params!._meta;
     const call = new ToolCall(
@@ -502,13 +531,26 @@ export class McpServer {
     }
   }
 
+  private busyResult(): ToolResult {
+    return {
+      text:
+        `Server busy: ${this.pendingRuns - 1} tool calls are already queued behind the running one ` +
+        `(the limit is ${this.maxQueuedCalls}), so this call was not queued and did not run. ` +
+        'Wait for the queued calls to finish (or cancel some), then call again.',
+      isError: true,
+    };
+  }
+
   /** Tool runs are serialized in arrival order: the dispatch wrapper may be process-global. */
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
     this.queuedRuns++;
-    const run = this.toolQueue.then(() => {
-      this.queuedRuns--;
-      return job();
-    });
+    this.pendingRuns++;
+    const run = this.toolQueue
+      .then(() => {
+        this.queuedRuns--;
+        return job();
+      })
+      .finally(() => this.pendingRuns--);
     this.toolQueue = run.catch(() => {});
     return run;
   }

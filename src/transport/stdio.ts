@@ -22,7 +22,11 @@ export interface StdioTransportOptions {
   readAheadChars?: number;
 }
 
-const CLOSE_FLUSH_TIMEOUT_MS = 2000;
+/**
+ * How long close() waits for pending output. Short: shutdown has 2 s in all, and output
+ * still pending then usually means a client that stopped reading (nobody to lose it).
+ */
+const CLOSE_FLUSH_TIMEOUT_MS = 500;
 const DEFAULT_READ_AHEAD_CHARS = 8 * 1024 * 1024;
 
 /** Opens a stream suited to the descriptor's type: pipes and sockets are async, files are not. */
@@ -61,6 +65,8 @@ export class StdioTransport implements Transport {
   /** Settles when the full output drains (or fails); shared by every write made meanwhile. */
   private drained: Promise<void> | undefined;
   private corked = false;
+  private markInputEnded!: () => void;
+  readonly inputEnded = new Promise<void>((resolve) => (this.markInputEnded = resolve));
 
   constructor(options: StdioTransportOptions = {}) {
     this.splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
@@ -132,6 +138,9 @@ export class StdioTransport implements Transport {
   }
 
   private async flushAndClose(): Promise<void> {
+    // Lines read ahead but not handed out are requests nobody started: dropped.
+    this.queue.length = 0;
+    this.queuedChars = 0;
     this.finishInput();
     this.input.destroy();
     if (this.outputBroken) return;
@@ -147,6 +156,8 @@ export class StdioTransport implements Transport {
         resolve();
       });
     });
+    // Whatever is still unwritten has no reader: drop it rather than hold the exit.
+    this.output.destroy();
   }
 
   private finishInput(): void {
@@ -154,6 +165,7 @@ export class StdioTransport implements Transport {
     this.splitter.end((line) => this.deliver(line));
     this.ended = true;
     this.deliver(null);
+    this.markInputEnded();
   }
 
   private deliver(line: InboundLine | null): void {

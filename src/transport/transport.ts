@@ -16,6 +16,15 @@ export interface Transport {
    * promise only when the caller should wait before sending more (backpressure).
    */
   write(line: string): void | Promise<void>;
-  /** Stops reading and flushes pending writes. Idempotent. */
+  /**
+   * Stops reading, drops lines not yet read (work not started is abandoned) and flushes
+   * pending writes for a bounded time. Idempotent.
+   */
   close(): Promise<void>;
+  /**
+   * Settles once the input has ended (EOF, an input error, a broken output or close()),
+   * even while nobody reads: a server waiting for a blocked output learns of the end
+   * through it instead of through read(). Optional for test doubles.
+   */
+  readonly inputEnded?: Promise<void>;
 }

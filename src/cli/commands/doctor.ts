@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { captureMode } from '../../capture/index.js';
+import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
 import { detectGates } from '../../gates/detect/detect.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
@@ -155,6 +156,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     node: process.version,
     platform: platformTuple(),
     capture: captureMode(),
+    lifeline: gateLifelineMode(),
     root,
     packageManager: detection.packageManager,
     config,
@@ -171,6 +173,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
   const lines = [
     `mcp-gates ${report.version} on Node ${report.node} (${report.platform})`,
     `capture: ${report.capture.mode}${report.capture.binding ? ` (${report.capture.binding})` : ''}${report.capture.reason ? ` — ${report.capture.reason}` : ''}`,
+    `lifeline: ${report.lifeline.mode === 'native' ? `native (${report.lifeline.mechanism}): no gate outlives the server` : `degraded — ${report.lifeline.reason}`}`,
     `root:    ${root}`,
     `config:  ${config.status === 'absent' ? `no ${CONFIG_FILE}: serving detected gates` : config.status === 'ok' ? `${CONFIG_FILE} (serving it; detection ignored)` : `${CONFIG_FILE} is invalid — the server will refuse to start`}`,
   ];

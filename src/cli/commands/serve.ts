@@ -1,5 +1,6 @@
 import { createGateTools } from '../../gates/gate-tools.js';
 import { loadGates } from '../../gates/load-gates.js';
+import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { serveStdio } from '../../serve-stdio.js';
 import { McpServer } from '../../server/server.js';
 import type { CliArguments } from '../cli-arguments.js';
@@ -26,6 +27,10 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     process.stderr.write(
       `mcp-gates: no gates found in ${root}; serving no tools (run \`mcp-gates doctor --root ${root}\`)\n`,
     );
+  }
+  const lifeline = gateLifelineMode();
+  if (served.gates.length > 0 && lifeline.mode === 'degraded') {
+    process.stderr.write(`mcp-gates: gate lifeline degraded: ${lifeline.reason}\n`);
   }
   if (process.stdin.isTTY) {
     process.stderr.write(

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { activeCapture } from '../../capture/index.js';
 import { stripAnsi } from '../report/ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
+import { releaseGate, watchGate } from './gate-lifeline.js';
 import { signalProcessTree, terminateProcessTree } from './process-tree.js';
 import { childPathValue, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 
@@ -173,6 +174,8 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
     windowsHide: true,
     shell: false,
   });
+  // Tied to the server's life at once: no process of its tree outlives the server.
+  watchGate(child);
 
   const tee = (copy: StreamCopy, toReport: boolean) => (chunk: Buffer) => {
     outputBytes += chunk.length;
@@ -258,6 +261,9 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
       ...(problem ? { problem } : {}),
     });
   } finally {
+    // The call is over: nothing of the gate's tree may keep running (a background
+    // child that closed its stdio would otherwise survive the call and the server).
+    releaseGate(child);
     clearTimeout(timeout);
     if (progress) clearInterval(progress);
     for (const timer of timers) clearTimeout(timer);
