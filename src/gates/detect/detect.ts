@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
-import { classifyScript, toolsInBody, type ScriptKind } from './scripts.js';
+import { classifyScript, planScript, toolsInBody, type ScriptKind } from './scripts.js';
 
 export interface Detection {
   gates: GateSpec[];
@@ -43,12 +43,6 @@ const BIOME_CONFIGS = ['biome.json', 'biome.jsonc'];
 const OXLINT_CONFIGS = ['.oxlintrc.json', '.oxlintrc.jsonc', 'oxlint.config.ts'];
 const RUFF_CONFIGS = ['ruff.toml', '.ruff.toml'];
 
-const SCRIPT_PARSER: Record<string, string> = {
-  tsc: 'tsc',
-  'vue-tsc': 'tsc',
-  prettier: 'prettier',
-};
-
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -87,6 +81,15 @@ function gateName(scriptName: string): string {
   );
 }
 
+/** The `<name>:fix` script, when the package has one. */
+function namedFix(
+  scripts: Record<string, unknown>,
+  name: string,
+): { name: string; body: string } | undefined {
+  const body = scripts[`${name}:fix`];
+  return typeof body === 'string' ? { name: `${name}:fix`, body } : undefined;
+}
+
 function scriptGates(
   root: string,
   packageJson: Record<string, unknown>,
@@ -106,16 +109,24 @@ function scriptGates(
   const used = new Set<string>();
 
   const add = (gate: string, script: ScriptInfo, fix: ScriptInfo | undefined, what: string) => {
+    // `<name>:fix` is the repo's own fixer of `<name>` (`check:fix` for `check`).
+    const pairedFix = fix ?? namedFix(rawScripts as Record<string, unknown>, script.name);
     used.add(script.name);
-    if (fix) used.add(fix.name);
-    const tools = toolsInBody(script.body);
-    const parser = tools.length === 1 ? (SCRIPT_PARSER[tools[0]!] ?? 'generic') : 'generic';
+    if (pairedFix) used.add(pairedFix.name);
+    const hasHooks = [`pre${script.name}`, `post${script.name}`].some(
+      (hook) => typeof (rawScripts as Record<string, unknown>)[hook] === 'string',
+    );
+    const plan = planScript(script.body, hasHooks);
+    const runs = plan.steps
+      ? `; runs ${plan.steps.map((step) => `\`${step.command.join(' ')}\``).join(', then ')}, each to the end`
+      : '';
     gates.push({
       name: gate,
-      description: `${what}: the package.json script "${script.name}" (${script.body})`,
+      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}`,
       command: scriptCommand(manager, script.name),
-      fix: fix ? scriptCommand(manager, fix.name) : null,
-      parser,
+      fix: pairedFix ? scriptCommand(manager, pairedFix.name) : null,
+      parser: plan.parser,
+      ...(plan.steps ? { steps: plan.steps } : {}),
       timeoutMs: DEFAULT_TIMEOUT_MS,
       paths: 'none',
       source: 'package.json',
