@@ -76,6 +76,17 @@ function byBody(body: string): ScriptKind | undefined {
     case 'vue-tsc':
       // Plain `tsc` emits files: a build, not a gate.
       return /--noEmit/.test(body) ? 'typecheck' : undefined;
+    case 'biome': {
+      const command = /\bbiome\s+(ci|check|lint|format)\b/.exec(body)?.[1];
+      if (command === 'format') return mutating ? 'format-write' : 'format-check';
+      if (command === 'lint') return mutating ? 'lint-fix' : 'lint';
+      // `biome ci` and `biome check` are the umbrella check; `check --write` is no gate.
+      return command && !mutating ? 'check' : undefined;
+    }
+    case 'oxfmt':
+      return /--check|--list-different/.test(body) ? 'format-check' : 'format-write';
+    case 'vitest':
+      return /(^|\s)(typecheck|--typecheck)/.test(body) ? 'typecheck' : undefined;
     case 'eslint':
     case 'oxlint':
     case 'stylelint':

@@ -1,0 +1,321 @@
+// Script gates read by their tools' own parsers, chains run as steps, detection breadth
+// (oxfmt, xo, mypy, pyright, biome ci, <name>:fix) and workspace roots (issue 9, items 3, 7).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { createGateTools, detectGates, loadGates } from '../dist/gates/index.js';
+import { planScript, splitChain } from '../dist/gates/detect/scripts.js';
+import { findParser } from '../dist/gates/parsers/index.js';
+import { stripAnsi } from '../dist/gates/report/ansi.js';
+import {
+  cleanupTemporary,
+  copyRepo,
+  envWithTools,
+  hasCommand,
+  loadOutput,
+  makeRepo,
+  toolContext,
+} from './fixtures/gates-support.mjs';
+
+const ROOT = '/work/project';
+
+/** `file:line:col severity rule message` for exact comparison. */
+const exact = (findings) =>
+  findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.message}`);
+
+function parseRecorded(parserName, fixture, transform = (text) => text) {
+  const output = loadOutput(fixture, ROOT);
+  return findParser(parserName).parse({
+    ...output,
+    stdout: transform(output.stdout),
+    stderr: transform(output.stderr),
+  });
+}
+
+async function runTool(root, name, gates = detectGates(root).gates) {
+  const tool = createGateTools(gates, { root, env: envWithTools() }).find((t) => t.name === name);
+  expect(tool, `${name} among ${gates.map((g) => g.name)}`).to.not.equal(undefined);
+  return tool.run({}, toolContext());
+}
+
+describe('script gate parsers on real default outputs', () => {
+  it('biome lint: both errors, exact', () => {
+    const result = parseRecorded('biome-text', 'biome-lint-text');
+    expect(result.passed).to.equal(false);
+    expect(exact(result.findings)).to.deep.equal([
+      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+    ]);
+  });
+
+  it('biome ci (colour and hyperlinks even under NO_COLOR): lint and format diagnostics', () => {
+    const result = parseRecorded('biome-text', 'biome-ci-text', stripAnsi);
+    expect(exact(result.findings)).to.deep.equal([
+      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+      'src/app.js:null:null error format File content differs from formatting output',
+    ]);
+  });
+
+  it('oxlint graphical report: severity, rule and location', () => {
+    const result = parseRecorded('oxlint-text', 'oxlint-text');
+    expect(exact(result.findings)).to.deep.equal([
+      "src/o.js:1:7 warning eslint(no-unused-vars) Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
+      'src/o.js:3:9 error eslint(eqeqeq) Expected === and instead saw ==',
+    ]);
+  });
+
+  it('eslint stylish', () => {
+    expect(exact(parseRecorded('eslint-stylish', 'eslint-stylish').findings)).to.deep.equal([
+      "src/unused.js:2:9 error no-unused-vars 'unused' is assigned a value but never used",
+      'src/unused.js:3:3 warning no-console Unexpected console statement',
+      "src/unused.js:6:20 error eqeqeq Expected '===' and instead saw '=='",
+    ]);
+  });
+
+  it('stylelint string formatter', () => {
+    expect(exact(parseRecorded('stylelint', 'stylelint-string').findings)).to.deep.equal([
+      'src/a.css:3:3 error property-no-unknown Unknown property "colr"',
+    ]);
+  });
+
+  it('xo default output', () => {
+    expect(exact(parseRecorded('xo', 'xo-text').findings)).to.deep.equal([
+      'src/a.js:1:7 error no-unused-vars unused is assigned a value but never used. Allowed unused vars must match /^_/u.',
+      'src/a.js:3:6 error no-eq-null Use === to compare with null.',
+      'src/a.js:3:8 error eqeqeq Expected === and instead saw ==.',
+    ]);
+  });
+
+  it('vitest --typecheck: TypeCheckError with its location', () => {
+    expect(exact(parseRecorded('vitest-typecheck', 'vitest-typecheck').findings)).to.deep.equal([
+      "src/math.test-d.ts:4:9 error TypeCheckError Type 'string' is not assignable to type 'number'.",
+      "src/math.test-d.ts:5:33 error TypeCheckError Type 'string' does not satisfy the constraint '\"Expected string, Actual number\"'.",
+    ]);
+  });
+
+  it('oxfmt --check, mypy and pyright --outputjson', () => {
+    expect(exact(parseRecorded('oxfmt', 'oxfmt-check').findings)).to.deep.equal([
+      'eslint.config.js:null:null error oxfmt not formatted (oxfmt fixes it)',
+      'src/types.ts:null:null error oxfmt not formatted (oxfmt fixes it)',
+      'src/ugly.js:null:null error oxfmt not formatted (oxfmt fixes it)',
+      'src/unused.js:null:null error oxfmt not formatted (oxfmt fixes it)',
+    ]);
+    expect(exact(parseRecorded('mypy', 'mypy').findings)).to.deep.equal([
+      'pkg/mod.py:5:17 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+      'pkg/mod.py:6:5 error name-defined Name "undefined_name" is not defined',
+      'pkg/mod.py:7:13 info null Revealed type is "int"',
+    ]);
+    const pyright = parseRecorded('pyright-json', 'pyright-json');
+    expect(pyright.passed).to.equal(false);
+    expect(exact(pyright.findings).map((line) => line.split('\n')[0])).to.deep.equal([
+      'pkg/mod.py:5:17 error reportArgumentType Argument of type "Literal[\'2\']" cannot be assigned to parameter "b" of type "int" in function "add"',
+      'pkg/mod.py:6:5 error reportUndefinedVariable "undefined_name" is not defined',
+      'pkg/mod.py:7:13 info null Type of "x" is "int"',
+    ]);
+  });
+});
+
+describe('script plans', () => {
+  it('splits only plain && chains of words and literal quotes', () => {
+    expect(splitChain('eslint . && prettier --check .')).to.deep.equal([
+      ['eslint', '.'],
+      ['prettier', '--check', '.'],
+    ]);
+    expect(splitChain('stylelint "src/**/*.css"')).to.deep.equal([['stylelint', 'src/**/*.css']]);
+    for (const body of [
+      'eslint . | tee log',
+      'eslint . || true',
+      'FOO=1 eslint .',
+      'eslint src/*.js',
+      'eslint "$DIR"',
+      'eslint . > out.txt',
+      '(eslint .)',
+      'eslint . ; prettier --check .',
+      'eslint . &&',
+    ])
+      expect(splitChain(body), body).to.equal(undefined);
+  });
+
+  it('runs known read-only chains as steps, else reads the script with every tool parser', () => {
+    expect(planScript('eslint . && prettier --check .', false)).to.deep.equal({
+      parser: 'eslint-stylish+prettier',
+      steps: [
+        { command: ['eslint', '.'], parser: 'eslint-stylish' },
+        { command: ['prettier', '--check', '.'], parser: 'prettier' },
+      ],
+    });
+    // A pre/post hook would be skipped by steps: the script runs whole.
+    expect(planScript('eslint . && prettier --check .', true)).to.deep.equal({
+      parser: 'eslint-stylish+prettier',
+    });
+    expect(planScript('biome lint .', false)).to.deep.equal({ parser: 'biome-text' });
+    expect(planScript('oxlint', false)).to.deep.equal({ parser: 'oxlint-text' });
+    expect(planScript('eslint -f json .', false)).to.deep.equal({ parser: 'eslint-json' });
+    expect(planScript('vitest --typecheck.only --run', false)).to.deep.equal({
+      parser: 'vitest-typecheck',
+    });
+    expect(planScript('tsc --noEmit | grep -v x && eslint .', false)).to.deep.equal({
+      parser: 'eslint-stylish+tsc',
+    });
+    expect(planScript('node scripts/check.js', false)).to.deep.equal({ parser: 'generic' });
+  });
+});
+
+describe('detection breadth', () => {
+  afterEach(cleanupTemporary);
+
+  it('serves check:fix as the fix of check, and biome ci as the check', () => {
+    const gates = detectGates(copyRepo('scripts-biome')).gates;
+    expect(
+      gates.map((g) => [g.name, g.parser, g.command.at(-1), g.fix?.at(-1) ?? null]),
+    ).to.deep.equal([
+      ['lint', 'biome-text', 'lint', null],
+      ['check', 'biome-text', 'check', 'check:fix'],
+    ]);
+  });
+
+  it('finds oxfmt, xo, mypy and pyright from their configs', () => {
+    const root = makeRepo({
+      'package.json': { devDependencies: { xo: '1' }, xo: { space: true } },
+      '.oxfmtrc.json': '{}\n',
+      'pyproject.toml': '[tool.mypy]\nstrict = true\n\n[tool.pyright]\n',
+      'biome.json': '{}\n',
+    });
+    const byName = Object.fromEntries(detectGates(root).gates.map((g) => [g.name, g]));
+    expect(byName.oxfmt).to.include({ parser: 'oxfmt', source: '.oxfmtrc.json' });
+    expect(byName.oxfmt.command).to.deep.equal(['oxfmt', '--check']);
+    expect(byName.xo).to.include({ parser: 'xo', source: 'package.json' });
+    expect(byName.mypy.command).to.deep.equal([
+      'mypy',
+      '--show-column-numbers',
+      '--no-error-summary',
+      '--no-pretty',
+      '--no-color-output',
+      '.',
+    ]);
+    expect(byName.pyright.command).to.deep.equal(['pyright', '--outputjson']);
+    expect(byName.biome.command).to.deep.equal(['biome', 'ci', '--reporter=json']);
+    const setupCfg = makeRepo({ 'setup.cfg': '[mypy]\nfiles = src\n' });
+    expect(
+      detectGates(setupCfg).gates.map((g) => [g.name, g.command.at(-1), g.source]),
+    ).to.deep.equal([['mypy', '--no-color-output', 'setup.cfg']]);
+  });
+});
+
+describe('script gates through the real tools', function () {
+  this.timeout(60000);
+  afterEach(cleanupTemporary);
+
+  it('"lint": "biome lint ." finds both errors, exact; clean code passes', async () => {
+    const root = copyRepo('scripts-biome');
+    const dirty = await runTool(root, 'lint');
+    expect(dirty.isError).to.equal(true);
+    expect(exact(dirty.structuredContent.findings)).to.deep.equal([
+      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+    ]);
+    fs.writeFileSync(
+      path.join(root, 'src/app.js'),
+      'export function check(a) {\n  return a === 1;\n}\n',
+    );
+    const clean = await runTool(root, 'lint');
+    expect(clean.isError, clean.text).to.equal(false);
+  });
+
+  it('"lint": "oxlint" finds the error and the warning; clean code passes', async () => {
+    const root = copyRepo('scripts-oxlint');
+    const dirty = await runTool(root, 'lint');
+    expect(dirty.isError).to.equal(true);
+    expect(exact(dirty.structuredContent.findings)).to.deep.equal([
+      "src/o.js:1:7 warning eslint(no-unused-vars) Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
+      'src/o.js:3:9 error eslint(eqeqeq) Expected === and instead saw ==',
+    ]);
+    fs.writeFileSync(path.join(root, 'src/o.js'), 'export function f(a) {\n  return a;\n}\n');
+    expect((await runTool(root, 'lint')).isError).to.equal(false);
+  });
+
+  it('"eslint . && prettier --check ." reports both tools when both fail; clean passes', async () => {
+    const root = copyRepo('scripts-chain');
+    const dirty = await runTool(root, 'lint');
+    expect(dirty.isError).to.equal(true);
+    expect(dirty.structuredContent.command).to.deep.equal([
+      'eslint',
+      '.',
+      '&&',
+      'prettier',
+      '--check',
+      '.',
+    ]);
+    expect(exact(dirty.structuredContent.findings)).to.deep.equal([
+      "src/unused.js:2:9 error no-unused-vars 'unused' is assigned a value but never used",
+      "src/unused.js:3:23 warning eqeqeq Expected '===' and instead saw '=='",
+      'src/ugly.js:null:null error prettier not formatted (prettier --write fixes it)',
+    ]);
+    fs.writeFileSync(
+      path.join(root, 'src/unused.js'),
+      'export function total(items) {\n  return items.length;\n}\n',
+    );
+    fs.writeFileSync(path.join(root, 'src/ugly.js'), "export const greeting = 'hello';\n");
+    const clean = await runTool(root, 'lint');
+    expect(clean.isError, clean.text).to.equal(false);
+    expect(clean.structuredContent.findings).to.deep.equal([]);
+  });
+
+  it('no check gate writes to the tree (git status and contents identical)', async function () {
+    if (!hasCommand('git')) this.skip(); // reason: the tree comparison uses git
+    for (const repo of ['scripts-biome', 'scripts-chain', 'scripts-oxlint']) {
+      const root = copyRepo(repo);
+      const git = (...args) =>
+        spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+          cwd: root,
+          encoding: 'utf8',
+        });
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-qm', 'fixture');
+      const before = git('status', '--porcelain').stdout;
+      const gates = detectGates(root).gates;
+      for (const gate of gates)
+        expect((await runTool(root, gate.name)).isError, gate.name).to.equal(true);
+      expect(git('status', '--porcelain').stdout, repo).to.equal(before);
+      expect(git('diff', '--stat').stdout, repo).to.equal('');
+    }
+  });
+
+  it('mypy gate on real mypy', async function () {
+    if (!hasCommand('mypy')) this.skip(); // reason: mypy is not installed here
+    const result = await runTool(copyRepo('py-dirty'), 'mypy');
+    expect(result.isError).to.equal(true);
+    expect(exact(result.structuredContent.findings).slice(0, 2)).to.deep.equal([
+      'pkg/mod.py:5:17 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+      'pkg/mod.py:6:5 error name-defined Name "undefined_name" is not defined',
+    ]);
+  });
+
+  it('a pnpm workspace package serves the root gates and its own, named apart', async function () {
+    if (!hasCommand('pnpm')) this.skip(); // reason: the scripts run through pnpm
+    const workspace = copyRepo('pnpm-workspace');
+    const packageDir = path.join(workspace, 'packages', 'app');
+    const served = loadGates(packageDir);
+    expect(served.gates.map((g) => [g.name, g.cwd ?? null, g.command.join(' ')])).to.deep.equal([
+      ['lint', '../..', 'pnpm run --silent lint'],
+      ['app.format', null, 'pnpm run --silent format:check'],
+    ]);
+    const lint = await runTool(packageDir, 'lint', served.gates);
+    expect(exact(lint.structuredContent.findings)).to.deep.equal([
+      "src/main.js:2:9 error no-unused-vars 'unused' is assigned a value but never used",
+    ]);
+    const format = await runTool(packageDir, 'app.format', served.gates);
+    expect(exact(format.structuredContent.findings)).to.deep.equal([
+      'src/main.js:null:null error prettier not formatted (prettier --write fixes it)',
+    ]);
+    fs.writeFileSync(
+      path.join(packageDir, 'src/main.js'),
+      'export function main() {\n  return 2;\n}\n',
+    );
+    expect((await runTool(packageDir, 'lint', served.gates)).isError).to.equal(false);
+    expect((await runTool(packageDir, 'app.format', served.gates)).isError).to.equal(false);
+  });
+});
