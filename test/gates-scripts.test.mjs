@@ -6,6 +6,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, detectGates, loadGates } from '../dist/gates/index.js';
 import { planScript, splitChain } from '../dist/gates/detect/scripts.js';
+import { findWorkspace } from '../dist/gates/detect/workspace.js';
+import { runSteps } from '../dist/gates/run/run-steps.js';
 import { findParser } from '../dist/gates/parsers/index.js';
 import { stripAnsi } from '../dist/gates/report/ansi.js';
 import {
@@ -37,6 +39,22 @@ async function runTool(root, name, gates = detectGates(root).gates) {
   const tool = createGateTools(gates, { root, env: envWithTools() }).find((t) => t.name === name);
   expect(tool, `${name} among ${gates.map((g) => g.name)}`).to.not.equal(undefined);
   return tool.run({}, toolContext());
+}
+
+/**
+ * Runs a gate on the dirty fixture and asserts its exact findings, then rewrites the
+ * offending files clean and asserts the gate passes.
+ */
+async function dirtyThenClean(root, gate, expected, cleanFiles) {
+  const dirty = await runTool(root, gate);
+  expect(dirty.isError).to.equal(true);
+  expect(exact(dirty.structuredContent.findings)).to.deep.equal(expected);
+  for (const [file, text] of Object.entries(cleanFiles))
+    fs.writeFileSync(path.join(root, file), text);
+  const clean = await runTool(root, gate);
+  expect(clean.isError, clean.text).to.equal(false);
+  expect(clean.structuredContent.findings).to.deep.equal([]);
+  return dirty;
 }
 
 describe('script gate parsers on real default outputs', () => {
@@ -209,31 +227,31 @@ describe('script gates through the real tools', function () {
   afterEach(cleanupTemporary);
 
   it('"lint": "biome lint ." finds both errors, exact; clean code passes', async () => {
-    const root = copyRepo('scripts-biome');
-    const dirty = await runTool(root, 'lint');
-    expect(dirty.isError).to.equal(true);
-    expect(exact(dirty.structuredContent.findings)).to.deep.equal([
-      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
-      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
-    ]);
-    fs.writeFileSync(
-      path.join(root, 'src/app.js'),
-      'export function check(a) {\n  return a === 1;\n}\n',
+    await dirtyThenClean(
+      copyRepo('scripts-biome'),
+      'lint',
+      [
+        'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+        'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+      ],
+      {
+        'src/app.js': 'export function check(a) {\n  return a === 1;\n}\n',
+      },
     );
-    const clean = await runTool(root, 'lint');
-    expect(clean.isError, clean.text).to.equal(false);
   });
 
   it('"lint": "oxlint" finds the error and the warning; clean code passes', async () => {
-    const root = copyRepo('scripts-oxlint');
-    const dirty = await runTool(root, 'lint');
-    expect(dirty.isError).to.equal(true);
-    expect(exact(dirty.structuredContent.findings)).to.deep.equal([
-      "src/o.js:1:7 warning eslint(no-unused-vars) Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
-      'src/o.js:3:9 error eslint(eqeqeq) Expected === and instead saw ==',
-    ]);
-    fs.writeFileSync(path.join(root, 'src/o.js'), 'export function f(a) {\n  return a;\n}\n');
-    expect((await runTool(root, 'lint')).isError).to.equal(false);
+    await dirtyThenClean(
+      copyRepo('scripts-oxlint'),
+      'lint',
+      [
+        "src/o.js:1:7 warning eslint(no-unused-vars) Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
+        'src/o.js:3:9 error eslint(eqeqeq) Expected === and instead saw ==',
+      ],
+      {
+        'src/o.js': 'export function f(a) {\n  return a;\n}\n',
+      },
+    );
   });
 
   it('"eslint . && prettier --check ." reports both tools when both fail; clean passes', async () => {
@@ -317,5 +335,107 @@ describe('script gates through the real tools', function () {
     );
     expect((await runTool(packageDir, 'lint', served.gates)).isError).to.equal(false);
     expect((await runTool(packageDir, 'app.format', served.gates)).isError).to.equal(false);
+  });
+
+  it('biome says when it printed only part of its diagnostics', async () => {
+    const root = copyRepo('scripts-biome');
+    const many = Array.from({ length: 25 }, (_, i) => `if (globalThis.a == ${i}) {}\n`).join('');
+    fs.writeFileSync(path.join(root, 'src/many.js'), many);
+    const result = await runTool(root, 'lint');
+    expect(result.isError).to.equal(true);
+    expect(result.structuredContent.findings.length).to.be.within(2, 25);
+    expect(result.text).to.match(
+      /note: .*Biome printed only part of its diagnostics \(\d+ not shown/,
+    );
+  });
+
+  it('a vitest --typecheck script gate (when EXTRA_TOOL_BIN names an install of vitest)', async function () {
+    const extra = process.env.EXTRA_TOOL_BIN;
+    // reason: vitest is no devDependency of this repo; the recorded output covers the parser
+    if (!extra || !fs.existsSync(path.join(extra, 'vitest'))) this.skip();
+    const root = copyRepo('vitest-dirty');
+    fs.symlinkSync(path.dirname(extra), path.join(root, 'node_modules'));
+    await dirtyThenClean(
+      root,
+      'typecheck',
+      [
+        "src/math.test-d.ts:4:9 error TypeCheckError Type 'string' is not assignable to type 'number'.",
+        "src/math.test-d.ts:5:33 error TypeCheckError Type 'string' does not satisfy the constraint '\"Expected string, Actual number\"'.",
+      ],
+      {
+        'src/math.test-d.ts':
+          "import { expectTypeOf, test } from 'vitest';\n\ntest('types', () => {\n  expectTypeOf(1).toEqualTypeOf<number>();\n});\n",
+      },
+    );
+  });
+});
+
+describe('steps runner', function () {
+  this.timeout(20000);
+  afterEach(cleanupTemporary);
+
+  const node = (code) => ({ command: [process.execPath, '-e', code], parser: 'generic' });
+
+  it('runs every step after a failing one and fails the gate', async () => {
+    const root = makeRepo({});
+    const { outcome, parsed } = await runSteps({
+      root,
+      runDir: root,
+      timeoutMs: 15000,
+      signal: new AbortController().signal,
+      isMachineFormat: () => false,
+      steps: [
+        node("console.log('a.js:1:2: error: first'); process.exit(3)"),
+        node("console.log('b.js:3:4: warning: second')"),
+      ],
+    });
+    expect(outcome.exitCode).to.equal(3);
+    expect(parsed.passed).to.equal(false);
+    expect(exact(parsed.findings)).to.deep.equal([
+      'a.js:1:2 error null first',
+      'b.js:3:4 warning null second',
+    ]);
+    expect(outcome.output.text).to.include('first').and.to.include('second');
+  });
+
+  it('stops at a cancel: the rest is not run and the gate fails, saying so', async () => {
+    const root = makeRepo({});
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const { outcome, parsed } = await runSteps({
+      root,
+      runDir: root,
+      timeoutMs: 15000,
+      signal: controller.signal,
+      isMachineFormat: () => false,
+      steps: [node('setTimeout(() => {}, 10000)'), node("console.log('never')")],
+    });
+    expect(outcome.end).to.equal('cancelled');
+    expect(parsed.passed).to.equal(false);
+    expect(parsed.note).to.include('1 step not run');
+    expect(outcome.output.text).to.not.include('never');
+  });
+});
+
+describe('workspace membership', () => {
+  afterEach(cleanupTemporary);
+
+  it('finds npm/yarn workspaces in package.json, honouring exclusions and non-members', () => {
+    const root = makeRepo({
+      'package.json': { workspaces: ['packages/*', 'tools/**', '!packages/private'] },
+      'packages/web/package.json': { name: '@acme/web' },
+      'packages/private/package.json': { name: 'private' },
+      'tools/deep/cli/package.json': { name: '9cli' },
+      'other/package.json': { name: 'other' },
+    });
+    expect(findWorkspace(path.join(root, 'packages/web'))).to.deep.equal({
+      root,
+      source: 'package.json',
+      packageName: 'web',
+    });
+    expect(findWorkspace(path.join(root, 'tools/deep/cli'))?.packageName).to.equal('cli');
+    expect(findWorkspace(path.join(root, 'packages/private'))).to.equal(undefined);
+    expect(findWorkspace(path.join(root, 'other'))).to.equal(undefined);
+    expect(findWorkspace(root)).to.equal(undefined);
   });
 });

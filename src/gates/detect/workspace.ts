@@ -99,7 +99,8 @@ export function findWorkspace(directory: string): WorkspaceMembership | undefine
         : undefined;
     }
     const parent = path.dirname(candidate);
-    if (parent === candidate) return undefined;
+    // Never climb out of the repository the package is in.
+    if (parent === candidate || fs.existsSync(path.join(candidate, '.git'))) return undefined;
     candidate = parent;
   }
 }

@@ -13,6 +13,7 @@ import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 const HEADING_RULE = /\s━+$/;
 const LOCATION = /^(.*):(\d{1,9}):(\d{1,9})$/;
 const MESSAGE = /^\s{2}([×✖!⚠iℹ]) (.*)$/;
+const NOT_SHOWN = /^Diagnostics not shown: (\d{1,9})\.$/m;
 const MARKS: Record<string, Severity> = {
   '×': 'error',
   '✖': 'error',
@@ -77,9 +78,14 @@ export const biomeTextParser: Parser = {
   name: 'biome-text',
   summary: "biome's default (pretty) output",
   parse(output) {
-    return verdict(
-      output.exitCode,
-      parseBiomeText(`${output.stdout}\n${output.stderr}`, output.root),
-    );
+    const text = `${output.stdout}\n${output.stderr}`;
+    const result = verdict(output.exitCode, parseBiomeText(text, output.root));
+    // Biome prints at most 20 diagnostics by default and counts the rest.
+    const hidden = NOT_SHOWN.exec(text);
+    if (hidden) {
+      const note = `Biome printed only part of its diagnostics (${hidden[1]} not shown; --max-diagnostics raises the limit)`;
+      result.note = result.note ? `${result.note}; ${note}` : note;
+    }
+    return result;
   },
 };
