@@ -281,6 +281,17 @@ describe('script gates through the real tools', function () {
     expect(clean.structuredContent.findings).to.deep.equal([]);
   });
 
+  it('"check": "biome ci ." through npm: lint and format findings, exact, despite its colour', async () => {
+    const result = await runTool(copyRepo('scripts-biome'), 'check');
+    expect(result.isError).to.equal(true);
+    expect(exact(result.structuredContent.findings)).to.deep.equal([
+      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+      'src/app.js:null:null error format File content differs from formatting output',
+    ]);
+    expect(result.text).to.not.include('https://biomejs.dev');
+  });
+
   it('no check gate writes to the tree (git status and contents identical)', async function () {
     if (!hasCommand('git')) this.skip(); // reason: the tree comparison uses git
     for (const repo of ['scripts-biome', 'scripts-chain', 'scripts-oxlint']) {

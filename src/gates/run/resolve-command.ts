@@ -12,6 +12,13 @@ const INSTALL_HINTS: Record<string, string> = {
   tsc: 'npm install --save-dev typescript',
   biome: 'npm install --save-dev @biomejs/biome',
   oxlint: 'npm install --save-dev oxlint',
+  oxfmt: 'npm install --save-dev oxfmt',
+  xo: 'npm install --save-dev xo',
+  stylelint: 'npm install --save-dev stylelint',
+  vitest: 'npm install --save-dev vitest',
+  pyright:
+    'install pyright in the project (npm install --save-dev pyright, or pip install pyright)',
+  mypy: 'install mypy in the project (uv add --dev mypy, or pip install mypy) and put its bin directory on PATH',
   cargo:
     'install Rust with rustup (https://rustup.rs), or put ~/.cargo/bin on the PATH the host gives the server',
   ruff: 'install ruff in the project (uv add --dev ruff, or pip install ruff) and put its bin directory on PATH',
