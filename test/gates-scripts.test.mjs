@@ -409,6 +409,24 @@ describe('steps runner', function () {
     expect(outcome.output.text).to.include('first').and.to.include('second');
   });
 
+  it('reports progress that keeps increasing across steps', async () => {
+    const root = makeRepo({});
+    const seen = [];
+    await runSteps({
+      root,
+      runDir: root,
+      timeoutMs: 15000,
+      signal: new AbortController().signal,
+      isMachineFormat: () => false,
+      onProgress: (elapsedMs) => seen.push(elapsedMs),
+      steps: [node('setTimeout(() => {}, 1300)'), node('setTimeout(() => {}, 1300)')],
+    });
+    expect(seen.length).to.be.at.least(2);
+    for (let index = 1; index < seen.length; index += 1)
+      expect(seen[index]).to.be.above(seen[index - 1]);
+    expect(seen.at(-1)).to.be.above(1500);
+  });
+
   it('stops at a cancel: the rest is not run and the gate fails, saying so', async () => {
     const root = makeRepo({});
     const controller = new AbortController();

@@ -64,8 +64,17 @@ export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
     const remainingMs = request.timeoutMs - (Date.now() - started);
     // The first step always starts (the runner reports a cancel before it as its own end).
     if (outcomes.length > 0 && (request.signal.aborted || remainingMs <= 0)) break;
+    const bytesBefore = outcomes.reduce((sum, earlier) => sum + earlier.outputBytes, 0);
+    const { onProgress } = request;
     const outcome = await runGateCommand({
       ...request,
+      // Progress counts from the gate's start, so it keeps increasing across steps.
+      ...(onProgress
+        ? {
+            onProgress: (_stepMs: number, bytes: number) =>
+              onProgress(Date.now() - started, bytesBefore + bytes),
+          }
+        : {}),
       root: request.runDir,
       argv: step.command,
       timeoutMs: Math.max(remainingMs, 1),
