@@ -446,8 +446,40 @@ describe('steps runner', function () {
   });
 });
 
-describe('workspace membership', () => {
+describe('workspace membership', function () {
+  this.timeout(30000);
   afterEach(cleanupTemporary);
+
+  it('a workspace-root marker gate takes package-relative paths and reports package-relative files', async () => {
+    const workspace = makeRepo({
+      'package.json': { private: true, type: 'module', workspaces: ['packages/*'] },
+      'eslint.config.js': "export default [{ rules: { 'no-unused-vars': 'error' } }];\n",
+      'packages/app/package.json': { name: 'app', type: 'module' },
+      'packages/app/src/main.js': 'export function main() {\n  const unused = 1;\n}\n',
+      'packages/app/src/ok.js': 'export const ok = 1;\n',
+    });
+    const packageDir = path.join(workspace, 'packages', 'app');
+    const { gates } = loadGates(packageDir);
+    expect(gates.map((g) => [g.name, g.cwd, g.parser])).to.deep.equal([
+      ['lint', '../..', 'eslint-json'],
+    ]);
+    const tool = createGateTools(gates, { root: packageDir, env: envWithTools() })[0];
+    const result = await tool.run({ paths: ['src/main.js'] }, toolContext());
+    expect(result.structuredContent.command).to.deep.equal([
+      'eslint',
+      '--format',
+      'json',
+      path.join('packages', 'app', 'src', 'main.js'),
+    ]);
+    expect(exact(result.structuredContent.findings)).to.deep.equal([
+      "src/main.js:2:9 error no-unused-vars 'unused' is assigned a value but never used.",
+    ]);
+    const clean = await tool.run({ paths: ['src/ok.js'] }, toolContext());
+    expect(clean.isError, clean.text).to.equal(false);
+    const outside = await tool.run({ paths: ['../../eslint.config.js'] }, toolContext());
+    expect(outside.isError).to.equal(true);
+    expect(outside.structuredContent.exitCode).to.equal(null);
+  });
 
   it('finds npm/yarn workspaces in package.json, honouring exclusions and non-members', () => {
     const root = makeRepo({
