@@ -92,6 +92,29 @@ describe('script gate parsers on real default outputs', () => {
     ]);
   });
 
+  it('eslint stylish: a file-level message at 0:0 has no position; summaries are no file', () => {
+    const stdout = [
+      '',
+      `${ROOT}/a.js`,
+      '  0:0  warning  File ignored because of a matching ignore pattern. Use "--no-ignore" to override',
+      '',
+      '✖ 1 problem (0 errors, 1 warning)',
+      '  0 errors and 1 warning potentially fixable with the `--fix` option.',
+      '',
+    ].join('\n');
+    const result = findParser('eslint-stylish').parse({
+      stdout,
+      stderr: '',
+      exitCode: 0,
+      truncated: false,
+      root: ROOT,
+    });
+    expect(result.passed).to.equal(true);
+    expect(exact(result.findings)).to.deep.equal([
+      'a.js:null:null warning null File ignored because of a matching ignore pattern. Use "--no-ignore" to override',
+    ]);
+  });
+
   it('stylelint string formatter', () => {
     expect(exact(parseRecorded('stylelint', 'stylelint-string').findings)).to.deep.equal([
       'src/a.css:3:3 error property-no-unknown Unknown property "colr"',

@@ -28,8 +28,8 @@ const XO_HEADING = /^\s+(\S+):\d{1,9}:\d{1,9}$/;
 const SUMMARY = /^(?:[✖×⚠‼!]\s|\d+\s+(?:problems?|errors?|warnings?)\b)/;
 
 interface Row {
-  line: number;
-  column: number;
+  line: number | null;
+  column: number | null;
   severity: Severity;
   message: string;
   rule: string | null;
@@ -49,9 +49,10 @@ function parseRow(text: string): Row | undefined {
   const rest = parts.slice(2);
   // A rule id has no spaces; a parse error row (`Parsing error: …`) has no rule column.
   const rule = rest.length >= 2 && !/\s/.test(rest[rest.length - 1]!) ? rest.pop()! : null;
+  // eslint puts file-level messages (`File ignored because…`) at 0:0: no position.
   return {
-    line: Number(position[1]),
-    column: Number(position[2]),
+    line: Number(position[1]) || null,
+    column: Number(position[2]) || null,
     severity,
     message: rest.join('  '),
     rule,
