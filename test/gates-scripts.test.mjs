@@ -371,6 +371,15 @@ describe('script gates through the real tools', function () {
     expect((await runTool(packageDir, 'app.format', served.gates)).isError).to.equal(false);
   });
 
+  it('biome-text keeps a file name with a space whole', async () => {
+    const root = copyRepo('scripts-biome');
+    fs.renameSync(path.join(root, 'src/app.js'), path.join(root, 'src/my app.js'));
+    const result = await runTool(root, 'lint');
+    expect(
+      exact(result.structuredContent.findings).map((line) => line.split(' error ')[0]),
+    ).to.have.members(['src/my app.js:2:9', 'src/my app.js:2:17']);
+  });
+
   it('biome says when it printed only part of its diagnostics', async () => {
     const root = copyRepo('scripts-biome');
     const many = Array.from({ length: 25 }, (_, i) => `if (globalThis.a == ${i}) {}\n`).join('');

@@ -34,9 +34,12 @@ function parseHeading(line: string, root: string): Heading | undefined {
   const rule = HEADING_RULE.exec(line);
   if (!rule || /^\s/.test(line)) return undefined;
   const words = line.slice(0, rule.index).trim().split(/\s+/);
-  // `<location> <category> [TAGS…]`; a lone word is the run's summary block.
+  // `<location> <category> [TAGS…]`: tags are upper case (FIXABLE); the location may
+  // hold spaces; a lone word is the run's summary block (`check`, `ci`, `lint`).
+  while (words.length > 0 && /^[A-Z]+$/.test(words[words.length - 1]!)) words.pop();
   if (words.length < 2) return undefined;
-  const [where, category] = words as [string, string];
+  const category = words.pop()!;
+  const where = words.join(' ');
   const located = LOCATION.exec(where);
   return {
     file: relativeToRoot(located ? located[1]! : where, root),
