@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { createGateTools, detectGates, loadGates } from '../dist/gates/index.js';
 import { planScript, splitChain } from '../dist/gates/detect/scripts.js';
@@ -156,6 +157,48 @@ describe('script gate parsers on real default outputs', () => {
       'pkg/mod.py:7:13 info null Type of "x" is "int"',
     ]);
   });
+});
+
+describe('new parsers stay linear on hostile output', () => {
+  // 256 KiB lines built to make backtracking regexes quadratic: a quadratic scan takes
+  // minutes here, a linear one milliseconds; the bound is generous for shared machines.
+  const size = 1 << 18;
+  const hostile = {
+    colons: ':1'.repeat(size / 2),
+    spaces: ' '.repeat(size),
+    headingRules: ' ━'.repeat(size / 2),
+    locationAndRule: `${':1'.repeat(size / 2)} category ━`,
+    digits: `a:${'1'.repeat(size)}:`,
+    stylishColumns: `  ${'1:1  '.repeat(size / 5)}`,
+    oxlintLocation: `  ,-[${':1'.repeat(size / 2)}]`,
+    vitestPointer: `  ❯ ${':1'.repeat(size / 2)}`,
+    errorNames: `xError: ${'Error: '.repeat(size / 7)}`,
+    oxfmtTime: `a (${'1'.repeat(size)}ms`,
+  };
+  for (const name of [
+    'eslint-stylish',
+    'biome-text',
+    'oxlint-text',
+    'vitest-typecheck',
+    'stylelint',
+    'xo',
+    'oxfmt',
+    'mypy',
+  ]) {
+    it(name, () => {
+      for (const [shape, text] of Object.entries(hostile)) {
+        const started = performance.now();
+        findParser(name).parse({
+          stdout: text,
+          stderr: text,
+          exitCode: 1,
+          truncated: false,
+          root: ROOT,
+        });
+        expect(performance.now() - started, shape).to.be.below(2000);
+      }
+    });
+  }
 });
 
 describe('script plans', () => {
