@@ -83,7 +83,7 @@ describe('mcp-gates CLI', function () {
         description: 'Lint: the package.json script "lint" (eslint .)',
         command: ['npm', 'run', '--silent', 'lint'],
         fix: ['npm', 'run', '--silent', 'lint:fix'],
-        parser: 'generic',
+        parser: 'eslint-stylish',
         source: 'package.json',
       });
       for (const gate of gates)

@@ -361,7 +361,13 @@ describe('gates detection (no config)', () => {
     expect(
       gates.map((g) => [g.name, g.command.join(' '), g.fix?.join(' ') ?? null, g.parser, g.source]),
     ).to.deep.equal([
-      ['lint', 'pnpm run --silent lint', 'pnpm run --silent lint:fix', 'generic', 'package.json'],
+      [
+        'lint',
+        'pnpm run --silent lint',
+        'pnpm run --silent lint:fix',
+        'eslint-stylish',
+        'package.json',
+      ],
       [
         'format',
         'pnpm run --silent format:check',
@@ -370,7 +376,7 @@ describe('gates detection (no config)', () => {
         'package.json',
       ],
       ['typecheck', 'pnpm run --silent typecheck', null, 'tsc', 'package.json'],
-      ['lint_css', 'pnpm run --silent lint:css', null, 'generic', 'package.json'],
+      ['lint_css', 'pnpm run --silent lint:css', null, 'stylelint', 'package.json'],
     ]);
   });
 

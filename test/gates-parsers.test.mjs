@@ -31,6 +31,15 @@ describe('gates parsers on real tool output', () => {
       'ruff-format',
       'go-vet',
       'gofmt',
+      'eslint-stylish',
+      'biome-text',
+      'oxlint-text',
+      'vitest-typecheck',
+      'stylelint',
+      'xo',
+      'oxfmt',
+      'mypy',
+      'pyright-json',
     ]);
   });
 

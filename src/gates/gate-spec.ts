@@ -1,6 +1,13 @@
 /** How a tool call's `paths` reach the command. */
 export type PathsMode = 'append' | 'none';
 
+/** One command of a multi-step check, read by its own parser. */
+export interface GateStep {
+  /** argv, never a shell string. */
+  command: string[];
+  parser: string;
+}
+
 /** One gate as served: from mcp-gates.json or from detection. */
 export interface GateSpec {
   /** The tool name; its fix tool is `<name>_fix`. */
@@ -19,6 +26,19 @@ export interface GateSpec {
    * `none`: the gate always runs as configured and takes no paths.
    */
   paths: PathsMode;
+  /**
+   * Detection only, optional: the check runs these commands one after another instead of
+   * `command` (a package.json script `a && b` split into its tools). Every step runs even
+   * when an earlier one failed; the gate fails when any step fails. `command` stays the
+   * script's own runner, for the description and for hosts that show it.
+   */
+  steps?: GateStep[];
+  /**
+   * Detection only, optional: where the gate runs, relative to the served root (a
+   * workspace package's gates run in the package, the workspace root's in the root).
+   * Findings stay relative to the served root.
+   */
+  cwd?: string;
   /** `config` or the file detection read (e.g. `package.json`, `eslint.config.js`). */
   source: string;
 }

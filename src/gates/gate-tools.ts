@@ -3,8 +3,9 @@ import { confinePaths } from './run/confine-paths.js';
 import { GATE_OUTPUT_SCHEMA, buildGateResult } from './report/gate-result.js';
 import { commandWithPaths, fixToolName, type GateSpec } from './gate-spec.js';
 import { GatesError } from './gates-error.js';
-import { findParser, type ParseResult } from './parsers/index.js';
-import { runGateCommand, type RunOutcome } from './run/runner.js';
+import path from 'node:path';
+import { parseOutcome, rebaseFindings, runSteps } from './run/run-steps.js';
+import { runGateCommand } from './run/runner.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
 const MACHINE_FORMAT_PARSERS = new Set([
@@ -60,19 +61,6 @@ function failure(toolName: string, argv: readonly string[], message: string): To
   };
 }
 
-function parseOutcome(parserName: string, outcome: RunOutcome, root: string): ParseResult {
-  if (outcome.end !== 'exited') return { findings: [], passed: false };
-  const parser = findParser(parserName);
-  if (!parser) return { findings: [], passed: false, note: `unknown parser "${parserName}"` };
-  return parser.parse({
-    stdout: outcome.stdout,
-    stderr: outcome.stderr,
-    exitCode: outcome.exitCode,
-    truncated: outcome.parseTruncated,
-    root,
-  });
-}
-
 /** E2BIG: the OS refused the command line (argv plus environment) as too long. */
 function argumentListTooLong(pathCount: number): string {
   const cause =
@@ -125,44 +113,82 @@ export async function runGate(
       throw error;
     }
   }
+  // A gate with a cwd (the workspace root's, served from a package) runs there; the call's
+  // paths and the findings stay relative to the served root.
+  const runDir = gate.cwd ? path.resolve(options.root, gate.cwd) : options.root;
+  if (runDir !== options.root) {
+    paths = paths.map((given) => path.relative(runDir, path.resolve(options.root, given)));
+    const outside = paths.find((given) => given === '..' || given.startsWith(`..${path.sep}`));
+    if (outside !== undefined)
+      return failure(
+        toolName,
+        base,
+        `the path ${outside} is outside ${gate.cwd}, where this gate runs`,
+      );
+  }
   const argv = commandWithPaths(base, paths);
+  const onProgress = context.wantsProgress
+    ? (elapsedMs: number, bytes: number) =>
+        context.progress({
+          progress: Math.round(elapsedMs / 1000),
+          message: `${toolName}: ${Math.round(elapsedMs / 1000)} s, ${bytes} bytes of output`,
+        })
+    : undefined;
+  const common = {
+    timeoutMs: gate.timeoutMs,
+    signal: context.signal,
+    ...(options.env ? { env: options.env } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  };
+  if (!fixing && gate.steps && gate.steps.length > 0) {
+    const steps = await runSteps({
+      ...common,
+      root: options.root,
+      runDir,
+      steps: gate.steps,
+      isMachineFormat: (parser) => MACHINE_FORMAT_PARSERS.has(parser),
+    });
+    const anyMachine = gate.steps.some((step) => MACHINE_FORMAT_PARSERS.has(step.parser));
+    return buildGateResult({
+      toolName,
+      argv: steps.argv,
+      outcome: steps.outcome,
+      parsed: steps.parsed,
+      listFindings: anyMachine,
+      stdoutInReport: true,
+    });
+  }
   // A fix command prints text (e.g. `eslint --fix` prints stylish): the generic parser reads it.
   const parserName = fixing ? 'generic' : gate.parser;
   const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
   const outcome = await runGateCommand({
-    root: options.root,
+    ...common,
+    root: runDir,
     argv,
-    timeoutMs: gate.timeoutMs,
-    signal: context.signal,
     stdoutInReport: !machineFormat,
-    ...(options.env ? { env: options.env } : {}),
-    ...(context.wantsProgress
-      ? {
-          onProgress: (elapsedMs: number, bytes: number) =>
-            context.progress({
-              progress: Math.round(elapsedMs / 1000),
-              message: `${toolName}: ${Math.round(elapsedMs / 1000)} s, ${bytes} bytes of output`,
-            }),
-        }
-      : {}),
   }).catch(spawnRefusedArgumentList);
   if (
     outcome === ARGUMENT_LIST_TOO_LONG ||
     (outcome.end === 'spawn-failed' && /\bE2BIG\b/.test(outcome.problem ?? ''))
   )
     return failure(toolName, argv, argumentListTooLong(paths.length));
+  const parsed = parseOutcome(parserName, outcome, runDir);
+  parsed.findings = rebaseFindings(parsed.findings, runDir, options.root);
   return buildGateResult({
     toolName,
     argv,
     outcome,
-    parsed: parseOutcome(parserName, outcome, options.root),
+    parsed,
     listFindings: machineFormat || (parserName === 'go-vet' && argv.includes('-json')),
     stdoutInReport: !machineFormat,
   });
 }
 
 function describe(gate: GateSpec, fixing: boolean): string {
-  const command = (fixing ? gate.fix! : gate.command).join(' ');
+  const command =
+    !fixing && gate.steps
+      ? gate.steps.map((step) => step.command.join(' ')).join(' && ')
+      : (fixing ? gate.fix! : gate.command).join(' ');
   if (fixing) {
     return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place. Call "${gate.name}" afterwards to see what is left.`;
   }

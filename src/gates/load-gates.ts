@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { loadConfig } from './config.js';
 import { detectGates } from './detect/detect.js';
+import { findWorkspace } from './detect/workspace.js';
 import type { GateSpec } from './gate-spec.js';
 import type { PackageManager } from './detect/package-manager.js';
 
@@ -10,10 +12,41 @@ export interface ServedGates {
   packageManager: PackageManager | null;
 }
 
-/** The gates to serve for `root`: mcp-gates.json when present, detection otherwise. Throws on a bad config. */
+/**
+ * The gates to serve for `root`: mcp-gates.json when present, detection otherwise. Throws
+ * on a bad config. When `root` is a package of a workspace, the workspace root's gates
+ * (its mcp-gates.json or its detection) are served too, running in the workspace root,
+ * and the package's own detected gates are named `<package>.<gate>` so they never clash.
+ */
 export function loadGates(root: string): ServedGates {
   const configured = loadConfig(root);
   if (configured) return { gates: configured, origin: 'config', packageManager: null };
-  const detection = detectGates(root);
-  return { gates: detection.gates, origin: 'detection', packageManager: detection.packageManager };
+  const workspace = findWorkspace(root);
+  if (!workspace) {
+    const detection = detectGates(root);
+    return {
+      gates: detection.gates,
+      origin: 'detection',
+      packageManager: detection.packageManager,
+    };
+  }
+  const rootConfigured = loadConfig(workspace.root);
+  const rootDetection = rootConfigured ? undefined : detectGates(workspace.root);
+  const packageManager = rootDetection?.packageManager ?? null;
+  const cwd = path.relative(root, workspace.root).split(path.sep).join('/');
+  const rootGates = (rootConfigured ?? rootDetection!.gates).map((gate) => ({
+    ...gate,
+    description: `${gate.description} (runs in the workspace root, ${cwd})`,
+    cwd,
+  }));
+  const own = detectGates(root, packageManager ? { packageManager } : {}).gates.map((gate) => ({
+    ...gate,
+    name: `${workspace.packageName}.${gate.name}`.slice(0, 60),
+    description: `${gate.description} (package ${workspace.packageName})`,
+  }));
+  return {
+    gates: [...rootGates, ...own],
+    origin: rootConfigured ? 'config' : 'detection',
+    packageManager: packageManager ?? detectGates(root).packageManager,
+  };
 }

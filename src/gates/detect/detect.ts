@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
-import { classifyScript, toolsInBody, type ScriptKind } from './scripts.js';
+import { classifyScript, planScript, toolsInBody, type ScriptKind } from './scripts.js';
 
 export interface Detection {
   gates: GateSpec[];
@@ -42,14 +42,19 @@ const PRETTIER_CONFIGS = [
 const BIOME_CONFIGS = ['biome.json', 'biome.jsonc'];
 const OXLINT_CONFIGS = ['.oxlintrc.json', '.oxlintrc.jsonc', 'oxlint.config.ts'];
 const RUFF_CONFIGS = ['ruff.toml', '.ruff.toml'];
+const OXFMT_CONFIGS = ['.oxfmtrc.json', '.oxfmtrc.jsonc'];
+const MYPY_CONFIGS = ['mypy.ini', '.mypy.ini'];
+const PYRIGHT_CONFIGS = ['pyrightconfig.json'];
+/** mypy's flags for one `file:line:col: severity: message  [code]` line per problem. */
+const MYPY_FLAGS = [
+  '--show-column-numbers',
+  '--no-error-summary',
+  '--no-pretty',
+  '--no-color-output',
+];
 
-const SCRIPT_PARSER: Record<string, string> = {
-  tsc: 'tsc',
-  'vue-tsc': 'tsc',
-  prettier: 'prettier',
-};
-
-function readJson(file: string): Record<string, unknown> | undefined {
+/** A JSON object file, or undefined when missing, unreadable or not an object. */
+export function readJson(file: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     return value && typeof value === 'object' && !Array.isArray(value)
@@ -87,6 +92,15 @@ function gateName(scriptName: string): string {
   );
 }
 
+/** The `<name>:fix` script, when the package has one. */
+function namedFix(
+  scripts: Record<string, unknown>,
+  name: string,
+): { name: string; body: string } | undefined {
+  const body = scripts[`${name}:fix`];
+  return typeof body === 'string' ? { name: `${name}:fix`, body } : undefined;
+}
+
 function scriptGates(
   root: string,
   packageJson: Record<string, unknown>,
@@ -106,16 +120,24 @@ function scriptGates(
   const used = new Set<string>();
 
   const add = (gate: string, script: ScriptInfo, fix: ScriptInfo | undefined, what: string) => {
+    // `<name>:fix` is the repo's own fixer of `<name>` (`check:fix` for `check`).
+    const pairedFix = fix ?? namedFix(rawScripts as Record<string, unknown>, script.name);
     used.add(script.name);
-    if (fix) used.add(fix.name);
-    const tools = toolsInBody(script.body);
-    const parser = tools.length === 1 ? (SCRIPT_PARSER[tools[0]!] ?? 'generic') : 'generic';
+    if (pairedFix) used.add(pairedFix.name);
+    const hasHooks = [`pre${script.name}`, `post${script.name}`].some(
+      (hook) => typeof (rawScripts as Record<string, unknown>)[hook] === 'string',
+    );
+    const plan = planScript(script.body, hasHooks);
+    const runs = plan.steps
+      ? `; runs ${plan.steps.map((step) => `\`${step.command.join(' ')}\``).join(', then ')}, each to the end`
+      : '';
     gates.push({
       name: gate,
-      description: `${what}: the package.json script "${script.name}" (${script.body})`,
+      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}`,
       command: scriptCommand(manager, script.name),
-      fix: fix ? scriptCommand(manager, fix.name) : null,
-      parser,
+      fix: pairedFix ? scriptCommand(manager, pairedFix.name) : null,
+      parser: plan.parser,
+      ...(plan.steps ? { steps: plan.steps } : {}),
       timeoutMs: DEFAULT_TIMEOUT_MS,
       paths: 'none',
       source: 'package.json',
@@ -170,6 +192,34 @@ function coveredTools(
   return covered;
 }
 
+function hasDependency(packageJson: Record<string, unknown> | undefined, name: string): boolean {
+  return ['devDependencies', 'dependencies'].some((field) => {
+    const value = packageJson?.[field];
+    return Boolean(value && typeof value === 'object' && name in value);
+  });
+}
+
+/** The mypy config and whether it names the files to check (then mypy runs with no target). */
+function mypyConfig(
+  root: string,
+  pyproject: string | undefined,
+): { source: string; namesFiles: boolean } | undefined {
+  const candidates: [string, string | undefined, RegExp][] = [
+    ...MYPY_CONFIGS.map((name): [string, string | undefined, RegExp] => [
+      name,
+      readText(path.join(root, name)),
+      /^\s*\[mypy\]/m,
+    ]),
+    ['pyproject.toml', pyproject, /^\s*\[tool\.mypy\]/m],
+    ['setup.cfg', readText(path.join(root, 'setup.cfg')), /^\s*\[mypy\]/m],
+  ];
+  for (const [source, text, section] of candidates) {
+    if (text === undefined || !section.test(text)) continue;
+    return { source, namesFiles: /^\s*files\s*=/m.test(text) };
+  }
+  return undefined;
+}
+
 function hasName(gates: readonly GateSpec[], name: string): boolean {
   return gates.some((gate) => gate.name === name);
 }
@@ -179,9 +229,18 @@ function hasName(gates: readonly GateSpec[], name: string): boolean {
  * repo's own way to run them), then config-file markers turned into default commands
  * for tools no script already runs.
  */
-export function detectGates(root: string): Detection {
+export function detectGates(
+  root: string,
+  options: {
+    /** A workspace package's scripts run with the workspace's package manager. */
+    packageManager?: PackageManager;
+  } = {},
+): Detection {
   const packageJson = readJson(path.join(root, 'package.json'));
-  const manager = packageJson ? detectPackageManager(root, packageJson) : null;
+  const manager = packageJson
+    ? (options.packageManager ?? detectPackageManager(root, packageJson))
+    : null;
+  const dependsOn = (name: string) => hasDependency(packageJson, name);
   const gates = packageJson && manager ? scriptGates(root, packageJson, manager) : [];
   const covered = coveredTools(gates, packageJson);
 
@@ -232,8 +291,9 @@ export function detectGates(root: string): Detection {
       source: firstExisting(root, BIOME_CONFIGS),
       gate: {
         name: 'biome',
-        description: 'Biome lint and format check',
-        command: ['biome', 'check', '--reporter=json'],
+        description: 'Biome lint, format and import check (biome ci)',
+        // `biome ci` is the read-only form of `biome check`: it never writes, whatever the flags.
+        command: ['biome', 'ci', '--reporter=json'],
         fix: ['biome', 'check', '--write'],
         parser: 'biome-json',
         paths: 'append',
@@ -248,6 +308,31 @@ export function detectGates(root: string): Detection {
         command: ['oxlint', '--format', 'json'],
         fix: ['oxlint', '--fix'],
         parser: 'oxlint-json',
+        paths: 'append',
+      },
+    },
+    {
+      tool: 'oxfmt',
+      source:
+        firstExisting(root, OXFMT_CONFIGS) ?? (dependsOn('oxfmt') ? 'package.json' : undefined),
+      gate: {
+        name: 'oxfmt',
+        description: 'oxfmt format check',
+        command: ['oxfmt', '--check'],
+        fix: ['oxfmt'],
+        parser: 'oxfmt',
+        paths: 'append',
+      },
+    },
+    {
+      tool: 'xo',
+      source: packageJson?.xo || dependsOn('xo') ? 'package.json' : undefined,
+      gate: {
+        name: 'xo',
+        description: 'xo over the project',
+        command: ['xo'],
+        fix: ['xo', '--fix'],
+        parser: 'xo',
         paths: 'append',
       },
     },
@@ -313,6 +398,36 @@ export function detectGates(root: string): Detection {
         parser: 'ruff-format',
         paths: 'append',
         source: ruffConfig,
+      }),
+    );
+  }
+  const mypy = mypyConfig(root, pyproject);
+  if (mypy) {
+    gates.push(
+      markerGate({
+        name: 'mypy',
+        description: 'mypy typecheck',
+        command: ['mypy', ...MYPY_FLAGS, ...(mypy.namesFiles ? [] : ['.'])],
+        fix: null,
+        parser: 'mypy',
+        paths: 'append',
+        source: mypy.source,
+      }),
+    );
+  }
+  const pyrightConfig =
+    firstExisting(root, PYRIGHT_CONFIGS) ??
+    (pyproject && /^\s*\[tool\.pyright\]/m.test(pyproject) ? 'pyproject.toml' : undefined);
+  if (pyrightConfig) {
+    gates.push(
+      markerGate({
+        name: 'pyright',
+        description: 'pyright typecheck',
+        command: ['pyright', '--outputjson'],
+        fix: null,
+        parser: 'pyright-json',
+        paths: 'append',
+        source: pyrightConfig,
       }),
     );
   }

@@ -1,3 +1,5 @@
+import { combinedParserName } from '../parsers/combined.js';
+
 /** What a package.json script does, judged by its name and its body. */
 export type ScriptKind =
   'lint' | 'lint-fix' | 'format-check' | 'format-write' | 'typecheck' | 'check';
@@ -21,6 +23,8 @@ export function toolsInBody(body: string): string[] {
     'next lint',
     'xo',
     'standard',
+    'vitest',
+    'oxfmt',
   ].filter((tool) => mentions(body, tool));
 }
 
@@ -72,6 +76,17 @@ function byBody(body: string): ScriptKind | undefined {
     case 'vue-tsc':
       // Plain `tsc` emits files: a build, not a gate.
       return /--noEmit/.test(body) ? 'typecheck' : undefined;
+    case 'biome': {
+      const command = /\bbiome\s+(ci|check|lint|format)\b/.exec(body)?.[1];
+      if (command === 'format') return mutating ? 'format-write' : 'format-check';
+      if (command === 'lint') return mutating ? 'lint-fix' : 'lint';
+      // `biome ci` and `biome check` are the umbrella check; `check --write` is no gate.
+      return command && !mutating ? 'check' : undefined;
+    }
+    case 'oxfmt':
+      return /--check|--list-different/.test(body) ? 'format-check' : 'format-write';
+    case 'vitest':
+      return /(^|\s)(typecheck|--typecheck)/.test(body) ? 'typecheck' : undefined;
     case 'eslint':
     case 'oxlint':
     case 'stylelint':
@@ -102,4 +117,169 @@ export function classifyScript(name: string, body: string): ScriptKind | undefin
   if (/^(lint|format|fmt|style|prettier|types?|check|tsc|eslint)([:-]|$)/i.test(name))
     return byBody(body);
   return undefined;
+}
+
+/** One command of a script split at `&&`, run on its own and read by its tool's parser. */
+export interface ScriptStep {
+  command: string[];
+  parser: string;
+}
+
+/** How a script gate runs and reads its output. */
+export interface ScriptPlan {
+  /** The parser for the script's whole output when it runs through the package manager. */
+  parser: string;
+  /** Set when the script is a plain `a && b` of known checks: each runs on its own. */
+  steps?: ScriptStep[];
+}
+
+// Characters a word may hold unquoted and mean the same to sh and to argv. Globs, `$`,
+// `~`, `\`, redirections, pipes, `;`, `||`, subshells and backticks are all outside.
+const PLAIN_CHAR = /[A-Za-z0-9_./:=@,+%-]/;
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * Splits a script body at `&&` into argv lists, or returns undefined when it uses any
+ * other shell syntax (then only a shell can run it faithfully). Quotes are taken only
+ * where sh would pass their content literally: '…', and "…" without $, ` or \.
+ */
+export function splitChain(body: string): string[][] | undefined {
+  const segments: string[][] = [[]];
+  let word: string | null = null;
+  const endWord = () => {
+    if (word !== null) segments[segments.length - 1]!.push(word);
+    word = null;
+  };
+  for (let index = 0; index < body.length; index += 1) {
+    const char = body[index]!;
+    if (char === ' ' || char === '\t') {
+      endWord();
+    } else if (char === '&' && body[index + 1] === '&') {
+      endWord();
+      if (segments[segments.length - 1]!.length === 0) return undefined;
+      segments.push([]);
+      index += 1;
+    } else if (char === "'" || char === '"') {
+      const close = body.indexOf(char, index + 1);
+      if (close === -1) return undefined;
+      const quoted = body.slice(index + 1, close);
+      if (char === '"' && /[$`\\]/.test(quoted)) return undefined;
+      word = (word ?? '') + quoted;
+      index = close;
+    } else if (PLAIN_CHAR.test(char)) {
+      word = (word ?? '') + char;
+    } else {
+      return undefined;
+    }
+  }
+  endWord();
+  if (segments.some((segment) => segment.length === 0)) return undefined;
+  // `FOO=1 eslint .` sets the variable for that command only: leave it to the shell.
+  if (segments.some((segment) => ENV_ASSIGNMENT.test(segment[0]!))) return undefined;
+  return segments;
+}
+
+/** The value of `--name value`, `--name=value` or `-n value` in args, if given. */
+function optionValue(args: readonly string[], long: string, short?: string): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg.startsWith(`${long}=`)) return arg.slice(long.length + 1);
+    if (arg === long || (short !== undefined && arg === short)) return args[index + 1] ?? '';
+  }
+  return undefined;
+}
+
+/**
+ * The parser for one command's own default (or JSON) output, or undefined when the
+ * command is not a read-only check we can read: it writes (`--fix`, `--write`, plain
+ * `prettier`/`oxfmt`), emits (`tsc` without --noEmit), or picked an output format we do
+ * not parse.
+ */
+export function commandParser(argv: readonly string[]): string | undefined {
+  const [program, ...args] = argv;
+  if (MUTATING.test(args.join(' '))) return undefined;
+  const has = (flag: string) => args.includes(flag);
+  switch (program) {
+    case 'eslint': {
+      const format = optionValue(args, '--format', '-f');
+      if (format === undefined || format === 'stylish') return 'eslint-stylish';
+      return format === 'json' ? 'eslint-json' : undefined;
+    }
+    case 'prettier':
+      return has('--check') || has('-c') || has('--list-different') || has('-l')
+        ? 'prettier'
+        : undefined;
+    case 'tsc':
+    case 'vue-tsc': {
+      const pretty = optionValue(args, '--pretty');
+      if (!has('--noEmit') || (pretty !== undefined && pretty !== 'false')) return undefined;
+      return 'tsc';
+    }
+    case 'biome': {
+      if (!['check', 'ci', 'lint', 'format'].includes(args[0] ?? '')) return undefined;
+      const reporter = optionValue(args, '--reporter');
+      if (reporter === undefined) return 'biome-text';
+      return reporter === 'json' ? 'biome-json' : undefined;
+    }
+    case 'oxlint': {
+      const format = optionValue(args, '--format', '-f');
+      if (format === undefined || format === 'default') return 'oxlint-text';
+      return format === 'json' ? 'oxlint-json' : undefined;
+    }
+    case 'vitest':
+      return args[0] === 'typecheck' || args.some((arg) => arg.startsWith('--typecheck'))
+        ? 'vitest-typecheck'
+        : undefined;
+    case 'stylelint': {
+      const formatter = optionValue(args, '--formatter', '-f');
+      return formatter === undefined || formatter === 'string' ? 'stylelint' : undefined;
+    }
+    case 'xo':
+      return optionValue(args, '--reporter') === undefined ? 'xo' : undefined;
+    case 'oxfmt':
+      return has('--check') || has('--list-different') ? 'oxfmt' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Each known tool's default text output parser, for a script we cannot split. */
+const DEFAULT_TEXT_PARSER: Record<string, string> = {
+  eslint: 'eslint-stylish',
+  prettier: 'prettier',
+  tsc: 'tsc',
+  'vue-tsc': 'tsc',
+  biome: 'biome-text',
+  oxlint: 'oxlint-text',
+  vitest: 'vitest-typecheck',
+  stylelint: 'stylelint',
+  xo: 'xo',
+  oxfmt: 'oxfmt',
+};
+
+/**
+ * How to run and read a script gate. A body that is exactly one known check keeps running
+ * through the package manager, read by that tool's parser. A plain `a && b` of known
+ * checks (and no pre/post hook, which the package manager would also run) becomes steps:
+ * every step runs even when an earlier one fails, so the second tool's findings are not
+ * hidden behind the first. Anything else runs as a script, its output read by the parsers
+ * of every tool it names (`generic` when it names none).
+ */
+export function planScript(body: string, hasHooks: boolean): ScriptPlan {
+  const segments = splitChain(body);
+  const parsers = segments?.map(commandParser);
+  if (segments && parsers && parsers.every((parser) => parser !== undefined)) {
+    if (segments.length === 1) return { parser: parsers[0]! };
+    if (!hasHooks) {
+      return {
+        parser: combinedParserName(parsers as string[]),
+        steps: segments.map((command, index) => ({ command, parser: parsers[index]! })),
+      };
+    }
+  }
+  const named = toolsInBody(body)
+    .filter((tool) => tool !== 'vitest' || /typecheck/.test(body))
+    .map((tool) => DEFAULT_TEXT_PARSER[tool])
+    .filter((parser): parser is string => parser !== undefined);
+  return { parser: named.length > 0 ? combinedParserName(named) : 'generic' };
 }

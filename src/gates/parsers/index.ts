@@ -1,16 +1,24 @@
 import { biomeJsonParser } from './biome-json.js';
+import { biomeTextParser } from './biome-text.js';
 import { cargoJsonParser } from './cargo-json.js';
+import { combineParsers } from './combined.js';
 import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
+import { mypyParser } from './mypy.js';
+import { oxfmtParser } from './oxfmt.js';
 import { oxlintJsonParser } from './oxlint-json.js';
+import { oxlintTextParser } from './oxlint-text.js';
 import type { Parser } from './parser.js';
 import { prettierParser } from './prettier.js';
+import { pyrightJsonParser } from './pyright-json.js';
 import { ruffFormatParser } from './ruff-format.js';
 import { ruffJsonParser } from './ruff-json.js';
 import { rustfmtParser } from './rustfmt.js';
+import { eslintStylishParser, stylelintParser, xoParser } from './stylish.js';
 import { tscParser } from './tsc.js';
+import { vitestTypecheckParser } from './vitest-typecheck.js';
 
 export type { GateOutput, ParseResult, Parser } from './parser.js';
 
@@ -27,14 +35,28 @@ const PARSERS: readonly Parser[] = [
   ruffFormatParser,
   goVetParser,
   gofmtParser,
+  eslintStylishParser,
+  biomeTextParser,
+  oxlintTextParser,
+  vitestTypecheckParser,
+  stylelintParser,
+  xoParser,
+  oxfmtParser,
+  mypyParser,
+  pyrightJsonParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));
 
 export const PARSER_NAMES: readonly string[] = PARSERS.map((parser) => parser.name);
 
+/** A parser by name; `a+b` reads one output with parsers a and b (a script chaining tools). */
 export function findParser(name: string): Parser | undefined {
-  return BY_NAME.get(name);
+  const single = BY_NAME.get(name);
+  if (single || !name.includes('+')) return single;
+  const parts = name.split('+').map((part) => BY_NAME.get(part));
+  if (parts.some((part) => part === undefined)) return undefined;
+  return combineParsers(parts as Parser[]);
 }
 
 export function listParsers(): readonly Parser[] {

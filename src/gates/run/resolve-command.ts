@@ -19,9 +19,22 @@ const NPM_PACKAGES: Record<string, string> = {
   tsc: 'typescript',
   biome: '@biomejs/biome',
 };
-const NPM_PROGRAMS = new Set(['eslint', 'prettier', 'tsc', 'biome', 'oxlint']);
+const NPM_PROGRAMS = new Set([
+  'eslint',
+  'prettier',
+  'tsc',
+  'biome',
+  'oxlint',
+  'oxfmt',
+  'xo',
+  'stylelint',
+  'vitest',
+]);
 
 const INSTALL_HINTS: Record<string, string> = {
+  pyright:
+    'install pyright in the project (npm install --save-dev pyright, or pip install pyright)',
+  mypy: 'install mypy in the project (uv add --dev mypy, or pip install mypy) and put its bin directory on PATH',
   cargo:
     'install Rust with rustup (https://rustup.rs), or put ~/.cargo/bin on the PATH the host gives the server',
   ruff: 'install ruff in the project (uv add --dev ruff, or pip install ruff) and put its bin directory on PATH',

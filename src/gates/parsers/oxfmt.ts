@@ -1,0 +1,40 @@
+import { createFinding, type Finding } from '../report/finding.js';
+import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
+
+// `oxfmt --check` lists each unformatted file with its time, between a heading and a summary:
+//   Checking formatting...
+//   src/a.js (0ms)
+//   Format issues found in above 1 files. Run without `--check` to fix.
+// `oxfmt --list-different` prints the bare paths instead.
+
+const CHECKED_FILE = /^(\S.*) \(\d{1,9}(?:\.\d+)?m?s\)$/;
+const NOT_A_FILE =
+  /^(?:Checking formatting|Format issues found|Finished in|All matched files|No config found|Usage:|Error|error)/;
+
+export function parseOxfmtText(text: string, root: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const line of lines(text)) {
+    const trimmed = line.trim();
+    if (trimmed === '' || NOT_A_FILE.test(trimmed)) continue;
+    const checked = CHECKED_FILE.exec(trimmed);
+    const file = checked ? checked[1]! : /\s/.test(trimmed) ? undefined : trimmed;
+    if (file === undefined) continue;
+    findings.push(
+      createFinding({
+        file: relativeToRoot(file, root),
+        rule: 'oxfmt',
+        message: 'not formatted (oxfmt fixes it)',
+      }),
+    );
+  }
+  return findings;
+}
+
+export const oxfmtParser: Parser = {
+  name: 'oxfmt',
+  summary: 'oxfmt --check or --list-different',
+  parse(output) {
+    // stderr carries notices (`No config found, using defaults…`), never file names.
+    return verdict(output.exitCode, parseOxfmtText(output.stdout, output.root));
+  },
+};

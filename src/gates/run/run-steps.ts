@@ -1,0 +1,141 @@
+import path from 'node:path';
+import type { Finding } from '../report/finding.js';
+import type { GateStep } from '../gate-spec.js';
+import { findParser, type ParseResult } from '../parsers/index.js';
+import { runGateCommand, type RunOutcome, type RunRequest } from './runner.js';
+
+/** Reads one finished command's output with the named parser, from where it ran. */
+export function parseOutcome(parserName: string, outcome: RunOutcome, runDir: string): ParseResult {
+  if (outcome.end !== 'exited') return { findings: [], passed: false };
+  const parser = findParser(parserName);
+  if (!parser) return { findings: [], passed: false, note: `unknown parser "${parserName}"` };
+  return parser.parse({
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
+    exitCode: outcome.exitCode,
+    truncated: outcome.parseTruncated,
+    root: runDir,
+  });
+}
+
+/**
+ * Findings of a gate that ran in a subdirectory (a workspace package) made relative to
+ * the served root, as every finding is. Absolute paths outside it stay as printed.
+ */
+export function rebaseFindings(findings: Finding[], runDir: string, root: string): Finding[] {
+  if (path.resolve(runDir) === path.resolve(root)) return findings;
+  return findings.map((finding) => {
+    if (finding.file === null || path.isAbsolute(finding.file)) return finding;
+    const relative = path.relative(root, path.resolve(runDir, finding.file));
+    return { ...finding, file: relative.split(path.sep).join('/') };
+  });
+}
+
+export interface StepsRequest extends Omit<RunRequest, 'argv' | 'stdoutInReport' | 'root'> {
+  /** The served root (findings are relative to it) and the directory the steps run in. */
+  root: string;
+  runDir: string;
+  steps: readonly GateStep[];
+  /** Parsers whose stdout is a machine format, kept out of the report. */
+  isMachineFormat: (parser: string) => boolean;
+}
+
+export interface StepsOutcome {
+  /** The steps as one run: the first abnormal end, the first failing exit, all output. */
+  outcome: RunOutcome;
+  parsed: ParseResult;
+  /** The steps' argv joined with `&&`, as the script spelled them. */
+  argv: string[];
+}
+
+/**
+ * Runs a multi-step check: each step in turn with the remaining time, every step even
+ * when an earlier one failed (its findings would otherwise stay hidden), stopping only on
+ * cancel or timeout. Each step's output is read by its own parser; the gate passes only
+ * when every step passed.
+ */
+export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
+  const started = Date.now();
+  const outcomes: RunOutcome[] = [];
+  const findings: Finding[] = [];
+  const notes: string[] = [];
+  let passed = true;
+  for (const step of request.steps) {
+    const remainingMs = request.timeoutMs - (Date.now() - started);
+    // The first step always starts (the runner reports a cancel before it as its own end).
+    if (outcomes.length > 0 && (request.signal.aborted || remainingMs <= 0)) break;
+    const bytesBefore = outcomes.reduce((sum, earlier) => sum + earlier.outputBytes, 0);
+    const { onProgress } = request;
+    const outcome = await runGateCommand({
+      ...request,
+      // Progress counts from the gate's start, so it keeps increasing across steps.
+      ...(onProgress
+        ? {
+            onProgress: (_stepMs: number, bytes: number) =>
+              onProgress(Date.now() - started, bytesBefore + bytes),
+          }
+        : {}),
+      root: request.runDir,
+      argv: step.command,
+      timeoutMs: Math.max(remainingMs, 1),
+      stdoutInReport: !request.isMachineFormat(step.parser),
+    });
+    outcomes.push(outcome);
+    const parsed = parseOutcome(step.parser, outcome, request.runDir);
+    findings.push(...rebaseFindings(parsed.findings, request.runDir, request.root));
+    passed &&= outcome.end === 'exited' && parsed.passed;
+    if (parsed.note) notes.push(`${step.command[0]}: ${parsed.note}`);
+    if (outcome.end === 'timed-out' || outcome.end === 'cancelled') break;
+  }
+  const argv = request.steps.flatMap((step, index) =>
+    index === 0 ? step.command : ['&&', ...step.command],
+  );
+  const skipped = request.steps.length - outcomes.length;
+  if (skipped > 0) {
+    passed = false;
+    notes.push(`${skipped} step${skipped === 1 ? '' : 's'} not run (cancelled or out of time)`);
+  }
+  return {
+    outcome: mergeOutcomes(outcomes, request.steps, Date.now() - started),
+    parsed: { findings, passed, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) },
+    argv,
+  };
+}
+
+function mergeOutcomes(
+  outcomes: readonly RunOutcome[],
+  steps: readonly GateStep[],
+  durationMs: number,
+): RunOutcome {
+  const abnormal = outcomes.find((outcome) => outcome.end !== 'exited');
+  const failing = outcomes.find((outcome) => outcome.exitCode !== 0);
+  const problems = outcomes.flatMap((outcome, index) =>
+    outcome.problem ? [`${steps[index]!.command[0]}: ${outcome.problem}`] : [],
+  );
+  const totalBytes = outcomes.reduce((sum, outcome) => sum + outcome.output.totalBytes, 0);
+  const text = outcomes
+    .map((outcome, index) => {
+      const body = outcome.output.text.replace(/\s+$/, '');
+      return `$ ${steps[index]!.command.join(' ')}\n${body === '' ? '(no output)' : body}`;
+    })
+    .join('\n\n');
+  const logPath = outcomes.find((outcome) => outcome.output.logPath)?.output.logPath;
+  return {
+    end: abnormal?.end ?? 'exited',
+    exitCode: abnormal ? null : (failing?.exitCode ?? 0),
+    signal: abnormal?.signal ?? null,
+    durationMs,
+    stdout: outcomes.map((outcome) => outcome.stdout).join('\n'),
+    stderr: outcomes.map((outcome) => outcome.stderr).join('\n'),
+    parseTruncated: outcomes.some((outcome) => outcome.parseTruncated),
+    outputBytes: outcomes.reduce((sum, outcome) => sum + outcome.outputBytes, 0),
+    output: {
+      text: totalBytes > 0 ? text : '',
+      totalBytes,
+      truncated: outcomes.some((outcome) => outcome.output.truncated),
+      ...(logPath ? { logPath } : {}),
+    },
+    resolved: (abnormal ?? outcomes[0])!.resolved,
+    ...(problems.length > 0 ? { problem: problems.join('\n') } : {}),
+  };
+}
