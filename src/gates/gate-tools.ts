@@ -5,6 +5,8 @@ import { commandWithPaths, fixToolName, type GateSpec } from './gate-spec.js';
 import { GatesError } from './gates-error.js';
 import { findParser, type ParseResult } from './parsers/index.js';
 import { runGateCommand, type RunOutcome } from './run/runner.js';
+import { changedFiles, fingerprintTree } from './run/tree-fingerprint.js';
+import type { TreeWatch } from './report/gate-result.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
 const MACHINE_FORMAT_PARSERS = new Set([
@@ -56,6 +58,8 @@ function failure(toolName: string, argv: readonly string[], message: string): To
       truncated: false,
       logPath: null,
       report,
+      changedFiles: null,
+      treeWatch: null,
     },
   };
 }
@@ -112,6 +116,9 @@ export async function runGate(
   // A fix command prints text (e.g. `eslint --fix` prints stylish): the generic parser reads it.
   const parserName = fixing ? 'generic' : gate.parser;
   const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
+  // Fingerprints around the run: a check that changes the tree fails, a fix lists what it changed.
+  const env = options.env ?? process.env;
+  const before = await fingerprintTree(options.root, env);
   const outcome = await runGateCommand({
     root: options.root,
     argv,
@@ -129,6 +136,20 @@ export async function runGate(
         }
       : {}),
   });
+  let tree: TreeWatch | undefined;
+  if (outcome.end !== 'not-found' && outcome.end !== 'spawn-failed') {
+    const after = await fingerprintTree(options.root, env);
+    tree = {
+      method: after.method,
+      capped: before.capped || after.capped,
+      changedFiles: before.method === after.method ? changedFiles(before, after) : [],
+      durationMs: before.durationMs + after.durationMs,
+    };
+    const lastPath = after.lastPath ?? before.lastPath;
+    if (tree.capped && lastPath !== undefined) tree.lastPath = lastPath;
+    const gitProblem = after.gitProblem ?? before.gitProblem;
+    if (gitProblem) tree.gitProblem = gitProblem;
+  }
   return buildGateResult({
     toolName,
     argv,
@@ -136,6 +157,8 @@ export async function runGate(
     parsed: parseOutcome(parserName, outcome, options.root),
     listFindings: machineFormat || (parserName === 'go-vet' && argv.includes('-json')),
     stdoutInReport: !machineFormat,
+    fixing,
+    ...(tree ? { tree } : {}),
   });
 }
 

@@ -299,7 +299,7 @@ export function detectGates(root: string): Detection {
       markerGate({
         name: 'ruff',
         description: 'Ruff lint',
-        command: ['ruff', 'check', '--output-format', 'json'],
+        command: ['ruff', 'check', '--no-fix', '--output-format', 'json'],
         fix: ['ruff', 'check', '--fix'],
         parser: 'ruff-json',
         paths: 'append',
