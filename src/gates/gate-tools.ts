@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import type { JsonSchema, Tool, ToolContext, ToolResult } from '../server/tool.js';
 import { confinePaths } from './run/confine-paths.js';
 import { GATE_OUTPUT_SCHEMA, buildGateResult } from './report/gate-result.js';
@@ -6,6 +8,7 @@ import { GatesError } from './gates-error.js';
 import { findParser, type ParseResult } from './parsers/index.js';
 import { runGateCommand, type RunOutcome } from './run/runner.js';
 import { changedFiles, fingerprintTree } from './run/tree-fingerprint.js';
+import { planTscBuild, planTscNoEmit } from './run/tsc-build.js';
 import type { TreeWatch } from './report/gate-result.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
@@ -112,7 +115,40 @@ export async function runGate(
       throw error;
     }
   }
-  const argv = commandWithPaths(base, paths);
+  let argv = commandWithPaths(base, paths);
+  let privateDirectory: string | undefined;
+  if (gate.prepare && !fixing) {
+    try {
+      const plan =
+        gate.prepare === 'tsc-build'
+          ? planTscBuild(options.root, base[0]!, base[2] ?? 'tsconfig.json')
+          : planTscNoEmit(argv);
+      argv = plan.argv;
+      privateDirectory = plan.cacheDirectory;
+    } catch (error) {
+      return failure(
+        toolName,
+        base,
+        `could not prepare the typecheck's private output directory: ${(error as Error).message}; check that the temporary directory (${os.tmpdir()}) is writable`,
+      );
+    }
+  }
+  try {
+    return await runChecked(gate, fixing, toolName, argv, context, options);
+  } finally {
+    if (privateDirectory) fs.rmSync(privateDirectory, { recursive: true, force: true });
+  }
+}
+
+/** Runs argv between two tree fingerprints and builds the result. */
+async function runChecked(
+  gate: GateSpec,
+  fixing: boolean,
+  toolName: string,
+  argv: string[],
+  context: ToolContext,
+  options: GateToolOptions,
+): Promise<ToolResult> {
   // A fix command prints text (e.g. `eslint --fix` prints stylish): the generic parser reads it.
   const parserName = fixing ? 'generic' : gate.parser;
   const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
