@@ -8,7 +8,7 @@ import { GatesError } from './gates-error.js';
 import { findParser, type ParseResult } from './parsers/index.js';
 import { runGateCommand, type RunOutcome } from './run/runner.js';
 import { changedFiles, fingerprintTree } from './run/tree-fingerprint.js';
-import { planTscBuild, planTscNoEmit } from './run/tsc-build.js';
+import { planTscBuild, planTscNoEmit, TscPlanError } from './run/tsc-build.js';
 import type { TreeWatch } from './report/gate-result.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
@@ -126,6 +126,7 @@ export async function runGate(
       argv = plan.argv;
       privateDirectory = plan.cacheDirectory;
     } catch (error) {
+      if (error instanceof TscPlanError) return failure(toolName, base, error.message);
       return failure(
         toolName,
         base,

@@ -90,6 +90,8 @@ interface ResolvedOptions {
   topLevel: Json;
   /** outDir made absolute against the config that set it. */
   outDir?: string;
+  /** The "files" list in force (own or inherited), when there is one. */
+  files?: unknown[];
 }
 
 function resolveChain(file: string, seen = new Set<string>()): ResolvedOptions {
@@ -121,6 +123,7 @@ function resolveChain(file: string, seen = new Set<string>()): ResolvedOptions {
     resolved.hasExclude ||= inherited.hasExclude;
     Object.assign(resolved.topLevel, inherited.topLevel);
     if (inherited.outDir !== undefined) resolved.outDir = inherited.outDir;
+    if (inherited.files !== undefined) resolved.files = inherited.files;
   }
   const own = config.compilerOptions;
   if (own && typeof own === 'object' && !Array.isArray(own)) {
@@ -130,7 +133,10 @@ function resolveChain(file: string, seen = new Set<string>()): ResolvedOptions {
   }
   for (const key of ['files', 'include', 'exclude'] as const) {
     if (config[key] === undefined) continue;
-    if (key === 'files') resolved.hasFiles = true;
+    if (key === 'files') {
+      resolved.hasFiles = true;
+      resolved.files = Array.isArray(config.files) ? config.files : [];
+    }
     if (key === 'include') resolved.hasInclude = true;
     if (key === 'exclude') resolved.hasExclude = true;
     if (JSON.stringify(config[key]).includes('${configDir}')) resolved.topLevel[key] = config[key];
@@ -148,15 +154,24 @@ function resolveReference(reference: unknown, directory: string): string | undef
   return [path.join(base, 'tsconfig.json'), base, `${base}.json`].find(isFile);
 }
 
-/** Whether a tsconfig needs build mode: it references projects, or lists no files itself. */
+/** Whether a tsconfig needs build mode: it references projects, or its "files" list is empty. */
 export function usesProjectReferences(configFile: string): boolean {
   const config = readTsconfig(configFile);
   if (!config) return false;
+  const chain = resolveChain(configFile);
   return (
     (Array.isArray(config.references) && config.references.length > 0) ||
-    (Array.isArray(config.files) && config.files.length === 0)
+    (chain.files !== undefined && chain.files.length === 0)
   );
 }
+
+/** Whether a project names inputs of its own: a non-empty "files", an "include", or the default. */
+function hasInputSpec(chain: ResolvedOptions): boolean {
+  return chain.hasInclude || !chain.hasFiles || (chain.files?.length ?? 0) > 0;
+}
+
+/** Planning found that the typecheck would check nothing; the message says why and what to do. */
+export class TscPlanError extends Error {}
 
 const forwardSlashes = (file: string) => file.split(path.sep).join('/');
 
@@ -183,6 +198,7 @@ function writeWrapper(
   cacheDirectory: string,
   wrappers: Map<string, string>,
   typescriptMajor: number,
+  withInputs: Set<string>,
 ): string {
   const known = wrappers.get(configFile);
   if (known) return known;
@@ -192,6 +208,7 @@ function writeWrapper(
   const directory = path.dirname(configFile);
   const own = readTsconfig(configFile) ?? {};
   const chain = resolveChain(configFile);
+  if (hasInputSpec(chain)) withInputs.add(configFile);
   const options = chain.compilerOptions;
   const output = path.join(cacheDirectory, `project-${index}`);
 
@@ -219,6 +236,14 @@ function writeWrapper(
 
   const wrapperConfig: Json = { extends: forwardSlashes(configFile), compilerOptions };
   Object.assign(wrapperConfig, substituteConfigDir(chain.topLevel, directory));
+  // The config's own "files", absolute: an inherited empty list would not raise TS18002.
+  if (Array.isArray(own.files)) {
+    wrapperConfig.files = own.files.map((file) =>
+      typeof file === 'string' && !file.includes('${configDir}')
+        ? forwardSlashes(path.resolve(directory, file))
+        : substituteConfigDir(file, directory),
+    );
+  }
   // Defaults resolve against the final config's directory (the wrapper's): spell them out.
   if (!chain.hasFiles && !chain.hasInclude)
     wrapperConfig.include = [forwardSlashes(path.join(directory, '**', '*'))];
@@ -229,12 +254,17 @@ function writeWrapper(
       .map(forwardSlashes);
   }
   const references = Array.isArray(own.references) ? own.references : [];
-  wrapperConfig.references = references
-    .map((reference) => resolveReference(reference, directory))
-    .filter((file): file is string => file !== undefined)
-    .map((file) => ({
-      path: forwardSlashes(writeWrapper(file, cacheDirectory, wrappers, typescriptMajor)),
-    }));
+  // Only where the original has references: an empty list would hush TS18002 ("files" empty).
+  if (references.length > 0) {
+    wrapperConfig.references = references
+      .map((reference) => resolveReference(reference, directory))
+      .filter((file): file is string => file !== undefined)
+      .map((file) => ({
+        path: forwardSlashes(
+          writeWrapper(file, cacheDirectory, wrappers, typescriptMajor, withInputs),
+        ),
+      }));
+  }
   fs.writeFileSync(wrapper, `${JSON.stringify(wrapperConfig, null, 2)}\n`);
   return wrapper;
 }
@@ -275,12 +305,21 @@ export function planTscNoEmit(command: readonly string[]): TscBuildPlan {
 export function planTscBuild(root: string, program: string, project: string): TscBuildPlan {
   const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-tsc-'));
   const wrappers = new Map<string, string>();
+  const withInputs = new Set<string>();
   const rootWrapper = writeWrapper(
     path.resolve(root, project),
     cacheDirectory,
     wrappers,
     installedTypescriptMajor(root),
+    withInputs,
   );
+  // tsc itself passes a config that inherits "files": [] and references nothing.
+  if (withInputs.size === 0) {
+    fs.rmSync(cacheDirectory, { recursive: true, force: true });
+    throw new TscPlanError(
+      `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
+    );
+  }
   return {
     argv: [program, '-b', rootWrapper, '--force', '--pretty', 'false'],
     cacheDirectory,
