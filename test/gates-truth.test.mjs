@@ -16,7 +16,7 @@ import {
   parsePorcelainV2,
   walkFingerprint,
 } from '../dist/gates/run/tree-fingerprint.js';
-import { stripJsonComments } from '../dist/gates/run/tsc-build.js';
+import { planTscBuild, stripJsonComments } from '../dist/gates/run/tsc-build.js';
 import {
   cleanupTemporary,
   envWithTools,
@@ -352,6 +352,30 @@ describe('typecheck follows project references', function () {
     const clean = await runTool(root, 'typecheck');
     expect(clean.isError, clean.text).to.equal(false);
     expect(snapshot(root)).to.deep.equal(cleanTree);
+  });
+
+  it('plans wrappers that move every output out of the tree, and notes types read from build output', () => {
+    const root = monorepo('export const one = 1;\n');
+    fs.writeFileSync(
+      path.join(root, 'packages/a/package.json'),
+      JSON.stringify({ name: 'a', exports: { '.': { types: './dist/index.d.ts' } } }),
+    );
+    const plan = planTscBuild(root, 'tsc', 'tsconfig.json');
+    try {
+      expect(plan.argv.slice(0, 2)).to.deep.equal(['tsc', '-b']);
+      const wrappers = fs.readdirSync(plan.cacheDirectory).filter((f) => f.endsWith('.json'));
+      expect(wrappers).to.have.length(3);
+      for (const file of wrappers) {
+        const config = JSON.parse(fs.readFileSync(path.join(plan.cacheDirectory, file), 'utf8'));
+        const outputs = [config.compilerOptions.outDir, config.compilerOptions.tsBuildInfoFile];
+        for (const output of outputs)
+          expect(output.startsWith(plan.cacheDirectory.split(path.sep).join('/'))).to.equal(true);
+      }
+      expect(plan.notes).to.have.length(1);
+      expect(plan.notes[0]).to.include('packages/a/dist/index.d.ts');
+    } finally {
+      fs.rmSync(plan.cacheDirectory, { recursive: true, force: true });
+    }
   });
 
   it('"files": [] without references fails, never passes (own or inherited)', async () => {

@@ -117,6 +117,7 @@ export async function runGate(
   }
   let argv = commandWithPaths(base, paths);
   let privateDirectory: string | undefined;
+  let notes: string[] = [];
   if (gate.prepare && !fixing) {
     try {
       const plan =
@@ -125,6 +126,7 @@ export async function runGate(
           : planTscNoEmit(argv);
       argv = plan.argv;
       privateDirectory = plan.cacheDirectory;
+      notes = plan.notes;
     } catch (error) {
       if (error instanceof TscPlanError) return failure(toolName, base, error.message);
       return failure(
@@ -135,7 +137,7 @@ export async function runGate(
     }
   }
   try {
-    return await runChecked(gate, fixing, toolName, argv, context, options);
+    return await runChecked(gate, fixing, toolName, argv, notes, context, options);
   } finally {
     if (privateDirectory) fs.rmSync(privateDirectory, { recursive: true, force: true });
   }
@@ -147,6 +149,7 @@ async function runChecked(
   fixing: boolean,
   toolName: string,
   argv: string[],
+  notes: readonly string[],
   context: ToolContext,
   options: GateToolOptions,
 ): Promise<ToolResult> {
@@ -184,7 +187,12 @@ async function runChecked(
     };
     const lastPath = after.lastPath ?? before.lastPath;
     if (tree.capped && lastPath !== undefined) tree.lastPath = lastPath;
-    const gitProblem = after.gitProblem ?? before.gitProblem;
+    const gitProblem =
+      after.gitProblem ??
+      before.gitProblem ??
+      (before.method !== after.method
+        ? `git status answered on one side of the run only, so changes could not be compared`
+        : undefined);
     if (gitProblem) tree.gitProblem = gitProblem;
   }
   return buildGateResult({
@@ -195,6 +203,7 @@ async function runChecked(
     listFindings: machineFormat || (parserName === 'go-vet' && argv.includes('-json')),
     stdoutInReport: !machineFormat,
     fixing,
+    notes,
     ...(tree ? { tree } : {}),
   });
 }

@@ -218,6 +218,8 @@ export function buildGateResult(options: {
   fixing: boolean;
   /** Absent when the tree was not watched (the command did not start). */
   tree?: TreeWatch;
+  /** Notes on the check's reach from preparing it (e.g. tsc's project references). */
+  notes?: readonly string[];
 }): ToolResult {
   const { toolName, outcome, parsed, tree } = options;
   const ran = outcome.end === 'exited';
@@ -231,6 +233,7 @@ export function buildGateResult(options: {
   if (outcome.problem) lines.push(outcome.problem);
   if (tree) lines.push(...describeTree(tree, options.fixing));
   if (ran && parsed.note) lines.push(`note: ${parsed.note}`);
+  for (const note of options.notes ?? []) lines.push(`note: ${note}`);
   if (outcome.parseTruncated)
     lines.push(
       `note: the output passed ${PARSE_LIMIT_BYTES / 1024 / 1024} MiB per stream; findings come from its first part`,

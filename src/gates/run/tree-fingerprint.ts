@@ -160,7 +160,12 @@ async function gitFingerprint(
     env,
   );
   if (!run.ok) return { problem: run.problem };
-  const realRoot = fs.realpathSync.native(root);
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync.native(root);
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
   const entries = new Map<string, string>();
   for (const { path: file, record } of parsePorcelainV2(run.stdout.toString('utf8'))) {
     const absolute = path.join(top, file);

@@ -193,13 +193,43 @@ function substituteConfigDir(value: unknown, directory: string): unknown {
  * `cacheDirectory`; returns the wrapper's path. `wrappers` maps each original to its
  * wrapper, so a shared or cyclic reference is written once.
  */
-function writeWrapper(
-  configFile: string,
-  cacheDirectory: string,
-  wrappers: Map<string, string>,
-  typescriptMajor: number,
-  withInputs: Set<string>,
-): string {
+/** What one planning pass carries through the reference graph. */
+interface PlanState {
+  root: string;
+  /** The project the gate checks (its own package is not imported by name). */
+  rootConfig: string;
+  cacheDirectory: string;
+  /** Original config -> its wrapper, so a shared or cyclic reference is written once. */
+  wrappers: Map<string, string>;
+  typescriptMajor: number;
+  /** Projects that name input files of their own. */
+  withInputs: Set<string>;
+  /** Packages whose package.json points its types into their (unwritten) build output. */
+  typesFromOutput: string[];
+}
+
+/** A package.json "types" / "typings" / "exports" target inside one of `outputs`, if any. */
+function typesInOutput(directory: string, outputs: readonly string[]): string | undefined {
+  const manifest = readTsconfig(path.join(directory, 'package.json'));
+  if (!manifest || outputs.length === 0) return undefined;
+  const targets: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') targets.push(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect([manifest.types, manifest.typings, manifest.exports]);
+  return targets
+    .filter((target) => /\.d\.[cm]?ts$/.test(target))
+    .find((target) =>
+      outputs.some((output) => {
+        const relative = path.relative(output, path.resolve(directory, target));
+        return !relative.startsWith('..') && !path.isAbsolute(relative);
+      }),
+    );
+}
+
+function writeWrapper(configFile: string, state: PlanState): string {
+  const { cacheDirectory, wrappers, typescriptMajor, withInputs } = state;
   const known = wrappers.get(configFile);
   if (known) return known;
   const index = wrappers.size;
@@ -210,6 +240,18 @@ function writeWrapper(
   const chain = resolveChain(configFile);
   if (hasInputSpec(chain)) withInputs.add(configFile);
   const options = chain.compilerOptions;
+  const declarationDir =
+    typeof options.declarationDir === 'string'
+      ? path.resolve(directory, options.declarationDir)
+      : undefined;
+  const types = typesInOutput(
+    directory,
+    [chain.outDir, declarationDir].filter((dir): dir is string => dir !== undefined),
+  );
+  if (types && configFile !== state.rootConfig)
+    state.typesFromOutput.push(
+      forwardSlashes(path.join(path.relative(state.root, directory), types)),
+    );
   const output = path.join(cacheDirectory, `project-${index}`);
 
   const compilerOptions: Json = {};
@@ -260,9 +302,7 @@ function writeWrapper(
       .map((reference) => resolveReference(reference, directory))
       .filter((file): file is string => file !== undefined)
       .map((file) => ({
-        path: forwardSlashes(
-          writeWrapper(file, cacheDirectory, wrappers, typescriptMajor, withInputs),
-        ),
+        path: forwardSlashes(writeWrapper(file, state)),
       }));
   }
   fs.writeFileSync(wrapper, `${JSON.stringify(wrapperConfig, null, 2)}\n`);
@@ -282,6 +322,8 @@ export interface TscBuildPlan {
   argv: string[];
   /** The private directory holding the wrappers and every output; remove it after the run. */
   cacheDirectory: string;
+  /** What the report should say about the check's reach. */
+  notes: string[];
 }
 
 /**
@@ -294,6 +336,7 @@ export function planTscNoEmit(command: readonly string[]): TscBuildPlan {
   return {
     argv: [...command, '--tsBuildInfoFile', path.join(cacheDirectory, 'tsconfig.tsbuildinfo')],
     cacheDirectory,
+    notes: [],
   };
 }
 
@@ -304,15 +347,18 @@ export function planTscNoEmit(command: readonly string[]): TscBuildPlan {
  */
 export function planTscBuild(root: string, program: string, project: string): TscBuildPlan {
   const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-tsc-'));
-  const wrappers = new Map<string, string>();
-  const withInputs = new Set<string>();
-  const rootWrapper = writeWrapper(
-    path.resolve(root, project),
+  const rootConfig = path.resolve(root, project);
+  const state: PlanState = {
+    root,
+    rootConfig,
     cacheDirectory,
-    wrappers,
-    installedTypescriptMajor(root),
-    withInputs,
-  );
+    wrappers: new Map(),
+    typescriptMajor: installedTypescriptMajor(root),
+    withInputs: new Set(),
+    typesFromOutput: [],
+  };
+  const rootWrapper = writeWrapper(rootConfig, state);
+  const { wrappers, withInputs } = state;
   // tsc itself passes a config that inherits "files": [] and references nothing.
   if (withInputs.size === 0) {
     fs.rmSync(cacheDirectory, { recursive: true, force: true });
@@ -320,8 +366,14 @@ export function planTscBuild(root: string, program: string, project: string): Ts
       `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
     );
   }
+  const notes = state.typesFromOutput.length
+    ? [
+        `${state.typesFromOutput.join(', ')}: imports of these packages by name resolve to their build output as it is on disk (this check writes no build output into the tree); build them first, or point "types" at the sources, for their consumers to be checked against the current code`,
+      ]
+    : [];
   return {
     argv: [program, '-b', rootWrapper, '--force', '--pretty', 'false'],
     cacheDirectory,
+    notes,
   };
 }
