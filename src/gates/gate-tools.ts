@@ -211,13 +211,13 @@ async function runChecked(
 function describe(gate: GateSpec, fixing: boolean): string {
   const command = (fixing ? gate.fix! : gate.command).join(' ');
   if (fixing) {
-    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place. Call "${gate.name}" afterwards to see what is left.`;
+    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place; the result lists the files it changed. Call "${gate.name}" afterwards to see what is left.`;
   }
   const runs = gate.description.includes(command)
     ? ''
     : ` Runs \`${command}\` in the project root.`;
   const fix = gate.fix ? ` "${fixToolName(gate.name)}" applies its automatic fixes.` : '';
-  return `${gate.description}.${runs} Returns the report and structured findings; isError is true when the gate fails.${fix}`;
+  return `${gate.description}.${runs} Returns the report and structured findings; isError is true when the gate fails, or when the check changed any file.${fix}`;
 }
 
 /**
