@@ -7,9 +7,8 @@ import { commandWithPaths, fixToolName, type GateSpec } from './gate-spec.js';
 import { GatesError } from './gates-error.js';
 import { findParser, type ParseResult } from './parsers/index.js';
 import { runGateCommand, type RunOutcome } from './run/runner.js';
-import { changedFiles, fingerprintTree } from './run/tree-fingerprint.js';
+import { compareTrees, fingerprintTree } from './run/tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './run/tsc-build.js';
-import type { TreeWatch } from './report/gate-result.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
 const MACHINE_FORMAT_PARSERS = new Set([
@@ -176,25 +175,8 @@ async function runChecked(
         }
       : {}),
   });
-  let tree: TreeWatch | undefined;
-  if (outcome.end !== 'not-found' && outcome.end !== 'spawn-failed') {
-    const after = await fingerprintTree(options.root, env);
-    tree = {
-      method: after.method,
-      capped: before.capped || after.capped,
-      changedFiles: before.method === after.method ? changedFiles(before, after) : [],
-      durationMs: before.durationMs + after.durationMs,
-    };
-    const lastPath = after.lastPath ?? before.lastPath;
-    if (tree.capped && lastPath !== undefined) tree.lastPath = lastPath;
-    const gitProblem =
-      after.gitProblem ??
-      before.gitProblem ??
-      (before.method !== after.method
-        ? `git status answered on one side of the run only, so changes could not be compared`
-        : undefined);
-    if (gitProblem) tree.gitProblem = gitProblem;
-  }
+  const started = outcome.end !== 'not-found' && outcome.end !== 'spawn-failed';
+  const tree = started ? compareTrees(before, await fingerprintTree(options.root, env)) : undefined;
   return buildGateResult({
     toolName,
     argv,

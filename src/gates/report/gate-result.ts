@@ -2,6 +2,7 @@ import type { JsonSchema, ToolResult } from '../../server/tool.js';
 import { countBySeverity, formatLocation, type Finding } from './finding.js';
 import type { ParseResult } from '../parsers/index.js';
 import { PARSE_LIMIT_BYTES, type RunOutcome } from '../run/runner.js';
+import type { TreeWatch } from '../run/tree-fingerprint.js';
 
 /** At most this many findings go into structuredContent; `findingCount` has the total. */
 export const MAX_STRUCTURED_FINDINGS = 500;
@@ -117,18 +118,6 @@ export interface GateStructuredContent {
     changedFileCount: number;
     durationMs: number;
   } | null;
-}
-
-/** What the tree fingerprints around a run saw (see run/tree-fingerprint.ts). */
-export interface TreeWatch {
-  method: 'git' | 'walk';
-  capped: boolean;
-  /** The last file a capped walk covered. */
-  lastPath?: string;
-  changedFiles: string[];
-  durationMs: number;
-  /** Why git status could not be used in a git repository. */
-  gitProblem?: string;
 }
 
 const STDOUT_EXCERPT_CHARS = 8 * 1024;

@@ -267,3 +267,36 @@ export function changedFiles(before: TreeFingerprint, after: TreeFingerprint): s
     if (!before.entries.has(file) && within(file)) changed.add(file);
   return [...changed].sort(compareWalkOrder);
 }
+
+/** What the fingerprints around one run saw: the report's tree section. */
+export interface TreeWatch {
+  method: 'git' | 'walk';
+  capped: boolean;
+  /** The last file a capped walk covered. */
+  lastPath?: string;
+  changedFiles: string[];
+  /** Both fingerprints. */
+  durationMs: number;
+  /** Why git status could not be used, or could not be compared. */
+  gitProblem?: string;
+}
+
+export function compareTrees(before: TreeFingerprint, after: TreeFingerprint): TreeWatch {
+  const comparable = before.method === after.method;
+  const watch: TreeWatch = {
+    method: after.method,
+    capped: before.capped || after.capped,
+    changedFiles: comparable ? changedFiles(before, after) : [],
+    durationMs: before.durationMs + after.durationMs,
+  };
+  const lastPath = after.lastPath ?? before.lastPath;
+  if (watch.capped && lastPath !== undefined) watch.lastPath = lastPath;
+  const gitProblem =
+    after.gitProblem ??
+    before.gitProblem ??
+    (comparable
+      ? undefined
+      : 'git status answered on one side of the run only, so changes could not be compared');
+  if (gitProblem) watch.gitProblem = gitProblem;
+  return watch;
+}

@@ -188,11 +188,6 @@ function substituteConfigDir(value: unknown, directory: string): unknown {
   return value;
 }
 
-/**
- * Writes the wrapper of `configFile` (and, first, of every project it references) into
- * `cacheDirectory`; returns the wrapper's path. `wrappers` maps each original to its
- * wrapper, so a shared or cyclic reference is written once.
- */
 /** What one planning pass carries through the reference graph. */
 interface PlanState {
   root: string;
@@ -228,6 +223,10 @@ function typesInOutput(directory: string, outputs: readonly string[]): string | 
     );
 }
 
+/**
+ * Writes the wrapper of `configFile` (and, first, of every project it references) into
+ * the plan's directory; returns the wrapper's path.
+ */
 function writeWrapper(configFile: string, state: PlanState): string {
   const { cacheDirectory, wrappers, typescriptMajor, withInputs } = state;
   const known = wrappers.get(configFile);
@@ -357,7 +356,13 @@ export function planTscBuild(root: string, program: string, project: string): Ts
     withInputs: new Set(),
     typesFromOutput: [],
   };
-  const rootWrapper = writeWrapper(rootConfig, state);
+  let rootWrapper: string;
+  try {
+    rootWrapper = writeWrapper(rootConfig, state);
+  } catch (error) {
+    fs.rmSync(cacheDirectory, { recursive: true, force: true });
+    throw error;
+  }
   const { wrappers, withInputs } = state;
   // tsc itself passes a config that inherits "files": [] and references nothing.
   if (withInputs.size === 0) {
