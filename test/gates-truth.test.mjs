@@ -379,8 +379,9 @@ describe('typecheck follows project references', function () {
         for (const output of outputs)
           expect(output.startsWith(plan.cacheDirectory.split(path.sep).join('/'))).to.equal(true);
       }
-      expect(plan.notes).to.have.length(1);
-      expect(plan.notes[0]).to.include('packages/a/dist/index.d.ts');
+      expect(plan.notes).to.have.length(2);
+      expect(plan.notes[0]).to.include('tsconfig.json and the 2 project(s) it references');
+      expect(plan.notes[1]).to.include('packages/a/dist/index.d.ts');
     } finally {
       fs.rmSync(plan.cacheDirectory, { recursive: true, force: true });
     }

@@ -159,7 +159,7 @@ function describeTree(tree: TreeWatch, fixing: boolean): string[] {
   const changed = tree.changedFiles;
   if (!fixing && changed.length > 0) {
     lines.push(
-      `failed: this check changed ${plural(changed.length, 'file')} in the project tree, and a check must never write (the tool may have applied fixes, e.g. \`fix = true\` in its config, or something else wrote while it ran); review them with \`git status\` / \`git diff\`:`,
+      `failed: this check changed ${plural(changed.length, 'file')} in the project tree, and a check must never write (the tool may have applied fixes, e.g. \`fix = true\` in its config, or something else wrote while it ran)${tree.method === 'git' ? '; review them with `git status` / `git diff`' : ''}:`,
     );
   } else if (fixing) {
     lines.push(

@@ -371,11 +371,13 @@ export function planTscBuild(root: string, program: string, project: string): Ts
       `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
     );
   }
-  const notes = state.typesFromOutput.length
-    ? [
-        `${state.typesFromOutput.join(', ')}: imports of these packages by name resolve to their build output as it is on disk (this check writes no build output into the tree); build them first, or point "types" at the sources, for their consumers to be checked against the current code`,
-      ]
-    : [];
+  const notes = [
+    `checks ${project} and the ${wrappers.size - 1} project(s) it references through wrapper configs in a private temporary directory, which also takes every output and is removed after the run`,
+  ];
+  if (state.typesFromOutput.length > 0)
+    notes.push(
+      `${state.typesFromOutput.join(', ')}: imports of these packages by name resolve to their build output as it is on disk (this check writes no build output into the tree); build them first, or point "types" at the sources, for their consumers to be checked against the current code`,
+    );
   return {
     argv: [program, '-b', rootWrapper, '--force', '--pretty', 'false'],
     cacheDirectory,
