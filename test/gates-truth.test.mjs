@@ -387,6 +387,22 @@ describe('typecheck follows project references', function () {
     }
   });
 
+  it('a shared base with ${configDir} still means each project directory', async () => {
+    const root = makeRepo({
+      'tsconfig.base.json': {
+        compilerOptions: { strict: true, lib: ['es5'], types: [], outDir: '${configDir}/dist' },
+        include: ['${configDir}/src'],
+      },
+      'tsconfig.json': { files: [], references: [{ path: 'app' }] },
+      'app/tsconfig.json': { extends: '../tsconfig.base.json' },
+      'app/src/main.ts': 'export const n: number = "x";\n',
+    });
+    const before = snapshot(root);
+    const result = await runTool(root, 'typecheck');
+    expect(located(result)).to.deep.equal(['app/src/main.ts:1:14 error TS2322']);
+    expect(snapshot(root)).to.deep.equal(before);
+  });
+
   it('"files": [] without references fails, never passes (own or inherited)', async () => {
     const own = makeRepo({
       'tsconfig.json': '{ "files": [] }\n',
