@@ -41,6 +41,14 @@ export interface GateSpec {
   cwd?: string;
   /** `config` or the file detection read (e.g. `package.json`, `eslint.config.js`). */
   source: string;
+  /**
+   * Set by detection only, for a check whose argv is completed at run time with a private
+   * temporary directory outside the tree (run/tsc-build.ts): `tsc-build` (command
+   * `[tsc | vue-tsc, '-b', <project>, ...]`) checks the project and everything it
+   * references; `tsc-noemit` adds `--tsBuildInfoFile` so an incremental project writes
+   * nothing into the tree.
+   */
+  prepare?: 'tsc-build' | 'tsc-noemit';
 }
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;

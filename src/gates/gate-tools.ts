@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import type { JsonSchema, Tool, ToolContext, ToolResult } from '../server/tool.js';
 import { confinePaths } from './run/confine-paths.js';
 import { GATE_OUTPUT_SCHEMA, buildGateResult } from './report/gate-result.js';
@@ -6,6 +8,8 @@ import { GatesError } from './gates-error.js';
 import path from 'node:path';
 import { parseOutcome, rebaseFindings, runSteps } from './run/run-steps.js';
 import { runGateCommand } from './run/runner.js';
+import { compareTrees, fingerprintTree } from './run/tree-fingerprint.js';
+import { planTscBuild, planTscNoEmit, TscPlanError } from './run/tsc-build.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
 const MACHINE_FORMAT_PARSERS = new Set([
@@ -57,6 +61,8 @@ function failure(toolName: string, argv: readonly string[], message: string): To
       truncated: false,
       logPath: null,
       report,
+      changedFiles: null,
+      treeWatch: null,
     },
   };
 }
@@ -126,7 +132,63 @@ export async function runGate(
         `the path ${outside} is outside ${gate.cwd}, where this gate runs`,
       );
   }
-  const argv = commandWithPaths(base, paths);
+  let argv = commandWithPaths(base, paths);
+  let privateDirectory: string | undefined;
+  let notes: string[] = [];
+  if (gate.prepare && !fixing) {
+    try {
+      const plan =
+        gate.prepare === 'tsc-build'
+          ? planTscBuild(runDir, base[0]!, base[2] ?? 'tsconfig.json')
+          : planTscNoEmit(argv);
+      argv = plan.argv;
+      privateDirectory = plan.cacheDirectory;
+      notes = plan.notes;
+    } catch (error) {
+      if (error instanceof TscPlanError) return failure(toolName, base, error.message);
+      return failure(
+        toolName,
+        base,
+        `could not prepare the typecheck's private output directory: ${(error as Error).message}; check that the temporary directory (${os.tmpdir()}) is writable`,
+      );
+    }
+  }
+  try {
+    return await runChecked({
+      gate,
+      fixing,
+      toolName,
+      argv,
+      notes,
+      runDir,
+      paths,
+      context,
+      options,
+    });
+  } finally {
+    if (privateDirectory) fs.rmSync(privateDirectory, { recursive: true, force: true });
+  }
+}
+
+interface CheckedRun {
+  gate: GateSpec;
+  fixing: boolean;
+  toolName: string;
+  argv: string[];
+  notes: readonly string[];
+  /** Where the gate runs: the root, or the workspace root for a package's workspace gates. */
+  runDir: string;
+  paths: readonly string[];
+  context: ToolContext;
+  options: GateToolOptions;
+}
+
+/**
+ * Runs the gate (one command, or its steps) between two fingerprints of the directory it
+ * runs in: a check that changes the tree fails, a fix lists what it changed.
+ */
+async function runChecked(run: CheckedRun): Promise<ToolResult> {
+  const { gate, fixing, toolName, argv, notes, runDir, context, options } = run;
   const onProgress = context.wantsProgress
     ? (elapsedMs: number, bytes: number) =>
         context.progress({
@@ -140,6 +202,13 @@ export async function runGate(
     ...(options.env ? { env: options.env } : {}),
     ...(onProgress ? { onProgress } : {}),
   };
+  const env = options.env ?? process.env;
+  const before = await fingerprintTree(runDir, env);
+  const treeAfter = async (end: string) =>
+    end === 'not-found' || end === 'spawn-failed'
+      ? undefined
+      : compareTrees(before, await fingerprintTree(runDir, env));
+
   if (!fixing && gate.steps && gate.steps.length > 0) {
     const steps = await runSteps({
       ...common,
@@ -148,14 +217,17 @@ export async function runGate(
       steps: gate.steps,
       isMachineFormat: (parser) => MACHINE_FORMAT_PARSERS.has(parser),
     });
-    const anyMachine = gate.steps.some((step) => MACHINE_FORMAT_PARSERS.has(step.parser));
+    const tree = await treeAfter(steps.outcome.end);
     return buildGateResult({
       toolName,
       argv: steps.argv,
       outcome: steps.outcome,
       parsed: steps.parsed,
-      listFindings: anyMachine,
+      listFindings: gate.steps.some((step) => MACHINE_FORMAT_PARSERS.has(step.parser)),
       stdoutInReport: true,
+      fixing,
+      notes,
+      ...(tree ? { tree } : {}),
     });
   }
   // A fix command prints text (e.g. `eslint --fix` prints stylish): the generic parser reads it.
@@ -171,7 +243,8 @@ export async function runGate(
     outcome === ARGUMENT_LIST_TOO_LONG ||
     (outcome.end === 'spawn-failed' && /\bE2BIG\b/.test(outcome.problem ?? ''))
   )
-    return failure(toolName, argv, argumentListTooLong(paths.length));
+    return failure(toolName, argv, argumentListTooLong(run.paths.length));
+  const tree = await treeAfter(outcome.end);
   const parsed = parseOutcome(parserName, outcome, runDir);
   parsed.findings = rebaseFindings(parsed.findings, runDir, options.root);
   return buildGateResult({
@@ -181,6 +254,9 @@ export async function runGate(
     parsed,
     listFindings: machineFormat || (parserName === 'go-vet' && argv.includes('-json')),
     stdoutInReport: !machineFormat,
+    fixing,
+    notes,
+    ...(tree ? { tree } : {}),
   });
 }
 
@@ -190,13 +266,13 @@ function describe(gate: GateSpec, fixing: boolean): string {
       ? gate.steps.map((step) => step.command.join(' ')).join(' && ')
       : (fixing ? gate.fix! : gate.command).join(' ');
   if (fixing) {
-    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place. Call "${gate.name}" afterwards to see what is left.`;
+    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place; the result lists the files it changed. Call "${gate.name}" afterwards to see what is left.`;
   }
   const runs = gate.description.includes(command)
     ? ''
     : ` Runs \`${command}\` in the project root.`;
   const fix = gate.fix ? ` "${fixToolName(gate.name)}" applies its automatic fixes.` : '';
-  return `${gate.description}.${runs} Returns the report and structured findings; isError is true when the gate fails.${fix}`;
+  return `${gate.description}.${runs} Returns the report and structured findings; isError is true when the gate fails, or when the check changed any file.${fix}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { classifyScript, planScript, toolsInBody, type ScriptKind } from './scripts.js';
+import { usesProjectReferences } from '../run/tsc-build.js';
 
 export interface Detection {
   gates: GateSpec[];
@@ -220,6 +221,109 @@ function mypyConfig(
   return undefined;
 }
 
+/**
+ * What a marker prettier gate never checks or rewrites, whatever the ignore files say:
+ * dependencies, Yarn's committed releases and plug-ins, build output, vendored code.
+ */
+export const PRETTIER_NEVER = [
+  'node_modules',
+  '.yarn',
+  'dist',
+  'build',
+  'coverage',
+  'out',
+  'vendor',
+];
+
+/** The installed prettier's major version (node_modules up from root), or undefined. */
+function installedMajor(root: string, name: string): number | undefined {
+  for (let current = path.resolve(root); ; current = path.dirname(current)) {
+    const manifest = readJson(path.join(current, 'node_modules', name, 'package.json'));
+    if (typeof manifest?.version === 'string') return Number.parseInt(manifest.version, 10);
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/**
+ * The root .gitignore as prettier negative patterns, for prettier 2 (which reads one
+ * ignore file only). Negations (`!keep`) are left out: the gate then skips a little more
+ * than git does, never less. Nested .gitignore files are not read.
+ */
+export function gitignoreAsNegativePatterns(text: string): string[] {
+  const patterns: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim().replace(/\/+$/, '');
+    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    const anchored = line.slice(0, -1).includes('/') || line.startsWith('/');
+    const pattern = line.replace(/^\/+/, '');
+    if (pattern === '' || pattern === '**') continue;
+    const base = anchored || pattern.startsWith('**/') ? pattern : `**/${pattern}`;
+    patterns.push(`!${base}`, `!${base}/**`);
+  }
+  return [...new Set(patterns)];
+}
+
+/**
+ * The marker prettier gate, scoped as the repository scopes it: its .gitignore and
+ * .prettierignore, plus PRETTIER_NEVER, for check and fix alike. Prettier 3 reads both
+ * ignore files when told; prettier 2 reads one, so .gitignore becomes negative patterns.
+ */
+function prettierGate(root: string): MarkerGateFields {
+  const never = PRETTIER_NEVER.map((name) => `!**/${name}/**`);
+  const major = installedMajor(root, 'prettier');
+  const scope =
+    major !== undefined && major < 3
+      ? [
+          '--ignore-path',
+          '.prettierignore',
+          ...gitignoreAsNegativePatterns(readText(path.join(root, '.gitignore')) ?? ''),
+          ...never,
+        ]
+      : ['--ignore-path', '.gitignore', '--ignore-path', '.prettierignore', ...never];
+  return {
+    name: 'format',
+    description: `Prettier format check (skips what .gitignore and .prettierignore list, and ${PRETTIER_NEVER.join(', ')})`,
+    command: ['prettier', '--check', ...scope, '.'],
+    fix: ['prettier', '--write', ...scope, '.'],
+    parser: 'prettier',
+    paths: 'append',
+  };
+}
+
+/**
+ * The marker typecheck: `tsc --noEmit`, or vue-tsc where the repository uses it. A root
+ * tsconfig with references or `"files": []` checks nothing under --noEmit: it runs in
+ * build mode through every referenced project instead, outputs kept out of the tree.
+ */
+function typecheckGate(
+  root: string,
+  packageJson: Record<string, unknown> | undefined,
+): MarkerGateFields {
+  const program = hasDependency(packageJson, 'vue-tsc') ? 'vue-tsc' : 'tsc';
+  const what =
+    program === 'vue-tsc' ? 'TypeScript and Vue typecheck (vue-tsc)' : 'TypeScript typecheck';
+  if (usesProjectReferences(path.join(root, 'tsconfig.json'))) {
+    return {
+      name: 'typecheck',
+      description: `${what} of tsconfig.json and every project it references (build mode; .tsbuildinfo and declarations go to a private temporary directory, never into the tree)`,
+      command: [program, '-b', 'tsconfig.json', '--force', '--pretty', 'false'],
+      fix: null,
+      parser: 'tsc',
+      paths: 'none',
+      prepare: 'tsc-build',
+    };
+  }
+  return {
+    name: 'typecheck',
+    description: `${what} (any .tsbuildinfo goes to a private temporary directory, never into the tree)`,
+    command: [program, '--noEmit', '--pretty', 'false'],
+    fix: null,
+    parser: 'tsc',
+    paths: 'none',
+    prepare: 'tsc-noemit',
+  };
+}
+
 function hasName(gates: readonly GateSpec[], name: string): boolean {
   return gates.some((gate) => gate.name === name);
 }
@@ -265,26 +369,12 @@ export function detectGates(
       source:
         firstExisting(root, PRETTIER_CONFIGS) ??
         (packageJson?.prettier ? 'package.json' : undefined),
-      gate: {
-        name: 'format',
-        description: 'Prettier format check',
-        command: ['prettier', '--check', '.'],
-        fix: ['prettier', '--write', '.'],
-        parser: 'prettier',
-        paths: 'append',
-      },
+      gate: prettierGate(root),
     },
     {
       tool: 'tsc',
       source: fs.existsSync(path.join(root, 'tsconfig.json')) ? 'tsconfig.json' : undefined,
-      gate: {
-        name: 'typecheck',
-        description: 'TypeScript typecheck',
-        command: ['tsc', '--noEmit', '--pretty', 'false'],
-        fix: null,
-        parser: 'tsc',
-        paths: 'none',
-      },
+      gate: typecheckGate(root, packageJson),
     },
     {
       tool: 'biome',
@@ -384,7 +474,7 @@ export function detectGates(
       markerGate({
         name: 'ruff',
         description: 'Ruff lint',
-        command: ['ruff', 'check', '--output-format', 'json'],
+        command: ['ruff', 'check', '--no-fix', '--output-format', 'json'],
         fix: ['ruff', 'check', '--fix'],
         parser: 'ruff-json',
         paths: 'append',

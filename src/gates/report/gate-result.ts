@@ -2,11 +2,15 @@ import type { JsonSchema, ToolResult } from '../../server/tool.js';
 import { countBySeverity, formatLocation, type Finding } from './finding.js';
 import type { ParseResult } from '../parsers/index.js';
 import { PARSE_LIMIT_BYTES, type RunOutcome } from '../run/runner.js';
+import type { TreeWatch } from '../run/tree-fingerprint.js';
 
 /** At most this many findings go into structuredContent; `findingCount` has the total. */
 export const MAX_STRUCTURED_FINDINGS = 500;
 /** At most this many findings are listed in the text report (machine-format gates). */
 const MAX_LISTED_FINDINGS = 100;
+/** At most this many changed files go into structuredContent, and this many into the text. */
+export const MAX_STRUCTURED_CHANGED_FILES = 500;
+const MAX_LISTED_CHANGED_FILES = 50;
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 
@@ -53,6 +57,29 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     truncated: { type: 'boolean', description: 'The report or the findings list was cut.' },
     logPath: { ...nullable('string'), description: 'The full output, when the report was cut.' },
     report: { type: 'string', description: 'The same text report as the content block.' },
+    changedFiles: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      description: `Files (relative to the project root) the run added, removed or modified, the first ${MAX_STRUCTURED_CHANGED_FILES}; null when the tree was not watched (the command did not start). A check that changes any file fails.`,
+    },
+    treeWatch: {
+      type: ['object', 'null'],
+      properties: {
+        method: {
+          enum: ['git', 'walk'],
+          description:
+            'git: git status of tracked and untracked, not ignored files; walk: every file outside node_modules, .git and tagged caches.',
+        },
+        capped: {
+          type: 'boolean',
+          description: 'The walk stopped at its file cap: changes past it are not seen.',
+        },
+        changedFileCount: { type: 'integer' },
+        durationMs: { type: 'integer', description: 'Time spent fingerprinting, both sides.' },
+      },
+      required: ['method', 'capped', 'changedFileCount', 'durationMs'],
+      additionalProperties: false,
+    },
   },
   required: [
     'gate',
@@ -66,6 +93,8 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     'truncated',
     'logPath',
     'report',
+    'changedFiles',
+    'treeWatch',
   ],
   additionalProperties: false,
 };
@@ -82,6 +111,13 @@ export interface GateStructuredContent {
   truncated: boolean;
   logPath: string | null;
   report: string;
+  changedFiles: string[] | null;
+  treeWatch: {
+    method: 'git' | 'walk';
+    capped: boolean;
+    changedFileCount: number;
+    durationMs: number;
+  } | null;
 }
 
 const STDOUT_EXCERPT_CHARS = 8 * 1024;
@@ -117,6 +153,37 @@ function describeEnd(outcome: RunOutcome): string {
   return `exit ${outcome.exitCode}`;
 }
 
+/** The report lines on what the run changed in the tree (and how far the watch could see). */
+function describeTree(tree: TreeWatch, fixing: boolean): string[] {
+  const lines: string[] = [];
+  const changed = tree.changedFiles;
+  if (!fixing && changed.length > 0) {
+    lines.push(
+      `failed: this check changed ${plural(changed.length, 'file')} in the project tree, and a check must never write (the tool may have applied fixes, e.g. \`fix = true\` in its config, or something else wrote while it ran)${tree.method === 'git' ? '; review them with `git status` / `git diff`' : ''}:`,
+    );
+  } else if (fixing) {
+    lines.push(
+      changed.length > 0 ? `changed ${plural(changed.length, 'file')}:` : 'changed no files',
+    );
+  }
+  if (changed.length > 0) {
+    for (const file of changed.slice(0, MAX_LISTED_CHANGED_FILES)) lines.push(`  ${file}`);
+    if (changed.length > MAX_LISTED_CHANGED_FILES)
+      lines.push(
+        `  … and ${changed.length - MAX_LISTED_CHANGED_FILES} more (see structuredContent.changedFiles)`,
+      );
+  }
+  if (tree.capped) {
+    lines.push(
+      `note: the tree watch (no git) covered only its first files in sorted order${tree.lastPath ? `, up to ${tree.lastPath}` : ''}; changes past that are not seen`,
+    );
+  }
+  if (tree.gitProblem) {
+    lines.push(`note: git status failed (${tree.gitProblem}); the tree was watched by a file walk`);
+  }
+  return lines;
+}
+
 export function formatFinding(finding: Finding): string {
   const rule = finding.rule ? ` [${finding.rule}]` : '';
   return `${formatLocation(finding)}: ${finding.severity}: ${finding.message.split('\n')[0]}${rule}`;
@@ -136,15 +203,26 @@ export function buildGateResult(options: {
   listFindings: boolean;
   /** False when stdout was kept out of the capture (machine formats). */
   stdoutInReport: boolean;
+  /** A fix may change files; a check that changed any fails. */
+  fixing: boolean;
+  /** Absent when the tree was not watched (the command did not start). */
+  tree?: TreeWatch;
+  /** Notes on the check's reach from preparing it (e.g. tsc's project references). */
+  notes?: readonly string[];
 }): ToolResult {
-  const { toolName, outcome, parsed } = options;
+  const { toolName, outcome, parsed, tree } = options;
   const ran = outcome.end === 'exited';
-  const passed = ran && parsed.passed;
+  const changed = tree?.changedFiles ?? [];
+  const checkWrote = !options.fixing && changed.length > 0;
+  const passed = ran && parsed.passed && !checkWrote;
   const seconds = (outcome.durationMs / 1000).toFixed(1);
-  const header = `${toolName}: ${passed ? 'passed' : 'failed'} (${describeEnd(outcome)}, ${seconds} s, ${describeFindings(parsed.findings)})`;
+  const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
+  const header = `${toolName}: ${passed ? 'passed' : 'failed'} (${describeEnd(outcome)}, ${seconds} s, ${describeFindings(parsed.findings)}${changedPart})`;
   const lines = [header, `$ ${options.argv.join(' ')}`];
   if (outcome.problem) lines.push(outcome.problem);
+  if (tree) lines.push(...describeTree(tree, options.fixing));
   if (ran && parsed.note) lines.push(`note: ${parsed.note}`);
+  for (const note of options.notes ?? []) lines.push(`note: ${note}`);
   if (outcome.parseTruncated)
     lines.push(
       `note: the output passed ${PARSE_LIMIT_BYTES / 1024 / 1024} MiB per stream; findings come from its first part`,
@@ -188,9 +266,19 @@ export function buildGateResult(options: {
     truncated:
       output.truncated ||
       outcome.parseTruncated ||
-      parsed.findings.length > MAX_STRUCTURED_FINDINGS,
+      parsed.findings.length > MAX_STRUCTURED_FINDINGS ||
+      changed.length > MAX_STRUCTURED_CHANGED_FILES,
     logPath: output.logPath ?? null,
     report,
+    changedFiles: tree ? changed.slice(0, MAX_STRUCTURED_CHANGED_FILES) : null,
+    treeWatch: tree
+      ? {
+          method: tree.method,
+          capped: tree.capped,
+          changedFileCount: changed.length,
+          durationMs: tree.durationMs,
+        }
+      : null,
   };
   return { text: report, isError: !passed, structuredContent: structured };
 }

@@ -1,0 +1,386 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Typecheck through project references without writing into the tree.
+ *
+ * `tsc --noEmit` on a solution tsconfig (`"files": []` + `references`, Vite's react-ts
+ * template, composite monorepos) checks nothing. `tsc -b` checks every referenced
+ * project, but writes .tsbuildinfo and, for composite projects, declarations into the
+ * tree, and build mode refuses --tsBuildInfoFile / --outDir on the command line. So each
+ * project of the reference graph gets a wrapper config in a private temporary directory:
+ * it extends the original (its files, options and paths stay the original's) and moves
+ * every output (outDir, declarationDir, outFile, tsBuildInfoFile) into that directory;
+ * its references point at the wrappers of the referenced projects. `tsc -b --force` on
+ * the root wrapper then checks the whole graph, composite dependencies first.
+ */
+
+/** Comments and trailing commas out of a tsconfig (JSONC), strings left intact. */
+export function stripJsonComments(text: string): string {
+  let out = '';
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === '"') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(index, end + 1);
+      index = end + 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      while (index < text.length && text[index] !== '\n') index += 1;
+    } else if (char === '/' && text[index + 1] === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end === -1 ? text.length : end + 2;
+    } else {
+      out += char;
+      index += 1;
+    }
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+type Json = Record<string, unknown>;
+
+export function readTsconfig(file: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(stripJsonComments(fs.readFileSync(file, 'utf8')));
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Json)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Where an `extends` entry points: a path, or a package in node_modules up from `directory`. */
+function resolveExtends(specifier: string, directory: string): string | undefined {
+  if (specifier.startsWith('.') || path.isAbsolute(specifier)) {
+    const base = path.resolve(directory, specifier);
+    return [base, `${base}.json`].find(isFile);
+  }
+  for (let current = directory; ; current = path.dirname(current)) {
+    const base = path.join(current, 'node_modules', specifier);
+    const manifest = readTsconfig(path.join(base, 'package.json'));
+    const viaManifest =
+      typeof manifest?.tsconfig === 'string' ? path.join(base, manifest.tsconfig) : undefined;
+    const found = [base, `${base}.json`, viaManifest, path.join(base, 'tsconfig.json')]
+      .filter((candidate): candidate is string => candidate !== undefined)
+      .find(isFile);
+    if (found) return found;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** What the extends chain of one tsconfig settles, as far as the wrapper needs it. */
+interface ResolvedOptions {
+  compilerOptions: Json;
+  hasFiles: boolean;
+  hasInclude: boolean;
+  hasExclude: boolean;
+  /** include / files / exclude as written, where one holds `${configDir}`. */
+  topLevel: Json;
+  /** outDir made absolute against the config that set it. */
+  outDir?: string;
+  /** The "files" list in force (own or inherited), when there is one. */
+  files?: unknown[];
+}
+
+function resolveChain(file: string, seen = new Set<string>()): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    compilerOptions: {},
+    hasFiles: false,
+    hasInclude: false,
+    hasExclude: false,
+    topLevel: {},
+  };
+  if (seen.has(file)) return resolved;
+  seen.add(file);
+  const config = readTsconfig(file);
+  if (!config) return resolved;
+  const directory = path.dirname(file);
+  const bases = Array.isArray(config.extends)
+    ? config.extends
+    : config.extends === undefined
+      ? []
+      : [config.extends];
+  for (const base of bases) {
+    if (typeof base !== 'string') continue;
+    const baseFile = resolveExtends(base, directory);
+    if (!baseFile) continue;
+    const inherited = resolveChain(baseFile, seen);
+    Object.assign(resolved.compilerOptions, inherited.compilerOptions);
+    resolved.hasFiles ||= inherited.hasFiles;
+    resolved.hasInclude ||= inherited.hasInclude;
+    resolved.hasExclude ||= inherited.hasExclude;
+    Object.assign(resolved.topLevel, inherited.topLevel);
+    if (inherited.outDir !== undefined) resolved.outDir = inherited.outDir;
+    if (inherited.files !== undefined) resolved.files = inherited.files;
+  }
+  const own = config.compilerOptions;
+  if (own && typeof own === 'object' && !Array.isArray(own)) {
+    Object.assign(resolved.compilerOptions, own);
+    const outDir = (own as Json).outDir;
+    if (typeof outDir === 'string') resolved.outDir = path.resolve(directory, outDir);
+  }
+  for (const key of ['files', 'include', 'exclude'] as const) {
+    if (config[key] === undefined) continue;
+    if (key === 'files') {
+      resolved.hasFiles = true;
+      resolved.files = Array.isArray(config.files) ? config.files : [];
+    }
+    if (key === 'include') resolved.hasInclude = true;
+    if (key === 'exclude') resolved.hasExclude = true;
+    if (JSON.stringify(config[key]).includes('${configDir}')) resolved.topLevel[key] = config[key];
+    else delete resolved.topLevel[key];
+  }
+  return resolved;
+}
+
+/** A tsconfig reference: a directory holding tsconfig.json, or a config file. */
+function resolveReference(reference: unknown, directory: string): string | undefined {
+  if (!reference || typeof reference !== 'object') return undefined;
+  const target = (reference as Json).path;
+  if (typeof target !== 'string') return undefined;
+  const base = path.resolve(directory, target);
+  return [path.join(base, 'tsconfig.json'), base, `${base}.json`].find(isFile);
+}
+
+/** Whether a tsconfig needs build mode: it references projects, or its "files" list is empty. */
+export function usesProjectReferences(configFile: string): boolean {
+  const config = readTsconfig(configFile);
+  if (!config) return false;
+  const chain = resolveChain(configFile);
+  return (
+    (Array.isArray(config.references) && config.references.length > 0) ||
+    (chain.files !== undefined && chain.files.length === 0)
+  );
+}
+
+/** Whether a project names inputs of its own: a non-empty "files", an "include", or the default. */
+function hasInputSpec(chain: ResolvedOptions): boolean {
+  return chain.hasInclude || !chain.hasFiles || (chain.files?.length ?? 0) > 0;
+}
+
+/** Planning found that the typecheck would check nothing; the message says why and what to do. */
+export class TscPlanError extends Error {}
+
+const forwardSlashes = (file: string) => file.split(path.sep).join('/');
+
+/** `${configDir}` stands for the final config's directory, which would be the wrapper's. */
+function substituteConfigDir(value: unknown, directory: string): unknown {
+  const dir = forwardSlashes(directory);
+  if (typeof value === 'string') return value.split('${configDir}').join(dir);
+  if (Array.isArray(value)) return value.map((item) => substituteConfigDir(item, directory));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substituteConfigDir(item, directory)]),
+    );
+  }
+  return value;
+}
+
+/** What one planning pass carries through the reference graph. */
+interface PlanState {
+  root: string;
+  /** The project the gate checks (its own package is not imported by name). */
+  rootConfig: string;
+  cacheDirectory: string;
+  /** Original config -> its wrapper, so a shared or cyclic reference is written once. */
+  wrappers: Map<string, string>;
+  typescriptMajor: number;
+  /** Projects that name input files of their own. */
+  withInputs: Set<string>;
+  /** Packages whose package.json points its types into their (unwritten) build output. */
+  typesFromOutput: string[];
+}
+
+/** A package.json "types" / "typings" / "exports" target inside one of `outputs`, if any. */
+function typesInOutput(directory: string, outputs: readonly string[]): string | undefined {
+  const manifest = readTsconfig(path.join(directory, 'package.json'));
+  if (!manifest || outputs.length === 0) return undefined;
+  const targets: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') targets.push(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect([manifest.types, manifest.typings, manifest.exports]);
+  return targets
+    .filter((target) => /\.d\.[cm]?ts$/.test(target))
+    .find((target) =>
+      outputs.some((output) => {
+        const relative = path.relative(output, path.resolve(directory, target));
+        return !relative.startsWith('..') && !path.isAbsolute(relative);
+      }),
+    );
+}
+
+/**
+ * Writes the wrapper of `configFile` (and, first, of every project it references) into
+ * the plan's directory; returns the wrapper's path.
+ */
+function writeWrapper(configFile: string, state: PlanState): string {
+  const { cacheDirectory, wrappers, typescriptMajor, withInputs } = state;
+  const known = wrappers.get(configFile);
+  if (known) return known;
+  const index = wrappers.size;
+  const wrapper = path.join(cacheDirectory, `project-${index}.tsconfig.json`);
+  wrappers.set(configFile, wrapper);
+  const directory = path.dirname(configFile);
+  const own = readTsconfig(configFile) ?? {};
+  const chain = resolveChain(configFile);
+  if (hasInputSpec(chain)) withInputs.add(configFile);
+  const options = chain.compilerOptions;
+  const declarationDir =
+    typeof options.declarationDir === 'string'
+      ? path.resolve(directory, options.declarationDir)
+      : undefined;
+  const types = typesInOutput(
+    directory,
+    [chain.outDir, declarationDir].filter((dir): dir is string => dir !== undefined),
+  );
+  if (types && configFile !== state.rootConfig)
+    state.typesFromOutput.push(
+      forwardSlashes(path.join(path.relative(state.root, directory), types)),
+    );
+  const output = path.join(cacheDirectory, `project-${index}`);
+
+  const compilerOptions: Json = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (JSON.stringify(value).includes('${configDir}'))
+      compilerOptions[key] = substituteConfigDir(value, directory);
+  }
+  Object.assign(compilerOptions, {
+    outDir: forwardSlashes(path.join(output, 'out')),
+    tsBuildInfoFile: forwardSlashes(path.join(output, 'tsconfig.tsbuildinfo')),
+    incremental: true,
+  });
+  // TypeScript 6 defaults rootDir to the final config's directory, the wrapper's: keep the
+  // original's. Older versions default to the common source directory, wherever the config is.
+  if (options.rootDir === undefined && typescriptMajor >= 6)
+    compilerOptions.rootDir = forwardSlashes(directory);
+  if (options.declarationDir !== undefined)
+    compilerOptions.declarationDir = forwardSlashes(path.join(output, 'types'));
+  if (options.outFile !== undefined)
+    compilerOptions.outFile = forwardSlashes(path.join(output, 'out.js'));
+  // Referenced composite projects must emit their declarations; JavaScript is not needed.
+  if ((options.composite === true || options.declaration === true) && options.noEmit !== true)
+    compilerOptions.emitDeclarationOnly = true;
+
+  const wrapperConfig: Json = { extends: forwardSlashes(configFile), compilerOptions };
+  Object.assign(wrapperConfig, substituteConfigDir(chain.topLevel, directory));
+  // The config's own "files", absolute: an inherited empty list would not raise TS18002.
+  if (Array.isArray(own.files)) {
+    wrapperConfig.files = own.files.map((file) =>
+      typeof file === 'string' && !file.includes('${configDir}')
+        ? forwardSlashes(path.resolve(directory, file))
+        : substituteConfigDir(file, directory),
+    );
+  }
+  // Defaults resolve against the final config's directory (the wrapper's): spell them out.
+  if (!chain.hasFiles && !chain.hasInclude)
+    wrapperConfig.include = [forwardSlashes(path.join(directory, '**', '*'))];
+  if (!chain.hasExclude) {
+    wrapperConfig.exclude = ['node_modules', 'bower_components', 'jspm_packages']
+      .map((name) => path.join(directory, name))
+      .concat(chain.outDir ? [chain.outDir] : [])
+      .map(forwardSlashes);
+  }
+  const references = Array.isArray(own.references) ? own.references : [];
+  // Only where the original has references: an empty list would hush TS18002 ("files" empty).
+  if (references.length > 0) {
+    wrapperConfig.references = references
+      .map((reference) => resolveReference(reference, directory))
+      .filter((file): file is string => file !== undefined)
+      .map((file) => ({
+        path: forwardSlashes(writeWrapper(file, state)),
+      }));
+  }
+  fs.writeFileSync(wrapper, `${JSON.stringify(wrapperConfig, null, 2)}\n`);
+  return wrapper;
+}
+
+/** The major version of the typescript package the root resolves (node_modules up from it); 6 when none. */
+export function installedTypescriptMajor(root: string): number {
+  for (let current = path.resolve(root); ; current = path.dirname(current)) {
+    const manifest = readTsconfig(path.join(current, 'node_modules', 'typescript', 'package.json'));
+    if (typeof manifest?.version === 'string') return Number.parseInt(manifest.version, 10) || 6;
+    if (path.dirname(current) === current) return 6;
+  }
+}
+
+export interface TscBuildPlan {
+  argv: string[];
+  /** The private directory holding the wrappers and every output; remove it after the run. */
+  cacheDirectory: string;
+  /** What the report should say about the check's reach. */
+  notes: string[];
+}
+
+/**
+ * `tsc --noEmit` still writes tsconfig.tsbuildinfo beside the config when the project is
+ * incremental or composite; --tsBuildInfoFile moves it into a fresh private directory
+ * (and writes nothing for a project that is neither).
+ */
+export function planTscNoEmit(command: readonly string[]): TscBuildPlan {
+  const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-tsc-'));
+  return {
+    argv: [...command, '--tsBuildInfoFile', path.join(cacheDirectory, 'tsconfig.tsbuildinfo')],
+    cacheDirectory,
+    notes: [],
+  };
+}
+
+/**
+ * The argv that checks `project` (relative to root) and everything it references with
+ * `<program> -b --force`, outputs in a fresh private directory outside the tree.
+ * `--force`: an up-to-date skip would report clean without checking.
+ */
+export function planTscBuild(root: string, program: string, project: string): TscBuildPlan {
+  const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-tsc-'));
+  const rootConfig = path.resolve(root, project);
+  const state: PlanState = {
+    root,
+    rootConfig,
+    cacheDirectory,
+    wrappers: new Map(),
+    typescriptMajor: installedTypescriptMajor(root),
+    withInputs: new Set(),
+    typesFromOutput: [],
+  };
+  let rootWrapper: string;
+  try {
+    rootWrapper = writeWrapper(rootConfig, state);
+  } catch (error) {
+    fs.rmSync(cacheDirectory, { recursive: true, force: true });
+    throw error;
+  }
+  const { wrappers, withInputs } = state;
+  // tsc itself passes a config that inherits "files": [] and references nothing.
+  if (withInputs.size === 0) {
+    fs.rmSync(cacheDirectory, { recursive: true, force: true });
+    throw new TscPlanError(
+      `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
+    );
+  }
+  const notes = [
+    `checks ${project} and the ${wrappers.size - 1} project(s) it references through wrapper configs in a private temporary directory, which also takes every output and is removed after the run`,
+  ];
+  if (state.typesFromOutput.length > 0)
+    notes.push(
+      `${state.typesFromOutput.join(', ')}: imports of these packages by name resolve to their build output as it is on disk (this check writes no build output into the tree); build them first, or point "types" at the sources, for their consumers to be checked against the current code`,
+    );
+  return {
+    argv: [program, '-b', rootWrapper, '--force', '--pretty', 'false'],
+    cacheDirectory,
+    notes,
+  };
+}
