@@ -338,6 +338,43 @@ describe('typecheck follows project references', function () {
     expect(fs.existsSync(path.dirname(clean.structuredContent.command[2]))).to.equal(false);
   });
 
+  it('Vite react-ts with "types": ["vite/client"]: types resolve as from the original configs, nothing is left behind', async () => {
+    // The template's tsconfig.app.json names "vite/client"; TypeScript resolves it (and the
+    // automatic @types) from the directory of the config it is given.
+    const root = viteRepo('export function App(): string {\n  return __APP_NAME__;\n}\n');
+    const appConfig = path.join(root, 'tsconfig.app.json');
+    fs.writeFileSync(
+      appConfig,
+      fs
+        .readFileSync(appConfig, 'utf8')
+        .replace('"noEmit": true,', '"noEmit": true,\n    "types": ["vite/client"],'),
+    );
+    fs.mkdirSync(path.join(root, 'node_modules/vite'), { recursive: true });
+    fs.writeFileSync(
+      path.join(root, 'node_modules/vite/package.json'),
+      '{"name":"vite","version":"8.0.0"}\n',
+    );
+    fs.writeFileSync(
+      path.join(root, 'node_modules/vite/client.d.ts'),
+      'declare const __APP_NAME__: string;\n',
+    );
+    const before = snapshot(root);
+    const clean = await runTool(root, 'typecheck');
+    expect(clean.isError, clean.text).to.equal(false);
+    expect(snapshot(root)).to.deep.equal(before);
+    expect(fs.existsSync(path.join(root, 'node_modules/.cache'))).to.equal(false);
+
+    fs.writeFileSync(
+      path.join(root, 'src/App.tsx'),
+      'export function App(): number {\n  return __APP_NAME__;\n}\n',
+    );
+    const failing = await runTool(root, 'typecheck');
+    expect(located(failing)).to.deep.equal([
+      'src/App.tsx:2:3 error TS2322',
+      'src/main.tsx:2:14 error TS2322',
+    ]);
+  });
+
   it('monorepo: errors in the referenced and the referencing composite package fail', async () => {
     const twice = 'export function twice(n: number): number {\n  return n * 2;\n}\n';
     const root = monorepo(`${twice}export const label: string = 42;\n`);
@@ -383,7 +420,7 @@ describe('typecheck follows project references', function () {
       expect(plan.notes[0]).to.include('tsconfig.json and the 2 project(s) it references');
       expect(plan.notes[1]).to.include('packages/a/dist/index.d.ts');
     } finally {
-      fs.rmSync(plan.cacheDirectory, { recursive: true, force: true });
+      plan.cleanup();
     }
   });
 

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import type { JsonSchema, Tool, ToolContext, ToolResult } from '../server/tool.js';
 import { confinePaths } from './run/confine-paths.js';
@@ -133,7 +132,7 @@ export async function runGate(
       );
   }
   let argv = commandWithPaths(base, paths);
-  let privateDirectory: string | undefined;
+  let cleanup = () => {};
   let notes: string[] = [];
   if (gate.prepare && !fixing) {
     try {
@@ -142,7 +141,7 @@ export async function runGate(
           ? planTscBuild(runDir, base[0]!, base[2] ?? 'tsconfig.json')
           : planTscNoEmit(argv);
       argv = plan.argv;
-      privateDirectory = plan.cacheDirectory;
+      cleanup = plan.cleanup;
       notes = plan.notes;
     } catch (error) {
       if (error instanceof TscPlanError) return failure(toolName, base, error.message);
@@ -166,7 +165,7 @@ export async function runGate(
       options,
     });
   } finally {
-    if (privateDirectory) fs.rmSync(privateDirectory, { recursive: true, force: true });
+    cleanup();
   }
 }
 

@@ -201,6 +201,43 @@ interface PlanState {
   withInputs: Set<string>;
   /** Packages whose package.json points its types into their (unwritten) build output. */
   typesFromOutput: string[];
+  /** Project directory -> the private directory its wrapper is written to. */
+  wrapperDirectories: Map<string, string>;
+  /** node_modules/.cache directories this plan created (removed again when left empty). */
+  createdCaches: string[];
+}
+
+/**
+ * Where a project's wrapper config goes. TypeScript resolves `types` entries and the
+ * automatic `@types` packages from the directory of the config it was given, so a
+ * wrapper in the system temp directory fails with TS2688 for `"types": ["vite/client"]`.
+ * A private directory under the nearest node_modules/.cache (never tracked, by every
+ * convention) resolves exactly as the original config does; outputs still go to the
+ * plan's temporary directory. Without a writable node_modules, the temp directory.
+ */
+function wrapperDirectory(projectDirectory: string, state: PlanState): string {
+  const known = state.wrapperDirectories.get(projectDirectory);
+  if (known) return known;
+  let chosen = state.cacheDirectory;
+  for (let current = projectDirectory; ; current = path.dirname(current)) {
+    const modules = path.join(current, 'node_modules');
+    if (fs.existsSync(modules)) {
+      try {
+        const cache = path.join(modules, '.cache');
+        if (!fs.existsSync(cache)) {
+          fs.mkdirSync(cache);
+          state.createdCaches.push(cache);
+        }
+        chosen = fs.mkdtempSync(path.join(cache, 'mcp-gates-tsc-'));
+      } catch {
+        // read-only node_modules: the temp directory still works for projects without `types`
+      }
+      break;
+    }
+    if (path.dirname(current) === current || current === state.root) break;
+  }
+  state.wrapperDirectories.set(projectDirectory, chosen);
+  return chosen;
 }
 
 /** A package.json "types" / "typings" / "exports" target inside one of `outputs`, if any. */
@@ -232,9 +269,9 @@ function writeWrapper(configFile: string, state: PlanState): string {
   const known = wrappers.get(configFile);
   if (known) return known;
   const index = wrappers.size;
-  const wrapper = path.join(cacheDirectory, `project-${index}.tsconfig.json`);
-  wrappers.set(configFile, wrapper);
   const directory = path.dirname(configFile);
+  const wrapper = path.join(wrapperDirectory(directory, state), `project-${index}.tsconfig.json`);
+  wrappers.set(configFile, wrapper);
   const own = readTsconfig(configFile) ?? {};
   const chain = resolveChain(configFile);
   if (hasInputSpec(chain)) withInputs.add(configFile);
@@ -319,8 +356,10 @@ export function installedTypescriptMajor(root: string): number {
 
 export interface TscBuildPlan {
   argv: string[];
-  /** The private directory holding the wrappers and every output; remove it after the run. */
+  /** The private directory holding every output; remove it after the run. */
   cacheDirectory: string;
+  /** Removes every private directory of the plan (outputs and wrappers); call after the run. */
+  cleanup: () => void;
   /** What the report should say about the check's reach. */
   notes: string[];
 }
@@ -335,6 +374,7 @@ export function planTscNoEmit(command: readonly string[]): TscBuildPlan {
   return {
     argv: [...command, '--tsBuildInfoFile', path.join(cacheDirectory, 'tsconfig.tsbuildinfo')],
     cacheDirectory,
+    cleanup: () => fs.rmSync(cacheDirectory, { recursive: true, force: true }),
     notes: [],
   };
 }
@@ -355,24 +395,37 @@ export function planTscBuild(root: string, program: string, project: string): Ts
     typescriptMajor: installedTypescriptMajor(root),
     withInputs: new Set(),
     typesFromOutput: [],
+    wrapperDirectories: new Map(),
+    createdCaches: [],
+  };
+  const removeAll = () => {
+    for (const dir of new Set([cacheDirectory, ...state.wrapperDirectories.values()]))
+      fs.rmSync(dir, { recursive: true, force: true });
+    for (const cache of state.createdCaches) {
+      try {
+        fs.rmdirSync(cache); // only when empty: other tools may have cached there meanwhile
+      } catch {
+        // not empty, or already gone
+      }
+    }
   };
   let rootWrapper: string;
   try {
     rootWrapper = writeWrapper(rootConfig, state);
   } catch (error) {
-    fs.rmSync(cacheDirectory, { recursive: true, force: true });
+    removeAll();
     throw error;
   }
   const { wrappers, withInputs } = state;
   // tsc itself passes a config that inherits "files": [] and references nothing.
   if (withInputs.size === 0) {
-    fs.rmSync(cacheDirectory, { recursive: true, force: true });
+    removeAll();
     throw new TscPlanError(
       `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
     );
   }
   const notes = [
-    `checks ${project} and the ${wrappers.size - 1} project(s) it references through wrapper configs in a private temporary directory, which also takes every output and is removed after the run`,
+    `checks ${project} and the ${wrappers.size - 1} project(s) it references through wrapper configs (in private directories under node_modules/.cache, where TypeScript resolves "types" as from the original configs) whose every output goes to a private temporary directory; all are removed after the run`,
   ];
   if (state.typesFromOutput.length > 0)
     notes.push(
@@ -381,6 +434,7 @@ export function planTscBuild(root: string, program: string, project: string): Ts
   return {
     argv: [program, '-b', rootWrapper, '--force', '--pretty', 'false'],
     cacheDirectory,
+    cleanup: removeAll,
     notes,
   };
 }
