@@ -69,8 +69,30 @@ describe('gates config (mcp-gates.json)', () => {
         timeoutMs: 600000,
         paths: 'none',
         source: 'config',
+        prepare: 'tsc-noemit',
       },
     ]);
+  });
+
+  it('gives configured typecheck and cargo commands the run-time care detection gives them', () => {
+    const root = makeRepo({
+      'mcp-gates.json': {
+        gates: {
+          refs: { command: ['tsc', '-b', 'tsconfig.json', '--force', '--pretty', 'false'] },
+          plain: { command: ['vue-tsc', '--noEmit'] },
+          own: { command: ['tsc', '--noEmit', '--tsBuildInfoFile', '/tmp/x'] },
+          build: { command: ['tsc', '-p', '.'] },
+          clippy: { command: ['cargo', 'clippy', '--', '-D', 'warnings'] },
+        },
+      },
+    });
+    const byName = Object.fromEntries(loadConfig(root).map((gate) => [gate.name, gate]));
+    expect(byName.refs.prepare).to.equal('tsc-build');
+    expect(byName.plain.prepare).to.equal('tsc-noemit');
+    expect(byName.own.prepare).to.equal(undefined);
+    expect(byName.build.prepare).to.equal(undefined);
+    expect(byName.clippy.derivedFiles).to.deep.equal(['Cargo.lock']);
+    expect(byName.refs.derivedFiles).to.equal(undefined);
   });
 
   it('returns undefined without a config, and the config replaces detection when present', () => {

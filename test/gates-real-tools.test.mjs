@@ -146,8 +146,16 @@ describe('gates with real tools on fixture repositories', function () {
         'src/main.rs:8 error clippy::ptr_arg',
         'src/main.rs:10 error clippy::needless_range_loop',
       ]);
-      const clean = await runDetected(copyRepo('rust-clean'), 'clippy');
+      // rust-clean commits no Cargo.lock, like many library crates: cargo writes one during
+      // the check, and the gate removes it again rather than change the tree.
+      const cleanRoot = copyRepo('rust-clean');
+      const clean = await runDetected(cleanRoot, 'clippy');
       expect(clean.isError, clean.text).to.equal(false);
+      expect(clean.structuredContent.changedFiles).to.deep.equal([]);
+      expect(clean.text).to.include(
+        'removed Cargo.lock, which the tool generated during the check',
+      );
+      expect(fs.existsSync(path.join(cleanRoot, 'Cargo.lock'))).to.equal(false);
     });
 
     it('cargo fmt --check (rustfmt) finds the unformatted hunk; rustfmt_fix fixes it', async () => {

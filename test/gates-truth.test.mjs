@@ -144,6 +144,22 @@ describe('a check never changes the tree', function () {
     });
   }
 
+  it('removes a by-product the tool created (derivedFiles), and fails when it changed an existing one', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    const writeLock = "require('fs').writeFileSync('tool.lock', 'generated\\n')";
+    const gate = { ...nodeGate('locks', writeLock), derivedFiles: ['tool.lock'] };
+    const created = await runTool(root, 'locks', { gates: [gate] });
+    expect(created.isError, created.text).to.equal(false);
+    expect(created.structuredContent.changedFiles).to.deep.equal([]);
+    expect(created.text).to.include('removed tool.lock, which the tool generated during the check');
+    expect(fs.existsSync(path.join(root, 'tool.lock'))).to.equal(false);
+
+    fs.writeFileSync(path.join(root, 'tool.lock'), 'committed\n');
+    const changed = await runTool(root, 'locks', { gates: [gate] });
+    expect(changed.isError).to.equal(true);
+    expect(changed.structuredContent.changedFiles).to.deep.equal(['tool.lock']);
+  });
+
   it('does not count writes git ignores (tool caches)', async function () {
     // reason: needs git.
     if (!hasCommand('git')) this.skip();

@@ -10,6 +10,8 @@ import {
   type PathsMode,
 } from './gate-spec.js';
 import { findDuplicateKey } from './duplicate-keys.js';
+import { derivedFilesOf } from './run/derived-files.js';
+import { inferTscPrepare } from './run/tsc-build.js';
 import { GatesError } from './gates-error.js';
 import { PARSER_NAMES } from './parsers/index.js';
 
@@ -275,7 +277,20 @@ function readGate(
       );
     paths = gate.paths as PathsMode;
   }
-  return { name, description, command, fix, parser, timeoutMs, paths, source: 'config' };
+  const prepare = inferTscPrepare(command);
+  const derivedFiles = derivedFilesOf(command);
+  return {
+    name,
+    description,
+    command,
+    fix,
+    parser,
+    timeoutMs,
+    paths,
+    source: 'config',
+    ...(prepare ? { prepare } : {}),
+    ...(derivedFiles ? { derivedFiles } : {}),
+  };
 }
 
 /** Validates a parsed config document; `file` is used in messages only. */

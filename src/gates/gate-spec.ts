@@ -49,6 +49,12 @@ export interface GateSpec {
    * nothing into the tree.
    */
   prepare?: 'tsc-build' | 'tsc-noemit';
+  /**
+   * Files (relative to where the gate runs) that the tool writes as a by-product when they
+   * are missing, e.g. the Cargo.lock cargo generates for a crate that commits none. A check
+   * removes the ones it created, so it leaves the tree as it found it.
+   */
+  derivedFiles?: string[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;

@@ -7,6 +7,7 @@ import { GatesError } from './gates-error.js';
 import path from 'node:path';
 import { parseOutcome, rebaseFindings, runSteps } from './run/run-steps.js';
 import { runGateCommand } from './run/runner.js';
+import { missingFiles, removeCreatedFiles } from './run/derived-files.js';
 import { compareTrees, fingerprintTree } from './run/tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './run/tsc-build.js';
 
@@ -187,7 +188,8 @@ interface CheckedRun {
  * runs in: a check that changes the tree fails, a fix lists what it changed.
  */
 async function runChecked(run: CheckedRun): Promise<ToolResult> {
-  const { gate, fixing, toolName, argv, notes, runDir, context, options } = run;
+  const { gate, fixing, toolName, argv, runDir, context, options } = run;
+  let notes = run.notes;
   const onProgress = context.wantsProgress
     ? (elapsedMs: number, bytes: number) =>
         context.progress({
@@ -202,11 +204,20 @@ async function runChecked(run: CheckedRun): Promise<ToolResult> {
     ...(onProgress ? { onProgress } : {}),
   };
   const env = options.env ?? process.env;
+  // A by-product the tool writes when missing (cargo's Cargo.lock) is removed after a check.
+  const derived = fixing ? [] : missingFiles(runDir, gate.derivedFiles);
   const before = await fingerprintTree(runDir, env);
-  const treeAfter = async (end: string) =>
-    end === 'not-found' || end === 'spawn-failed'
+  const treeAfter = async (end: string) => {
+    const removed = removeCreatedFiles(runDir, derived);
+    if (removed.length > 0)
+      notes = [
+        ...notes,
+        `removed ${removed.join(', ')}, which the tool generated during the check (the tree is left as it was found)`,
+      ];
+    return end === 'not-found' || end === 'spawn-failed'
       ? undefined
       : compareTrees(before, await fingerprintTree(runDir, env));
+  };
 
   if (!fixing && gate.steps && gate.steps.length > 0) {
     const steps = await runSteps({

@@ -453,6 +453,7 @@ export function detectGates(
         parser: 'cargo-json',
         paths: 'none',
         source: 'Cargo.toml',
+        derivedFiles: ['Cargo.lock'],
       }),
       markerGate({
         name: 'rustfmt',

@@ -438,3 +438,26 @@ export function planTscBuild(root: string, program: string, project: string): Ts
     notes,
   };
 }
+
+/**
+ * The run-time preparation a configured typecheck command gets, as detection gives it: a
+ * `tsc -b <project> --force ...` (what `init` writes for a project with references) runs
+ * through private wrappers, and a `tsc --noEmit` without its own --tsBuildInfoFile gets one
+ * in a private directory; anything else runs exactly as written.
+ */
+export function inferTscPrepare(
+  command: readonly string[],
+): 'tsc-build' | 'tsc-noemit' | undefined {
+  const program = path.basename(command[0] ?? '').replace(/\.(cmd|exe)$/i, '');
+  if (program !== 'tsc' && program !== 'vue-tsc') return undefined;
+  if (command.includes('--tsBuildInfoFile')) return undefined;
+  if (
+    (command[1] === '-b' || command[1] === '--build') &&
+    command[2] !== undefined &&
+    !command[2].startsWith('-')
+  )
+    return 'tsc-build';
+  if (command.includes('--noEmit') && !command.includes('-b') && !command.includes('--build'))
+    return 'tsc-noemit';
+  return undefined;
+}
