@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /**
  * A snapshot of the project tree cheap enough to take around every gate run, so a check
@@ -65,17 +66,25 @@ function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): P
       clearTimeout(timer);
       resolve(run);
     };
-    const child = spawn(
-      'git',
-      ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', ...args],
-      {
-        cwd,
-        env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        shell: false,
-        windowsHide: true,
-      },
-    );
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(
+        'git',
+        ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', ...args],
+        {
+          cwd,
+          env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          shell: false,
+          windowsHide: true,
+        },
+      );
+    } catch (error) {
+      // spawn throws synchronously for some refusals (E2BIG: a huge environment); the
+      // caller falls back to the walk, as when git is missing.
+      resolve({ ok: false, stdout: Buffer.alloc(0), problem: (error as Error).message });
+      return;
+    }
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       settle({ ok: false, stdout: Buffer.alloc(0), problem: `git ${args[0]} timed out` });
