@@ -91,14 +91,14 @@ function runProbe(project, pathValue) {
   return JSON.parse(probe.stdout.trim().split('\n').pop());
 }
 
-function doctor(project, pathValue) {
+function doctor(project, pathValue, { json = true } = {}) {
   const cli = path.join(project, 'node_modules', 'mcp-gates', 'dist', 'cli', 'main.js');
-  const result = spawnSync(process.execPath, [cli, 'doctor', '--json'], {
+  const result = spawnSync(process.execPath, [cli, 'doctor', ...(json ? ['--json'] : [])], {
     cwd: project,
     env: { ...process.env, PATH: pathValue },
     encoding: 'utf8',
   });
-  return JSON.parse(result.stdout);
+  return json ? JSON.parse(result.stdout) : result.stdout;
 }
 
 function hasCompiler() {
@@ -233,6 +233,9 @@ describe('packed tarball installs', function () {
       const report = doctor(setup.project, bin);
       expect(report.capture.mode).to.equal('degraded');
       expect(report.capture.install).to.include('no C++ compiler');
+      expect(doctor(setup.project, bin, { json: false })).to.match(
+        /^capture: degraded .*\n {9}at install: no prebuilt capture addon/m,
+      );
     });
   });
 
