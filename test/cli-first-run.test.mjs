@@ -33,6 +33,12 @@ describe('CLI first run', function () {
       expect(result.stderr).to.include('unknown command "lsit"').and.include('`mcp-gates list`');
     });
 
+    it('suggests the help topic for a typo (`help doctr`)', () => {
+      const result = runCli(['help', 'doctr']);
+      expect(result.code).to.equal(2);
+      expect(result.stderr).to.include('did you mean `mcp-gates help doctor`?');
+    });
+
     it('lists the commands when nothing is close (`frobnicate`)', () => {
       const result = runCli(['frobnicate']);
       expect(result.code).to.equal(2);
