@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // A complete MCP server over stdio: `node examples/echo-server.mjs`.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { McpServer, childStdio, serveStdio } from 'mcp-gates';
 
 const server = new McpServer({ name: 'echo-server', version: '1.0.0' });
@@ -71,4 +73,12 @@ server.register({
   },
 });
 
+// Run by hand in a terminal, a stdio server shows nothing until a client speaks: say so
+// once, on stderr (stdout is the protocol channel).
+if (process.stdin.isTTY) {
+  const script = path.relative(process.cwd(), fileURLToPath(import.meta.url));
+  process.stderr.write(
+    `echo-server: serving MCP on stdin/stdout, for an MCP client to start. Try it with the MCP Inspector: npx @modelcontextprotocol/inspector node ${script}\n`,
+  );
+}
 await serveStdio(server);

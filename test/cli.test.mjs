@@ -270,7 +270,7 @@ describe('mcp-gates CLI', function () {
       expect(unknown.code).to.equal(2);
       expect(unknown.stderr)
         .to.match(/no gate named "lnt"/)
-        .and.match(/use one of: lint, format, typecheck/);
+        .and.match(/did you mean "lint"\? Gates: lint, lint_fix, format, format_fix, typecheck/);
       const noFix = runCli(['run', 'typecheck', '--fix', '--root', root]);
       expect(noFix.code).to.equal(2);
       expect(noFix.stderr).to.match(/has no fix command/);

@@ -1,3 +1,4 @@
+import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
 
 export const COMMANDS = ['serve', 'list', 'run', 'init', 'doctor', 'help'] as const;
@@ -88,8 +89,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       commandSeen = true;
       continue;
     }
-    if (!commandSeen)
-      throw usage(`unknown command "${argument}" (commands: ${COMMANDS.join(', ')})`);
+    if (!commandSeen) {
+      const close = closestName(argument, COMMANDS);
+      throw new GatesError('EGATES_USAGE', `unknown command "${argument}"`, {
+        fix: close
+          ? `did you mean \`mcp-gates ${close}\`? Commands: ${COMMANDS.join(', ')}`
+          : `use one of: ${COMMANDS.join(', ')} (see \`mcp-gates --help\`)`,
+      });
+    }
     parsed.positionals.push(argument);
   }
   if (!parsed.help && !parsed.version) {

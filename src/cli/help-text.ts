@@ -19,7 +19,8 @@ ${ROOT_LINE}
   -h, --help   show help (also: mcp-gates <command> --help)
   -V, --version
 
-Exit codes: 0 ok or passed, 1 gate failed or problem found, 2 usage or config error.`;
+Exit codes: 0 ok or passed, 1 gate failed or problem found, 2 usage or config error,
+130 interrupted (Ctrl-C).`;
 
 const COMMAND_HELP: Record<CommandName, string> = {
   serve: `Usage: mcp-gates serve [--root DIR]
@@ -43,7 +44,8 @@ ${ROOT_LINE}
 
 Runs one gate through the same code path as its MCP tool and prints the report.
 Paths are relative to the working directory and must lie inside the root.
-Exit 0 when the gate passed, 1 when it failed, 2 on a usage or config error.
+Exit 0 when the gate passed, 1 when it failed, 2 on a usage or config error,
+130 when interrupted (Ctrl-C; a second Ctrl-C stops at once).
 
 Options:
 ${ROOT_LINE}

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
 import { parseCliArguments, type CliArguments } from './cli-arguments.js';
 import { processOutput, type CliOutput } from './cli-output.js';
@@ -28,8 +29,9 @@ function dispatch(args: CliArguments, output: CliOutput): number | Promise<numbe
     case 'help': {
       const topic = args.positionals[0];
       if (topic && !(COMMANDS as readonly string[]).includes(topic)) {
+        const close = closestName(topic, COMMANDS);
         throw new GatesError('EGATES_USAGE', `no help for "${topic}"`, {
-          fix: `commands: ${COMMANDS.join(', ')}`,
+          fix: `${close ? `did you mean \`mcp-gates help ${close}\`? ` : ''}commands: ${COMMANDS.join(', ')}`,
         });
       }
       output.out(helpText(topic as CommandName | undefined));

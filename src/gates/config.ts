@@ -9,6 +9,7 @@ import {
   type GateSpec,
   type PathsMode,
 } from './gate-spec.js';
+import { closestName } from './closest-name.js';
 import { findDuplicateKey } from './duplicate-keys.js';
 import { derivedFilesOf } from './run/derived-files.js';
 import { inferTscPrepare } from './run/tsc-build.js';
@@ -17,8 +18,9 @@ import { PARSER_NAMES } from './parsers/index.js';
 
 export const CONFIG_FILE = 'mcp-gates.json';
 
-const ROOT_KEYS = ['$schema', 'gates'] as const;
-const GATE_KEYS = ['command', 'fix', 'description', 'parser', 'timeoutMs', 'paths'] as const;
+/** The keys the loader accepts (schema/mcp-gates.schema.json must list the same). */
+export const ROOT_KEYS = ['$schema', 'gates'] as const;
+export const GATE_KEYS = ['command', 'fix', 'description', 'parser', 'timeoutMs', 'paths'] as const;
 const PATHS_MODES: readonly PathsMode[] = ['append', 'none'];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -31,40 +33,41 @@ function describeValue(value: Json): string {
   return `${typeof value === 'object' ? 'an object' : `the ${typeof value} ${JSON.stringify(value)}`}`;
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
 function unknownKeyFix(key: string, allowed: readonly string[]): string {
-  const close = allowed.find(
-    (candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= 2,
-  );
+  const close = closestName(key, allowed);
   const list = allowed.map((candidate) => `"${candidate}"`).join(', ');
   return close
     ? `did you mean "${close}"? Allowed keys: ${list}`
     : `remove it; allowed keys: ${list}`;
 }
 
-/** Line and column of a JSON.parse failure, from the position Node reports. */
+/** The offset Node reports for a JSON.parse failure; undefined at "end of JSON input". */
+function jsonErrorOffset(error: Error): number | undefined {
+  const position = /position (\d+)/.exec(error.message);
+  return position ? Number(position[1]) : undefined;
+}
+
+/** Line and column of a JSON.parse failure (the end of the text when Node names none). */
 function jsonErrorLocation(text: string, error: Error): string {
   const lineColumn = /line (\d+) column (\d+)/.exec(error.message);
   if (lineColumn) return `line ${lineColumn[1]}, column ${lineColumn[2]}`;
-  const position = /position (\d+)/.exec(error.message);
-  if (!position) return 'unknown position';
-  const before = text.slice(0, Number(position[1]));
+  const before = text.slice(0, jsonErrorOffset(error) ?? text.length);
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
   return `line ${line}, column ${column}`;
+}
+
+/** The fix for a JSON.parse failure, from what the text shows where it failed. */
+function jsonSyntaxFix(text: string, error: Error): string {
+  const offset = jsonErrorOffset(error);
+  if (/Unterminated string/i.test(error.message)) return 'close the string with a " on its line';
+  if (offset === undefined || offset >= text.trimEnd().length)
+    return 'the file ends before the JSON does: add the missing } or ] (each { and [ needs its closing pair)';
+  if (text.startsWith('//', offset) || text.startsWith('/*', offset))
+    return 'remove the comment: mcp-gates.json is plain JSON, which has no comments';
+  if (/,\s*[}\]]$/.test(text.slice(0, offset + 1)))
+    return 'remove the comma before the closing } or ]: JSON allows no trailing commas';
+  return 'make it plain JSON: keys and strings in double quotes, a comma between entries';
 }
 
 /**
@@ -342,17 +345,21 @@ export function loadConfig(root: string): GateSpec[] | undefined {
       fix: 'check the file permissions, or delete it to use detection',
     });
   }
+  const json = text.replace(/^\uFEFF/, '');
+  if (json.trim() === '') {
+    throw new GatesError('ECONFIG_JSON', 'the file is empty', {
+      file,
+      fix: 'delete it to use detection (then `mcp-gates init` writes one to edit), or write {"gates": {...}} in it',
+    });
+  }
   let document: unknown;
   try {
-    document = JSON.parse(text.replace(/^\uFEFF/, ''));
+    document = JSON.parse(json);
   } catch (error) {
     throw new GatesError(
       'ECONFIG_JSON',
-      `invalid JSON at ${jsonErrorLocation(text, error as Error)}: ${(error as Error).message}`,
-      {
-        file,
-        fix: 'make it plain JSON (no comments, no trailing commas)',
-      },
+      `invalid JSON at ${jsonErrorLocation(json, error as Error)}: ${(error as Error).message}`,
+      { file, fix: jsonSyntaxFix(json, error as Error) },
     );
   }
   const duplicate = findDuplicateKey(text);

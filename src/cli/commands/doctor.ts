@@ -8,6 +8,7 @@ import { GatesError } from '../../gates/gates-error.js';
 import { installCommand, resolveCommand } from '../../gates/run/resolve-command.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
+import { installStatus } from '../install-status.js';
 import { packageVersion } from '../package-version.js';
 import { mapLimited, PROBE_TIMEOUT_MS, probeProgram, type ProbeResult } from '../program-probe.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -118,6 +119,13 @@ function platformTuple(): string {
   return `${process.platform}-${process.arch}-${header?.glibcVersionRuntime ? 'glibc' : 'musl'}`;
 }
 
+/** The capture mode, and in degraded mode what the install said about it (no compiler...). */
+function captureWithInstallReason(): ReturnType<typeof captureMode> & { install?: string } {
+  const mode = captureMode();
+  const install = mode.mode === 'degraded' ? installStatus() : undefined;
+  return install ? { ...mode, install: install.reason } : mode;
+}
+
 /** `mcp-gates doctor`: finds and starts (`--version`) every gate's program; never runs a check. */
 export async function doctorCommand(args: CliArguments, output: CliOutput): Promise<number> {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
@@ -155,7 +163,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     version: packageVersion(),
     node: process.version,
     platform: platformTuple(),
-    capture: captureMode(),
+    capture: captureWithInstallReason(),
     lifeline: gateLifelineMode(),
     root,
     packageManager: detection.packageManager,
@@ -173,6 +181,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
   const lines = [
     `mcp-gates ${report.version} on Node ${report.node} (${report.platform})`,
     `capture: ${report.capture.mode}${report.capture.binding ? ` (${report.capture.binding})` : ''}${report.capture.reason ? ` — ${report.capture.reason}` : ''}`,
+    ...(report.capture.install ? [`         at install: ${report.capture.install}`] : []),
     `lifeline: ${report.lifeline.mode === 'native' ? `native (${report.lifeline.mechanism}): no gate outlives the server` : `degraded — ${report.lifeline.reason}`}`,
     `root:    ${root}`,
     `config:  ${config.status === 'absent' ? `no ${CONFIG_FILE}: serving detected gates` : config.status === 'ok' ? `${CONFIG_FILE} (serving it; detection ignored)` : `${CONFIG_FILE} is invalid — the server will refuse to start`}`,

@@ -1,12 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONFIG_FILE } from '../../gates/config.js';
 import { detectGates } from '../../gates/detect/detect.js';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
+import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
+
+/** The schema this package ships (dist/cli/commands → schema/). */
+const SCHEMA_FILE = fileURLToPath(
+  new URL('../../../schema/mcp-gates.schema.json', import.meta.url),
+);
+
+/**
+ * `$schema` for a config at `root`, so editors validate offline against the version that
+ * runs: the project's own node_modules/mcp-gates (a stable path, also through pnpm's
+ * links), else the shipped file when it lies inside the project (this repository), else
+ * (npx from a cache) the published URL.
+ */
+export function schemaReference(root: string): string {
+  const installed = path.join('node_modules', 'mcp-gates', 'schema', 'mcp-gates.schema.json');
+  if (fs.existsSync(path.join(root, installed))) return `./${installed.split(path.sep).join('/')}`;
+  const relative = path.relative(root, SCHEMA_FILE);
+  if (relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative))
+    return `./${relative.split(path.sep).join('/')}`;
+  return `https://unpkg.com/mcp-gates@${packageVersion()}/schema/mcp-gates.schema.json`;
+}
 
 function configEntry(gate: GateSpec): Record<string, unknown> {
   const entry: Record<string, unknown> = { description: gate.description, command: gate.command };
@@ -69,6 +91,7 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
     );
   }
   const document = {
+    $schema: schemaReference(root),
     gates: Object.fromEntries(gates.map((gate) => [gate.name, configEntry(gate)])),
   };
   // 'wx': fail rather than overwrite a file created since the check above.

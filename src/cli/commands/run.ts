@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { keepCaptureLogs, withCapture } from '../../capture/index.js';
+import { closestName } from '../../gates/closest-name.js';
+import { CONFIG_FILE } from '../../gates/config.js';
 import { confinePaths } from '../../gates/run/confine-paths.js';
 import { createGateTools } from '../../gates/gate-tools.js';
 import { fixToolName } from '../../gates/gate-spec.js';
@@ -13,6 +15,38 @@ import { TerminalProgress } from '../terminal-progress.js';
 
 const INTERRUPTED_EXIT_CODE = 130;
 
+/**
+ * Where a gate's settings are edited: the config, or (detected gates) a config that
+ * `init` has yet to write. A fix that names a missing file helps no one.
+ */
+function editHint(origin: 'config' | 'detection', gate: string, change: string): string {
+  return origin === 'config'
+    ? `${change} gates.${gate} in ${CONFIG_FILE}`
+    : `write ${CONFIG_FILE} with \`mcp-gates init\` (the gates are detected now), then ${change} gates.${gate} in it`;
+}
+
+/**
+ * Command-line paths, relative to where the user stands, confined to the root. The
+ * confinement's own fixes speak to MCP callers, whose paths are relative to the root.
+ */
+function confineCliPaths(root: string, cwd: string, given: readonly string[]): string[] {
+  try {
+    return confinePaths(
+      root,
+      given.map((entry) => path.resolve(cwd, entry)),
+    );
+  } catch (error) {
+    if (!(error instanceof GatesError) || error.code !== 'EGATES_PATH' || !error.fix) throw error;
+    const fix = error.fix
+      .replace('relative to the project root', `relative to the working directory (${cwd})`)
+      .replace(
+        '(relative paths are resolved against it)',
+        `${root} (relative paths are resolved against the working directory, ${cwd})`,
+      );
+    throw new GatesError('EGATES_PATH', error.message.split('\n')[0]!, { fix });
+  }
+}
+
 /** `mcp-gates run <gate>`: the MCP tool's own code path (capture wrapper included), in a terminal. */
 export async function runCommand(args: CliArguments, output: CliOutput): Promise<number> {
   const [requested, ...rawPaths] = args.positionals;
@@ -22,21 +56,25 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
     });
   }
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
-  const { gates } = loadGates(root);
+  const { gates, origin } = loadGates(root);
   const gate = gates.find(
     (candidate) =>
       candidate.name === requested || (candidate.fix && fixToolName(candidate.name) === requested),
   );
   if (!gate) {
-    const names = gates.map((candidate) => candidate.name).join(', ') || '(none)';
+    const names = gates.flatMap((candidate) =>
+      candidate.fix ? [candidate.name, fixToolName(candidate.name)] : [candidate.name],
+    );
+    const close = closestName(requested, names);
+    const list = names.join(', ') || '(none)';
     throw new GatesError('EGATES_UNKNOWN_GATE', `no gate named "${requested}" in ${root}`, {
-      fix: `use one of: ${names}`,
+      fix: close ? `did you mean "${close}"? Gates: ${list}` : `use one of: ${list}`,
     });
   }
   const fixing = args.fix || requested !== gate.name;
   if (fixing && !gate.fix) {
     throw new GatesError('EGATES_USAGE', `gate "${gate.name}" has no fix command`, {
-      fix: `add "fix" to gates.${gate.name} in mcp-gates.json, or run without --fix`,
+      fix: `${editHint(origin, gate.name, 'add "fix" to')}; or run without --fix`,
     });
   }
   if (rawPaths.length > 0 && gate.paths !== 'append') {
@@ -44,15 +82,11 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
       'EGATES_USAGE',
       `gate "${gate.name}" always runs on the whole project and takes no paths`,
       {
-        fix: `run it without paths, or set "paths": "append" for gates.${gate.name} in mcp-gates.json`,
+        fix: `run it without paths, or ${editHint(origin, gate.name, 'set "paths": "append" for')}`,
       },
     );
   }
-  // Paths on the command line are relative to where the user stands, not to the root.
-  const paths = confinePaths(
-    root,
-    rawPaths.map((given) => path.resolve(process.cwd(), given)),
-  );
+  const paths = confineCliPaths(root, process.cwd(), rawPaths);
   const toolName = fixing ? fixToolName(gate.name) : gate.name;
   const tool = createGateTools([gate], { root }).find((candidate) => candidate.name === toolName)!;
 

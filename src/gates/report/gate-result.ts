@@ -184,6 +184,15 @@ function describeTree(tree: TreeWatch, fixing: boolean): string[] {
   return lines;
 }
 
+/**
+ * One argv word as a POSIX shell reads it back, so the report's `$ command` line can be
+ * pasted: plain words stay bare, anything else is single-quoted (a ' becomes '\'').
+ */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 export function formatFinding(finding: Finding): string {
   const rule = finding.rule ? ` [${finding.rule}]` : '';
   return `${formatLocation(finding)}: ${finding.severity}: ${finding.message.split('\n')[0]}${rule}`;
@@ -218,7 +227,7 @@ export function buildGateResult(options: {
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
   const header = `${toolName}: ${passed ? 'passed' : 'failed'} (${describeEnd(outcome)}, ${seconds} s, ${describeFindings(parsed.findings)}${changedPart})`;
-  const lines = [header, `$ ${options.argv.join(' ')}`];
+  const lines = [header, `$ ${options.argv.map(shellQuote).join(' ')}`];
   if (outcome.problem) lines.push(outcome.problem);
   if (tree) lines.push(...describeTree(tree, options.fixing));
   if (ran && parsed.note) lines.push(`note: ${parsed.note}`);
