@@ -260,6 +260,8 @@ export class WarmPool {
         return { kind: 'failed', end: 'worker-died', reason: reply.reason, durationMs };
       if (reply.type === 'stale') {
         restartedBecause = reply.reason;
+        worker.kill();
+        this.forget(worker);
         continue;
       }
       if (reply.rssBytes > this.memoryCapBytes) worker.kill();
@@ -280,6 +282,10 @@ export class WarmPool {
     };
   }
 
+  private forget(worker: WarmWorker): void {
+    if (this.workers.get(worker.key) === worker) this.workers.delete(worker.key);
+  }
+
   private startWorker(
     key: string,
     tool: WarmTool,
@@ -293,9 +299,7 @@ export class WarmPool {
       oldest.kill();
       this.workers.delete(oldest.key);
     }
-    const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => {
-      if (this.workers.get(gone.key) === gone) this.workers.delete(gone.key);
-    });
+    const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => this.forget(gone));
     this.workers.set(key, worker);
     return worker;
   }

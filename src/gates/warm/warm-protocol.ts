@@ -27,5 +27,5 @@ export type WarmReply =
     }
   /** This invocation is one the worker cannot answer exactly as the cold command would. */
   | { type: 'not-warmable'; id: number; reason: string; rssBytes: number }
-  /** An input changed since it was loaded: the worker exits; a fresh one must answer. */
+  /** An input changed since it was loaded: the pool stops this worker; a fresh one answers. */
   | { type: 'stale'; id: number; reason: string };

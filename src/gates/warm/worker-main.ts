@@ -88,9 +88,9 @@ async function handle(message: WarmRunMessage): Promise<void> {
   const rssBytes = () => process.memoryUsage().rss;
   const stale = inputs.staleReason();
   if (stale) {
+    // The pool stops this worker and starts a fresh one, which loads what is there now.
     send({ type: 'stale', id: message.id, reason: stale });
-    process.disconnect?.();
-    process.exit(0);
+    return;
   }
   adapterPromise ??= loadAdapter();
   const adapter = await adapterPromise;
