@@ -81,6 +81,7 @@ class WarmWorker {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private stderrTail = '';
   exited = false;
+  stopped = false;
   lastUsed = Date.now();
   busy = false;
 
@@ -143,8 +144,11 @@ class WarmWorker {
     this.idleTimer.unref();
   }
 
+  /** Stops the worker now; the pool forgets it at once (a next call never reaches it). */
   kill(): void {
+    this.stopped = true;
     if (!this.exited) this.child.kill('SIGKILL');
+    this.onExit(this);
   }
 
   /** One call; calls to the same worker run one after another. */
@@ -244,8 +248,9 @@ export class WarmPool {
     // A stale worker exits; one fresh worker gets one try (it loads what is there now).
     for (let attempt = 0; attempt < 2; attempt++) {
       let worker = this.workers.get(key);
-      const startedWorker = !worker || worker.exited;
-      if (!worker || worker.exited) worker = this.startWorker(key, tool, root, env);
+      const startedWorker = !worker || worker.exited || worker.stopped;
+      if (!worker || worker.exited || worker.stopped)
+        worker = this.startWorker(key, tool, root, env);
       const remaining = Math.max(1, request.timeoutMs - (Date.now() - started));
       const reply = await worker.call(args, remaining, request.signal);
       const durationMs = Date.now() - started;
@@ -261,7 +266,6 @@ export class WarmPool {
       if (reply.type === 'stale') {
         restartedBecause = reply.reason;
         worker.kill();
-        this.forget(worker);
         continue;
       }
       if (reply.rssBytes > this.memoryCapBytes) worker.kill();
@@ -297,7 +301,6 @@ export class WarmPool {
       if (idle.length === 0) break;
       const oldest = idle.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
       oldest.kill();
-      this.workers.delete(oldest.key);
     }
     const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => this.forget(gone));
     this.workers.set(key, worker);
