@@ -173,6 +173,26 @@ describe('warm gates: worker lifecycle', function () {
     expect(await survivors([first], 2000)).to.deep.equal([]);
   });
 
+  it('a config named on the command line, under any name, restarts the worker when edited', async function () {
+    const pool = newPool();
+    const argv = ['prettier', '--check', '--config', 'configs/format.json', 'src'];
+    fs.mkdirSync(path.join(root, 'configs'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'configs', 'format.json'), '{ "singleQuote": true }\n');
+    const first = await pool.run({ root, argv, timeoutMs: 60000, env });
+    fs.writeFileSync(path.join(root, 'configs', 'format.json'), '{ "singleQuote": false }\n');
+    const second = await pool.run({ root, argv, timeoutMs: 60000, env });
+    expect(second).to.include({ kind: 'ran', startedWorker: true });
+    expect(second.restartedBecause).to.match(/format\.json/);
+    const cold = runCold(root, argv, env);
+    expect([second.exitCode, second.stdout, second.stderr]).to.deep.equal([
+      cold.exitCode,
+      cold.stdout,
+      cold.stderr,
+    ]);
+    expect(second.stderr).to.not.equal(first.stderr);
+    fs.rmSync(path.join(root, 'configs'), { recursive: true });
+  });
+
   it('says not-warmable, with the reason, for invocations only the cold command reproduces', async function () {
     const pool = newPool();
     const cases = [

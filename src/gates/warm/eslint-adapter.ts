@@ -4,6 +4,7 @@ import path from 'node:path';
 import { format } from 'node:util';
 import {
   captureProcessOutput,
+  optionValues,
   resolveInstalledPackage,
   type ToolAdapter,
   type ToolOutcome,
@@ -136,7 +137,8 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
       return { notWarmable: `eslint failed: ${(error as Error).message.split('\n')[0]}` };
     }
   };
-  return { run };
+  const configFilesNamed = (args: string[]) => optionValues(root, args, ['--config', '-c']);
+  return { run, configFilesNamed };
 }
 
 /** lib/cli.js after linting: quiet filter, max-warnings, formatter, exit code. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   captureProcessOutput,
+  optionValues,
   resolveInstalledPackage,
   type ToolAdapter,
   type ToolOutcome,
@@ -46,5 +47,7 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     process.exitCode = undefined;
     return { exitCode, stdout: captured.stdout, stderr: captured.stderr };
   };
-  return { run };
+  const configFilesNamed = (args: string[]) =>
+    optionValues(root, args, ['--config', '--ignore-path']);
+  return { run, configFilesNamed };
 }

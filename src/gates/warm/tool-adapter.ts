@@ -15,6 +15,23 @@ export type ToolOutcome = ToolOutput | { notWarmable: string };
 /** One tool loaded in a warm worker, kept for the worker's life. */
 export interface ToolAdapter {
   run(args: string[]): Promise<ToolOutcome>;
+  /** Files these arguments name that the tool reads as config (any name, any place). */
+  configFilesNamed(args: string[]): string[];
+}
+
+/**
+ * The values of `options` in `args` (`--config x`, `--config=x`), resolved from root:
+ * a config named on the command line is an input whatever it is called.
+ */
+export function optionValues(root: string, args: string[], options: readonly string[]): string[] {
+  const values: string[] = [];
+  args.forEach((argument, index) => {
+    for (const option of options) {
+      if (argument === option && index + 1 < args.length) values.push(args[index + 1] as string);
+      else if (argument.startsWith(`${option}=`)) values.push(argument.slice(option.length + 1));
+    }
+  });
+  return values.map((value) => path.resolve(root, value));
 }
 
 /** The repository's own installed package: its directory and version, or why not. */

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TypeScript from 'typescript';
-import { resolveInstalledPackage, type ToolAdapter, type ToolOutcome } from './tool-adapter.js';
+import {
+  optionValues,
+  resolveInstalledPackage,
+  type ToolAdapter,
+  type ToolOutcome,
+} from './tool-adapter.js';
 
 /**
  * tsc --noEmit kept warm (TypeScript up to 6, whose JS compiler API exists): a
@@ -196,5 +201,8 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     );
     return { exitCode, stdout: written.join(''), stderr: '' };
   };
-  return { run };
+  // The tsconfig chain itself is re-read on every call; a project file under any name is
+  // still recorded so that its edit restarts the worker like any config edit.
+  const configFilesNamed = (args: string[]) => optionValues(root, args, ['--project', '-p']);
+  return { run, configFilesNamed };
 }

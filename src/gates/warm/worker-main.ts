@@ -98,6 +98,8 @@ async function handle(message: WarmRunMessage): Promise<void> {
     send({ type: 'not-warmable', id: message.id, reason: adapter, rssBytes: rssBytes() });
     return;
   }
+  // Recorded before the tool reads them: an edit from now on shows on the next call.
+  for (const file of adapter.configFilesNamed(message.args)) inputs.recordLoaded(file);
   const outcome = await adapter.run(message.args);
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
   await loadedReportsSettled();
