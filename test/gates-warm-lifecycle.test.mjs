@@ -198,6 +198,10 @@ describe('warm gates: worker lifecycle', function () {
     const cases = [
       [['eslint', '--fix', '.'], /--fix runs cold/],
       [['eslint', '--cache', '.'], /--cache runs cold/],
+      [
+        ['eslint', '--parser-options', 'projectService:true', 'src'],
+        /src\/clean\.ts is linted with type information/,
+      ],
       [['prettier', '--write', '.'], /--write runs cold/],
       [['prettier', '.'], /only prettier --check and --list-different/],
       [['tsc', '--noEmit', '--listFiles'], /--listFiles runs cold/],

@@ -25,6 +25,7 @@ interface ParsedOptions {
 }
 
 interface LintResult {
+  filePath: string;
   errorCount: number;
   fatalErrorCount: number;
   warningCount: number;
@@ -32,6 +33,9 @@ interface LintResult {
 
 interface ESLintInstance {
   lintFiles(patterns: string[]): Promise<LintResult[]>;
+  calculateConfigForFile(
+    filePath: string,
+  ): Promise<{ languageOptions?: { parserOptions?: Record<string, unknown> } } | undefined>;
   loadFormatter(name?: string): Promise<{
     format(results: LintResult[], meta: object): string | Promise<string>;
   }>;
@@ -125,10 +129,18 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     const lintEngine = engine;
 
     try {
+      // Linting inside the capture too: what rules and plugins print is the command's output.
       const captured = await captureProcessOutput(async () => {
         const results = await lintEngine.lintFiles(patterns);
+        const typeAware = await typeAwareFile(lintEngine, results);
+        if (typeAware) return typeAware;
         return lintExit(ESLint, lintEngine, options, results);
       });
+      if (typeof captured.value === 'string') {
+        return {
+          notWarmable: `${captured.value} is linted with type information: TypeScript programs kept across calls can miss edits to other files, so it runs cold`,
+        };
+      }
       return { exitCode: captured.value, stdout: captured.stdout, stderr: captured.stderr };
     } catch (error) {
       // The cold CLI turns a thrown error into its "Oops!" report and exit 2; that text
@@ -139,6 +151,25 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   };
   const configFilesNamed = (args: string[]) => optionValues(root, args, ['--config', '-c']);
   return { run, configFilesNamed };
+}
+
+/**
+ * The first linted file whose config asks for type information (typescript-eslint's
+ * `project` or `projectService`), if any. Those parsers keep whole TypeScript programs
+ * in memory; a cold run is the only sound answer for them.
+ */
+async function typeAwareFile(
+  engine: ESLintInstance,
+  results: LintResult[],
+): Promise<string | undefined> {
+  for (const result of results) {
+    const config = await engine.calculateConfigForFile(result.filePath);
+    const parserOptions = config?.languageOptions?.parserOptions ?? {};
+    if (parserOptions.project || parserOptions.projectService || parserOptions.programs) {
+      return result.filePath;
+    }
+  }
+  return undefined;
 }
 
 /** lib/cli.js after linting: quiet filter, max-warnings, formatter, exit code. */

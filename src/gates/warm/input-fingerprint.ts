@@ -27,8 +27,9 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 /** Above this, a file outside node_modules is compared by stat rather than content. */
 const HASH_LIMIT_BYTES = 4 * 1024 * 1024;
 
-function insideNodeModules(file: string): boolean {
-  return file.split(path.sep).includes('node_modules');
+/** Whether a path lies inside an installed package (either separator: TypeScript uses /). */
+export function insideNodeModules(file: string): boolean {
+  return file.split(/[\\/]/).includes('node_modules');
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TypeScript from 'typescript';
+import { insideNodeModules } from './input-fingerprint.js';
 import {
   optionValues,
   resolveInstalledPackage,
@@ -62,10 +63,6 @@ const TSC_JSDOC_PARSING_MODE = 2;
 
 function sourceVersion(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-function insideNodeModules(file: string): boolean {
-  return file.split(/[\\/]/).includes('node_modules');
 }
 
 export function loadTscAdapter(root: string): ToolAdapter | string {
@@ -191,6 +188,10 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
       parsed.projectReferences,
     );
     previous = { key, builder };
+    // Deleted and renamed files leave the cache with the program.
+    const inProgram = new Set(builder.getSourceFiles().map((file) => file.fileName));
+    for (const fileName of sourceFiles.keys())
+      if (!inProgram.has(fileName)) sourceFiles.delete(fileName);
 
     const written: string[] = [];
     const system = { ...ts.sys, write: (text: string) => void written.push(text) };
