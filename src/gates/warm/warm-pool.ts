@@ -158,8 +158,9 @@ class WarmWorker {
     signal: AbortSignal | undefined,
   ): Promise<Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }> {
     const run = async () => {
-      if (this.exited)
-        return { type: 'exited', reason: `the warm ${this.tool} worker is gone` } as Reply;
+      if (this.exited || this.stopped) {
+        return { type: 'exited', reason: `the warm ${this.tool} worker was stopped` } as Reply;
+      }
       this.busy = true;
       this.lastUsed = Date.now();
       this.hold();
@@ -189,13 +190,20 @@ class WarmWorker {
             };
             if (signal?.aborted) return stop('cancelled');
             signal?.addEventListener('abort', onAbort, { once: true });
-            this.child.send({ type: 'run', id, args });
+            this.child.send({ type: 'run', id, args }, (error) => {
+              if (error) {
+                this.pending?.settle({
+                  type: 'exited',
+                  reason: `the warm ${this.tool} worker could not be reached (${error.message})`,
+                });
+              }
+            });
           },
         );
       } finally {
         this.busy = false;
         this.lastUsed = Date.now();
-        if (!this.exited) this.release();
+        if (!this.exited && !this.stopped) this.release();
       }
     };
     const result = this.queue.then(run, run);
