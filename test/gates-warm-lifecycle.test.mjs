@@ -193,6 +193,27 @@ describe('warm gates: worker lifecycle', function () {
     fs.rmSync(path.join(root, 'configs'), { recursive: true });
   });
 
+  it('option variants answer as the cold command does (--max-warnings, --quiet, -l, -p)', async function () {
+    const pool = newPool();
+    const variants = [
+      ['eslint', 'src', '--format', 'json', '--max-warnings', '0'],
+      ['eslint', 'src', '--format', 'json', '--quiet'],
+      ['eslint', 'src/main.ts', 'src/clean.ts', '--format', 'json', '--rule', 'no-console: off'],
+      ['prettier', '-l', 'src', 'package.json'],
+      ['tsc', '-p', 'tsconfig.json', '--noEmit', '--pretty', 'false'],
+    ];
+    for (const argv of variants) {
+      const warm = await pool.run({ root, argv, timeoutMs: 60000, env });
+      const cold = runCold(root, argv, env);
+      expect(warm.kind, `${argv.join(' ')}: ${warm.reason}`).to.equal('ran');
+      expect([warm.exitCode, warm.stdout, warm.stderr], argv.join(' ')).to.deep.equal([
+        cold.exitCode,
+        cold.stdout,
+        cold.stderr,
+      ]);
+    }
+  });
+
   it('says not-warmable, with the reason, for invocations only the cold command reproduces', async function () {
     const pool = newPool();
     const cases = [
