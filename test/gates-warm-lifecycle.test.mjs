@@ -106,6 +106,35 @@ describe('warm gates: worker lifecycle', function () {
     });
   }
 
+  it('a worker stuck in a synchronous check still dies with its SIGKILLed owner (watchdog)', async function () {
+    if (process.platform === 'win32') {
+      // reason: the watchdog watches for the parent pid to change, which Windows does not do.
+      this.skip();
+    }
+    // A rule that blocks the worker's main thread for 20 s: neither stdin nor the IPC
+    // channel can be noticed there, only the watchdog thread can end it.
+    const spinning = makeTempDir('mcp-gates-warm-spin-');
+    fs.symlinkSync(
+      path.join(root, 'node_modules'),
+      path.join(spinning, 'node_modules'),
+      'junction',
+    );
+    fs.writeFileSync(path.join(spinning, 'package.json'), '{ "type": "module" }\n');
+    fs.writeFileSync(path.join(spinning, 'spin.js'), 'export const spin = 1;\n');
+    fs.writeFileSync(
+      path.join(spinning, 'eslint.config.js'),
+      `const spin = { create: () => ({ Program() { const end = Date.now() + 20000; while (Date.now() < end); } }) };
+export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin': 'error' } }];\n`,
+    );
+    const { child, firstLine } = startOwner(spinning, 'spin');
+    const { pids } = await firstLine;
+    // Long enough for the worker to load eslint and enter the rule (its loading is async).
+    await sleep(4000);
+    expect(alive(pids[0])).to.equal(true);
+    child.kill('SIGKILL');
+    expect(await survivors(pids, 2000)).to.deep.equal([]);
+  });
+
   it('an idle pool does not keep its owner alive, and the worker goes with it', async function () {
     const { child, firstLine } = startOwner(root, 'exit');
     const { pids, kind } = await firstLine;
