@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What a warm worker loaded, and the check that it is still what is on disk. A worker
+ * serves a call only when every input it recorded has the signature it had when it was
+ * read; any difference restarts the worker (a fresh process loads everything again), so
+ * a warm result never comes from a config, plugin or dependency that has since changed.
+ */
+
+/**
+ * Files whose presence or content can change what eslint, prettier or tsc does, wherever
+ * they sit in the tree (ESLint 10 and prettier look configs up from each file's
+ * directory; tsconfig files extend each other; lockfiles and package.json say what is
+ * installed).
+ */
+const CONFIG_NAME =
+  /^(eslint\.config\.[cm]?[jt]s|\.eslintrc(\..+)?|\.eslintignore|eslint-suppressions\.json|\.prettierrc(\..+)?|prettier\.config\.[cm]?[jt]s|\.prettierignore|\.editorconfig|\.gitignore|package\.json|[jt]sconfig(\..+)?\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|bun\.lockb?|\.pnp\.c?js)$/;
+
+/** What an install rewrites inside node_modules (npm, pnpm, yarn). */
+const INSTALL_RECORDS = ['.package-lock.json', '.modules.yaml', '.yarn-state.yml'];
+
+/** Directories never walked: dependencies (install records stand for them) and VCS data. */
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+
+/** Above this, a file outside node_modules is compared by stat rather than content. */
+const HASH_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/** Whether a path lies inside an installed package (either separator: TypeScript uses /). */
+export function insideNodeModules(file: string): boolean {
+  return file.split(/[\\/]/).includes('node_modules');
+}
+
+/**
+ * The signature of one input as it is now: its content hash for the repository's own
+ * files (an edit within the same mtime tick still shows), stat fields for installed
+ * packages (an install rewrites them, and the install records are hashed too), or
+ * `absent`.
+ */
+export function signatureOf(file: string): string {
+  let stat;
+  try {
+    stat = statSync(file, { bigint: true });
+  } catch {
+    return 'absent';
+  }
+  if (!stat.isFile()) return `not-a-file`;
+  if (insideNodeModules(file) || stat.size > BigInt(HASH_LIMIT_BYTES)) {
+    return `stat:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}:${stat.ino}`;
+  }
+  try {
+    return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  } catch {
+    return 'unreadable';
+  }
+}
+
+function configFilesUnder(directory: string, found: string[]): void {
+  let entries;
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const full = path.join(directory, entry.name);
+    // Symbolic links are not followed: a link to a directory outside the tree is not
+    // the tree's config, and a link loop must not hang the check.
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) configFilesUnder(full, found);
+    } else if (CONFIG_NAME.test(entry.name)) {
+      found.push(full);
+    }
+  }
+}
+
+function configFilesAbove(root: string, found: string[]): void {
+  let directory = path.dirname(root);
+  for (;;) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(directory);
+    } catch {
+      // An unreadable parent holds nothing the tools could read either.
+    }
+    for (const name of names) if (CONFIG_NAME.test(name)) found.push(path.join(directory, name));
+    const parent = path.dirname(directory);
+    if (parent === directory) return;
+    directory = parent;
+  }
+}
+
+/**
+ * Every config-like file in the root, its subdirectories (outside node_modules and .git)
+ * and its parents, plus the install records of the root's node_modules. The list itself
+ * is part of the fingerprint: a config file that appears or disappears restarts the worker.
+ */
+export function configInputs(root: string): string[] {
+  const found: string[] = [];
+  configFilesUnder(root, found);
+  configFilesAbove(root, found);
+  for (const record of INSTALL_RECORDS) found.push(path.join(root, 'node_modules', record));
+  return found.sort();
+}
+
+/** The recorded inputs of one worker: path -> signature when it was read. */
+export class InputRecord {
+  private readonly signatures = new Map<string, string>();
+  private configList = '';
+
+  constructor(private readonly root: string) {}
+
+  /** Records the config inputs as they are now; call before loading the tool. */
+  recordConfig(): void {
+    const files = configInputs(this.root);
+    this.configList = files.join('\n');
+    for (const file of files) this.signatures.set(file, signatureOf(file));
+  }
+
+  /** Records one loaded file (first sighting wins: that is the version in memory). */
+  recordLoaded(file: string, signature = signatureOf(file)): void {
+    if (!this.signatures.has(file)) this.signatures.set(file, signature);
+  }
+
+  get size(): number {
+    return this.signatures.size;
+  }
+
+  /** Why the worker is stale, or undefined when every input is as it was loaded. */
+  staleReason(): string | undefined {
+    const files = configInputs(this.root);
+    if (files.join('\n') !== this.configList) {
+      const before = new Set(this.configList.split('\n'));
+      const after = new Set(files);
+      const added = files.find((file) => !before.has(file));
+      const removed = [...before].find((file) => !after.has(file));
+      return added ? `config file added: ${added}` : `config file removed: ${removed}`;
+    }
+    for (const [file, signature] of this.signatures) {
+      if (signatureOf(file) !== signature) return `input changed: ${file}`;
+    }
+    return undefined;
+  }
+}

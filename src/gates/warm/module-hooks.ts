@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import type { MessagePort } from 'node:worker_threads';
+import { signatureOf } from './input-fingerprint.js';
+
+/**
+ * Module loader hooks of a warm worker (they run on Node's loader thread): every file
+ * the worker imports is reported with its signature taken BEFORE it is read, so an edit
+ * racing the load still shows as a change on the next call. A `sync` message is answered
+ * after every earlier report (one port keeps order), so the worker can wait for them.
+ */
+
+let port: MessagePort | undefined;
+
+export function initialize(data: { port: MessagePort }): void {
+  port = data.port;
+  port.on('message', (message: { sync: number }) => port?.postMessage({ synced: message.sync }));
+  port.unref();
+}
+
+interface LoadContext {
+  format?: string | null;
+}
+type NextLoad = (url: string, context: LoadContext) => Promise<unknown>;
+
+export async function load(url: string, context: LoadContext, nextLoad: NextLoad) {
+  if (url.startsWith('file:')) {
+    const file = fileURLToPath(url);
+    port?.postMessage({ loaded: file, signature: signatureOf(file) });
+  }
+  return nextLoad(url, context);
+}

@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** What one warm call produced: the same bytes and exit code the cold command gives. */
+export interface ToolOutput {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Either the output, or why this invocation must run cold. */
+export type ToolOutcome = ToolOutput | { notWarmable: string };
+
+/** One tool loaded in a warm worker, kept for the worker's life. */
+export interface ToolAdapter {
+  run(args: string[]): Promise<ToolOutcome>;
+  /** Files these arguments name that the tool reads as config (any name, any place). */
+  configFilesNamed(args: string[]): string[];
+}
+
+/**
+ * The values of `options` in `args` (`--config x`, `--config=x`), resolved from root:
+ * a config named on the command line is an input whatever it is called.
+ */
+export function optionValues(root: string, args: string[], options: readonly string[]): string[] {
+  const values: string[] = [];
+  args.forEach((argument, index) => {
+    for (const option of options) {
+      if (argument === option && index + 1 < args.length) values.push(args[index + 1] as string);
+      else if (argument.startsWith(`${option}=`)) values.push(argument.slice(option.length + 1));
+    }
+  });
+  return values.map((value) => path.resolve(root, value));
+}
+
+/** The repository's own installed package: its directory and version, or why not. */
+export interface InstalledPackage {
+  directory: string;
+  version: string;
+  major: number;
+}
+
+/**
+ * Resolves `name` the way the repository's own scripts would (from root/package.json),
+ * never this package's copy: a warm result must come from the version a cold run uses.
+ */
+export function resolveInstalledPackage(root: string, name: string): InstalledPackage | string {
+  const requireFromRoot = createRequire(path.join(root, 'package.json'));
+  let entry: string;
+  try {
+    entry = requireFromRoot.resolve(`${name}/package.json`);
+  } catch {
+    try {
+      // Packages whose exports map hides package.json: walk up from the main entry.
+      let directory = path.dirname(requireFromRoot.resolve(name));
+      while (!existsSync(path.join(directory, 'package.json'))) {
+        const parent = path.dirname(directory);
+        if (parent === directory) throw new Error('no package.json');
+        directory = parent;
+      }
+      entry = path.join(directory, 'package.json');
+    } catch {
+      return `${name} is not installed in ${root} (run the package manager's install)`;
+    }
+  }
+  const manifest = JSON.parse(readFileSync(entry, 'utf8')) as { version?: string };
+  const version = manifest.version ?? '0.0.0';
+  return { directory: path.dirname(entry), version, major: Number.parseInt(version, 10) };
+}
+
+type Write = typeof process.stdout.write;
+
+/**
+ * Runs `work` with everything written to process.stdout and process.stderr (console.*
+ * included: it writes through the same stream objects) kept instead of written, the
+ * way a cold run's pipes would receive it. The worker's real fds carry nothing.
+ */
+export async function captureProcessOutput<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const originalOut = process.stdout.write;
+  const originalErr = process.stderr.write;
+  const keep = (into: string[]): Write =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const callback = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
+      if (callback) process.nextTick(callback);
+      return true;
+    }) as Write;
+  process.stdout.write = keep(stdout);
+  process.stderr.write = keep(stderr);
+  try {
+    const value = await work();
+    return { value, stdout: stdout.join(''), stderr: stderr.join('') };
+  } finally {
+    process.stdout.write = originalOut;
+    process.stderr.write = originalErr;
+  }
+}

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as TypeScript from 'typescript';
+import { insideNodeModules } from './input-fingerprint.js';
+import {
+  optionValues,
+  resolveInstalledPackage,
+  type ToolAdapter,
+  type ToolOutcome,
+} from './tool-adapter.js';
+
+/**
+ * tsc --noEmit kept warm (TypeScript up to 6, whose JS compiler API exists): a
+ * semantic-diagnostics builder program kept in memory. Each call re-reads the tsconfig
+ * (so the file set follows new, deleted and renamed files), re-reads every source text
+ * and reparses only the files whose text changed, and the builder rechecks only what
+ * those changes can affect. Diagnostics are reported by TypeScript's own
+ * emitFilesAndReportErrorsAndGetExitStatus and non-pretty reporter, as tsc does.
+ * TypeScript 7 ships only a native tsc, which starts fast: it runs cold.
+ */
+
+type DiagnosticReporter = (diagnostic: TypeScript.Diagnostic) => void;
+
+/**
+ * Functions tsc itself reports with: present at run time in TypeScript 5 and 6 though
+ * absent from its .d.ts; checked before use.
+ */
+interface TscReporting {
+  emitFilesAndReportErrorsAndGetExitStatus(
+    program: TypeScript.BuilderProgram,
+    reportDiagnostic: DiagnosticReporter,
+    write: (text: string) => void,
+  ): number;
+  createDiagnosticReporter(system: TypeScript.System, pretty: boolean): DiagnosticReporter;
+}
+
+type TS = typeof TypeScript & Partial<TscReporting>;
+
+/** Options with which tsc prints or does something other than the diagnostics. */
+const COLD_ONLY_OPTIONS = [
+  'help',
+  'all',
+  'version',
+  'init',
+  'watch',
+  'build',
+  'showConfig',
+  'listFiles',
+  'listFilesOnly',
+  'explainFiles',
+  'traceResolution',
+  'diagnostics',
+  'extendedDiagnostics',
+  'generateCpuProfile',
+  'generateTrace',
+  'locale',
+  'listEmittedFiles',
+] as const;
+
+/** tsc's own default for the JSDoc it parses (ParseForTypeErrors). */
+const TSC_JSDOC_PARSING_MODE = 2;
+
+function sourceVersion(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function loadTscAdapter(root: string): ToolAdapter | string {
+  const installed = resolveInstalledPackage(root, 'typescript');
+  if (typeof installed === 'string') return installed;
+  if (installed.major >= 7) {
+    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
+  }
+  const ts = createRequire(path.join(root, 'package.json'))('typescript') as TS;
+  const reporting = ts as Partial<TscReporting>;
+  if (
+    typeof reporting.emitFilesAndReportErrorsAndGetExitStatus !== 'function' ||
+    typeof reporting.createDiagnosticReporter !== 'function'
+  ) {
+    return `typescript ${installed.version} lacks the reporting functions tsc uses`;
+  }
+  const report = reporting as TscReporting;
+
+  const sourceFiles = new Map<string, { text: string; key: string; file: TypeScript.SourceFile }>();
+  /** Existence probes made by module resolution, outside node_modules: path -> answer. */
+  const probes = new Map<string, boolean>();
+  let previous: { key: string; builder: TypeScript.SemanticDiagnosticsBuilderProgram } | undefined;
+
+  const makeHost = (options: TypeScript.CompilerOptions): TypeScript.CompilerHost => {
+    const host = ts.createCompilerHost(options);
+    const readFile = host.readFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    const directoryExists = host.directoryExists?.bind(host);
+    (host as { jsDocParsingMode?: number }).jsDocParsingMode = TSC_JSDOC_PARSING_MODE;
+    host.fileExists = (file) => {
+      const exists = fileExists(file);
+      if (!insideNodeModules(file)) probes.set(`f:${file}`, exists);
+      return exists;
+    };
+    if (directoryExists) {
+      host.directoryExists = (directory) => {
+        const exists = directoryExists(directory);
+        if (!insideNodeModules(directory)) probes.set(`d:${directory}`, exists);
+        return exists;
+      };
+    }
+    host.getSourceFile = (fileName, languageVersionOrOptions, onError) => {
+      const text = readFile(fileName);
+      if (text === undefined) {
+        sourceFiles.delete(fileName);
+        onError?.(`File not found: ${fileName}`);
+        return undefined;
+      }
+      const key = JSON.stringify(languageVersionOrOptions);
+      const cached = sourceFiles.get(fileName);
+      if (cached && cached.text === text && cached.key === key) return cached.file;
+      const file = ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
+      (file as { version?: string }).version = sourceVersion(text);
+      sourceFiles.set(fileName, { text, key, file });
+      return file;
+    };
+    // A check never changes the tree (no .tsbuildinfo either).
+    host.writeFile = () => undefined;
+    return host;
+  };
+
+  /** Whether any file or directory resolution looked for appeared or disappeared. */
+  const resolutionsMoved = (): boolean => {
+    for (const [probe, existed] of probes) {
+      const target = probe.slice(2);
+      const exists = probe.startsWith('f:')
+        ? ts.sys.fileExists(target)
+        : ts.sys.directoryExists(target);
+      if (exists !== existed) return true;
+    }
+    return false;
+  };
+
+  const run = async (args: string[]): Promise<ToolOutcome> => {
+    if (args.some((argument) => /^(-b|--build|-w|--watch)$/.test(argument))) {
+      return { notWarmable: 'tsc --build/--watch runs cold' };
+    }
+    const commandLine = ts.parseCommandLine(args);
+    if (commandLine.errors.length > 0 || commandLine.fileNames.length > 0) {
+      return { notWarmable: 'tsc with file arguments or argument errors runs cold' };
+    }
+    const coldOnly = COLD_ONLY_OPTIONS.find((option) => commandLine.options[option] !== undefined);
+    if (coldOnly) return { notWarmable: `tsc --${coldOnly} runs cold` };
+
+    // The config file tsc would pick (executeCommandLine's own rules).
+    let configFile: string | undefined;
+    const project = commandLine.options.project;
+    if (project) {
+      const fileOrDirectory = ts.sys.resolvePath(project);
+      configFile = ts.sys.directoryExists(fileOrDirectory)
+        ? path.join(fileOrDirectory, 'tsconfig.json')
+        : fileOrDirectory;
+      if (!ts.sys.fileExists(configFile)) return { notWarmable: `no tsconfig at ${project}` };
+    } else {
+      configFile = ts.findConfigFile(root, ts.sys.fileExists);
+    }
+    if (!configFile) return { notWarmable: 'no tsconfig.json: tsc prints its help' };
+
+    let unrecoverable = false;
+    const parsed = ts.getParsedCommandLineOfConfigFile(configFile, commandLine.options, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => {
+        unrecoverable = true;
+      },
+    });
+    if (!parsed || unrecoverable) return { notWarmable: `tsc cannot read ${configFile}` };
+    if (parsed.options.pretty === true) return { notWarmable: 'tsc --pretty output runs cold' };
+    if (!parsed.options.noEmit)
+      return { notWarmable: 'tsc without --noEmit writes files: runs cold' };
+
+    // Options or the file set changed, or a file resolution looked for came or went:
+    // start a new builder (source files already parsed are still reused).
+    const key = JSON.stringify({ options: parsed.options, files: parsed.fileNames });
+    const reuse = previous && previous.key === key && !resolutionsMoved();
+    if (!reuse) probes.clear();
+    const host = makeHost(parsed.options);
+    const builder = ts.createSemanticDiagnosticsBuilderProgram(
+      parsed.fileNames,
+      parsed.options,
+      host,
+      reuse ? previous?.builder : undefined,
+      ts.getConfigFileParsingDiagnostics(parsed),
+      parsed.projectReferences,
+    );
+    previous = { key, builder };
+    // Deleted and renamed files leave the cache with the program.
+    const inProgram = new Set(builder.getSourceFiles().map((file) => file.fileName));
+    for (const fileName of sourceFiles.keys())
+      if (!inProgram.has(fileName)) sourceFiles.delete(fileName);
+
+    const written: string[] = [];
+    const system = { ...ts.sys, write: (text: string) => void written.push(text) };
+    const exitCode = report.emitFilesAndReportErrorsAndGetExitStatus(
+      builder,
+      report.createDiagnosticReporter(system, false),
+      (text: string) => system.write(text + system.newLine),
+    );
+    return { exitCode, stdout: written.join(''), stderr: '' };
+  };
+  // The tsconfig chain itself is re-read on every call; a project file under any name is
+  // still recorded so that its edit restarts the worker like any config edit.
+  const configFilesNamed = (args: string[]) => optionValues(root, args, ['--project', '-p']);
+  return { run, configFilesNamed };
+}

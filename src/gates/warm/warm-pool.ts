@@ -1,0 +1,317 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WARM_TOOLS, type WarmReply, type WarmTool } from './warm-protocol.js';
+
+/**
+ * Warm gates: a pool of worker processes, one per (root, tool, environment), each a
+ * child of this process spoken to over its private IPC channel, started on first use
+ * and kept for the next calls. A worker serves a call only when every config,
+ * dependency and module file it loaded is unchanged (it checks before each call and
+ * exits when one changed; the pool then starts a fresh one), so a warm result equals a
+ * cold run of the same command on the same tree. Bounded: at most `maxWorkers`, each
+ * recycled above `memoryCapBytes` RSS and after `idleMs` without a call; a cancelled or
+ * timed-out call kills its worker.
+ */
+
+export interface WarmPoolOptions {
+  /** Most workers alive at once; the least recently used idle one makes room. Default 3. */
+  maxWorkers?: number;
+  /** A worker whose RSS exceeds this after a call is recycled. Default 1 GiB. */
+  memoryCapBytes?: number;
+  /** A worker idle this long exits. Default 10 minutes. */
+  idleMs?: number;
+}
+
+export interface WarmRunRequest {
+  root: string;
+  /** The gate's command, program first (`eslint src --format json`). */
+  argv: readonly string[];
+  /** Which warm tool; default: from the program name of argv[0]. */
+  tool?: WarmTool;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The gate's environment (the runner's, colour off); part of the worker's identity. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export type WarmRunResult =
+  | {
+      kind: 'ran';
+      exitCode: number;
+      stdout: string;
+      stderr: string;
+      durationMs: number;
+      /** This call started the worker (first use, or a restart after a change). */
+      startedWorker: boolean;
+      /** Why an earlier worker was replaced before this call, if it was. */
+      restartedBecause?: string;
+    }
+  /** Run the cold command instead: the reason says why this call cannot run warm. */
+  | { kind: 'not-warmable'; reason: string }
+  /** The call did not finish; its worker is gone (the next call starts a fresh one). */
+  | {
+      kind: 'failed';
+      end: 'cancelled' | 'timed-out' | 'worker-died';
+      reason: string;
+      durationMs: number;
+    };
+
+const DEFAULT_MAX_WORKERS = 3;
+const DEFAULT_MEMORY_CAP_BYTES = 1024 * 1024 * 1024;
+const DEFAULT_IDLE_MS = 10 * 60 * 1000;
+const STDERR_TAIL_BYTES = 4096;
+
+const WORKER_MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-main.js');
+
+/** The warm tool a command runs (`eslint`, `node_modules/.bin/tsc`, `prettier.cmd`), if any. */
+export function warmToolOf(argv: readonly string[]): WarmTool | undefined {
+  const program = path.basename(argv[0] ?? '').replace(/\.(cmd|exe|js|cjs|mjs)$/i, '');
+  return WARM_TOOLS.find((tool) => tool === program);
+}
+
+type Reply = WarmReply | { type: 'exited'; reason: string };
+
+class WarmWorker {
+  readonly child: ChildProcess;
+  private nextId = 1;
+  private pending: { id: number; settle: (reply: Reply) => void } | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private stderrTail = '';
+  exited = false;
+  stopped = false;
+  lastUsed = Date.now();
+  busy = false;
+
+  constructor(
+    readonly key: string,
+    readonly tool: WarmTool,
+    root: string,
+    env: NodeJS.ProcessEnv,
+    private readonly idleMs: number,
+    private readonly onExit: (worker: WarmWorker) => void,
+  ) {
+    this.child = spawn(process.execPath, [WORKER_MAIN, root, tool], {
+      cwd: root,
+      env,
+      // stdin: held open and never written; its close tells the worker its owner is gone.
+      stdio: ['pipe', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+      windowsHide: true,
+      shell: false,
+    });
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    this.child.on('message', (reply: WarmReply) => {
+      if (this.pending && reply.id === this.pending.id) this.pending.settle(reply);
+    });
+    this.child.on('error', () => this.markExited('could not be started'));
+    this.child.on('exit', (code, signal) =>
+      this.markExited(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+    );
+    this.release();
+  }
+
+  private markExited(how: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const tail = this.stderrTail.trim();
+    this.pending?.settle({
+      type: 'exited',
+      reason: `the warm ${this.tool} worker ${how}${tail ? `: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`,
+    });
+    this.onExit(this);
+  }
+
+  /** Holds the event loop only while a call is in flight; an idle worker never keeps it alive. */
+  private hold(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.child.ref();
+    this.child.channel?.ref();
+  }
+
+  private release(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+    (this.child.stdin as unknown as { _handle?: { unref(): void } })?._handle?.unref();
+    (this.child.stderr as unknown as { _handle?: { unref(): void } })?._handle?.unref();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.kill(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  /** Stops the worker now; the pool forgets it at once (a next call never reaches it). */
+  kill(): void {
+    this.stopped = true;
+    if (!this.exited) this.child.kill('SIGKILL');
+    this.onExit(this);
+  }
+
+  /** One call; calls to the same worker run one after another. */
+  call(
+    args: string[],
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }> {
+    const run = async () => {
+      if (this.exited || this.stopped) {
+        return { type: 'exited', reason: `the warm ${this.tool} worker was stopped` } as Reply;
+      }
+      this.busy = true;
+      this.lastUsed = Date.now();
+      this.hold();
+      const id = this.nextId++;
+      try {
+        return await new Promise<Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }>(
+          (resolve) => {
+            const stop = (end: 'cancelled' | 'timed-out') => {
+              cleanup();
+              // The tool's state mid-call is unknown: the worker goes, the next call starts fresh.
+              this.kill();
+              resolve({ type: 'stopped', end });
+            };
+            const onAbort = () => stop('cancelled');
+            const timer = setTimeout(() => stop('timed-out'), timeoutMs);
+            const cleanup = () => {
+              clearTimeout(timer);
+              signal?.removeEventListener('abort', onAbort);
+              this.pending = undefined;
+            };
+            this.pending = {
+              id,
+              settle: (reply) => {
+                cleanup();
+                resolve(reply);
+              },
+            };
+            if (signal?.aborted) return stop('cancelled');
+            signal?.addEventListener('abort', onAbort, { once: true });
+            this.child.send({ type: 'run', id, args }, (error) => {
+              if (error) {
+                this.pending?.settle({
+                  type: 'exited',
+                  reason: `the warm ${this.tool} worker could not be reached (${error.message})`,
+                });
+              }
+            });
+          },
+        );
+      } finally {
+        this.busy = false;
+        this.lastUsed = Date.now();
+        if (!this.exited && !this.stopped) this.release();
+      }
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result;
+    return result;
+  }
+}
+
+export class WarmPool {
+  private readonly workers = new Map<string, WarmWorker>();
+  private readonly maxWorkers: number;
+  private readonly memoryCapBytes: number;
+  private readonly idleMs: number;
+
+  constructor(options: WarmPoolOptions = {}) {
+    this.maxWorkers = Math.max(1, options.maxWorkers ?? DEFAULT_MAX_WORKERS);
+    this.memoryCapBytes = options.memoryCapBytes ?? DEFAULT_MEMORY_CAP_BYTES;
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Process ids of the live workers (for diagnostics and tests). */
+  workerPids(): number[] {
+    return [...this.workers.values()].flatMap((worker) =>
+      worker.child.pid ? [worker.child.pid] : [],
+    );
+  }
+
+  /** Kills every worker. */
+  close(): void {
+    for (const worker of this.workers.values()) worker.kill();
+    this.workers.clear();
+  }
+
+  async run(request: WarmRunRequest): Promise<WarmRunResult> {
+    const started = Date.now();
+    const tool = request.tool ?? warmToolOf(request.argv);
+    if (!tool)
+      return {
+        kind: 'not-warmable',
+        reason: `${request.argv[0] ?? 'no program'} has no warm worker`,
+      };
+    const env = request.env ?? process.env;
+    const root = path.resolve(request.root);
+    const key = [root, tool, createHash('sha256').update(JSON.stringify(env)).digest('hex')].join(
+      '\0',
+    );
+    const args = request.argv.slice(1);
+
+    let restartedBecause: string | undefined;
+    // A stale worker exits; one fresh worker gets one try (it loads what is there now).
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let worker = this.workers.get(key);
+      const startedWorker = !worker || worker.exited || worker.stopped;
+      if (!worker || worker.exited || worker.stopped)
+        worker = this.startWorker(key, tool, root, env);
+      const remaining = Math.max(1, request.timeoutMs - (Date.now() - started));
+      const reply = await worker.call(args, remaining, request.signal);
+      const durationMs = Date.now() - started;
+      if (reply.type === 'stopped') {
+        const reason =
+          reply.end === 'cancelled'
+            ? `the warm ${tool} call was cancelled; its worker was stopped`
+            : `the warm ${tool} call took longer than ${request.timeoutMs} ms; its worker was stopped`;
+        return { kind: 'failed', end: reply.end, reason, durationMs };
+      }
+      if (reply.type === 'exited')
+        return { kind: 'failed', end: 'worker-died', reason: reply.reason, durationMs };
+      if (reply.type === 'stale') {
+        restartedBecause = reply.reason;
+        worker.kill();
+        continue;
+      }
+      if (reply.rssBytes > this.memoryCapBytes) worker.kill();
+      if (reply.type === 'not-warmable') return { kind: 'not-warmable', reason: reply.reason };
+      return {
+        kind: 'ran',
+        exitCode: reply.exitCode,
+        stdout: reply.stdout,
+        stderr: reply.stderr,
+        durationMs,
+        startedWorker,
+        ...(restartedBecause ? { restartedBecause } : {}),
+      };
+    }
+    return {
+      kind: 'not-warmable',
+      reason: `inputs kept changing while the warm ${tool} worker loaded (${restartedBecause})`,
+    };
+  }
+
+  private forget(worker: WarmWorker): void {
+    if (this.workers.get(worker.key) === worker) this.workers.delete(worker.key);
+  }
+
+  private startWorker(
+    key: string,
+    tool: WarmTool,
+    root: string,
+    env: NodeJS.ProcessEnv,
+  ): WarmWorker {
+    while (this.workers.size >= this.maxWorkers) {
+      const idle = [...this.workers.values()].filter((worker) => !worker.busy);
+      if (idle.length === 0) break;
+      const oldest = idle.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
+      oldest.kill();
+    }
+    const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => this.forget(gone));
+    this.workers.set(key, worker);
+    return worker;
+  }
+}

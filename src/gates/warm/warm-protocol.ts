@@ -1,0 +1,31 @@
+/**
+ * Messages between a WarmPool (in the server) and a warm worker (a child process), over
+ * the child's private IPC channel (newline-delimited JSON on a pipe of its own: no
+ * socket, no port, no token file). One call at a time per worker.
+ */
+
+export type WarmTool = 'eslint' | 'prettier' | 'tsc';
+
+export const WARM_TOOLS: readonly WarmTool[] = ['eslint', 'prettier', 'tsc'];
+
+/** Pool -> worker: run the tool with these arguments (argv without the program name). */
+export interface WarmRunMessage {
+  type: 'run';
+  id: number;
+  args: string[];
+}
+
+/** Worker -> pool. */
+export type WarmReply =
+  | {
+      type: 'result';
+      id: number;
+      exitCode: number;
+      stdout: string;
+      stderr: string;
+      rssBytes: number;
+    }
+  /** This invocation is one the worker cannot answer exactly as the cold command would. */
+  | { type: 'not-warmable'; id: number; reason: string; rssBytes: number }
+  /** An input changed since it was loaded: the pool stops this worker; a fresh one answers. */
+  | { type: 'stale'; id: number; reason: string };
