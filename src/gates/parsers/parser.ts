@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Finding, Severity } from '../report/finding.js';
+import { currentBudget } from './parse-budget.js';
 
 /** What a gate run produced, as the parser sees it (ANSI already stripped). */
 export interface GateOutput {
@@ -71,8 +72,20 @@ export function positiveInteger(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 }
 
-export function lines(text: string): string[] {
-  return text.split(/\r?\n/);
+// CRLF, LF, and a lone CR (progress output redraws a line with it): a lone CR ends a
+// line too, so no parser regex ever meets a CR inside a line.
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/**
+ * The lines of a tool's output, in linear time. Iteration stops early when the parse
+ * budget in force (see parse-budget.ts) runs out; the parse is then reported incomplete.
+ */
+export function* lines(text: string): Generator<string, void, undefined> {
+  const budget = currentBudget();
+  for (const line of text.split(LINE_BREAK)) {
+    if (budget?.spent()) return;
+    yield line;
+  }
 }
 
 /**
