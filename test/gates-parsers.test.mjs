@@ -274,12 +274,12 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('rustfmt', () => {
-    it('reads `Diff in <file>:<line>:` headers (ANSI already stripped by the runner)', () => {
+    it("reads `Diff in <file>:<line>:` headers at the hunk's first changed line, not its first context line", () => {
       const output = loadOutput('cargo-fmt-check', ROOT);
       // eslint-disable-next-line no-control-regex
       const stripped = { ...output, stdout: output.stdout.replace(/\u001b(\[[0-9;]*m|\(B)/g, '') };
       const result = findParser('rustfmt').parse(stripped);
-      expect(brief(result.findings)).to.deep.equal(['src/main.rs:7:null error rustfmt']);
+      expect(brief(result.findings)).to.deep.equal(['src/main.rs:10:null error rustfmt']);
       expect(result.passed).to.equal(false);
     });
 
