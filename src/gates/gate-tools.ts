@@ -3,7 +3,8 @@ import { confinePaths } from './run/confine-paths.js';
 import { GATE_OUTPUT_SCHEMA, buildGateResult } from './report/gate-result.js';
 import { commandWithPaths, fixToolName, type GateSpec } from './gate-spec.js';
 import { GatesError } from './gates-error.js';
-import { findParser, type ParseResult } from './parsers/index.js';
+import type { ParseResult } from './parsers/index.js';
+import { parseGateOutput } from './parsers/parse-off-loop.js';
 import { runGateCommand, type RunOutcome } from './run/runner.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
@@ -60,17 +61,74 @@ function failure(toolName: string, argv: readonly string[], message: string): To
   };
 }
 
-function parseOutcome(parserName: string, outcome: RunOutcome, root: string): ParseResult {
-  if (outcome.end !== 'exited') return { findings: [], passed: false };
-  const parser = findParser(parserName);
-  if (!parser) return { findings: [], passed: false, note: `unknown parser "${parserName}"` };
-  return parser.parse({
-    stdout: outcome.stdout,
-    stderr: outcome.stderr,
-    exitCode: outcome.exitCode,
-    truncated: outcome.parseTruncated,
-    root,
+/**
+ * The parse step: ANSI stripping and the parser, off the event loop for large outputs
+ * (parsers/parse-off-loop.ts). Returns the outcome with its streams stripped, for the report.
+ */
+async function parseOutcome(
+  parserName: string,
+  outcome: RunOutcome,
+  root: string,
+  signal: AbortSignal,
+): Promise<{ outcome: RunOutcome; parsed: ParseResult }> {
+  const step = await parseGateOutput(
+    {
+      parser: parserName,
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      exitCode: outcome.exitCode,
+      truncated: outcome.parseTruncated,
+      root,
+    },
+    signal,
+  );
+  const stripped = { ...outcome, stdout: step.stdout, stderr: step.stderr };
+  // A gate that did not run to its end has no verdict to parse.
+  if (outcome.end !== 'exited')
+    return { outcome: stripped, parsed: { findings: [], passed: false } };
+  return { outcome: stripped, parsed: step.parsed };
+}
+
+interface GateRun {
+  argv: string[];
+  outcome: RunOutcome;
+  parsed: ParseResult;
+  machineFormat: boolean;
+}
+
+/** Runs one command of a gate and parses its output with `parserName`. */
+async function runAndParse(
+  argv: string[],
+  parserName: string,
+  gate: GateSpec,
+  toolName: string,
+  context: ToolContext,
+  options: GateToolOptions,
+): Promise<GateRun> {
+  const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
+  const run = await runGateCommand({
+    root: options.root,
+    argv,
+    timeoutMs: gate.timeoutMs,
+    signal: context.signal,
+    stdoutInReport: !machineFormat,
+    ...(options.env ? { env: options.env } : {}),
+    ...(context.wantsProgress
+      ? {
+          onProgress: (elapsedMs: number, bytes: number) =>
+            context.progress({
+              progress: Math.round(elapsedMs / 1000),
+              message: `${toolName}: ${Math.round(elapsedMs / 1000)} s, ${bytes} bytes of output`,
+            }),
+        }
+      : {}),
   });
+  const { outcome, parsed } = await parseOutcome(parserName, run, options.root, context.signal);
+  return { argv, outcome, parsed, machineFormat };
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** Runs a gate's check or fix command for one tool call; the CLI's `run` uses it too. */
@@ -108,41 +166,75 @@ export async function runGate(
       throw error;
     }
   }
-  const argv = commandWithPaths(base, paths);
-  // A fix command prints text (e.g. `eslint --fix` prints stylish): the generic parser reads it.
-  const parserName = fixing ? 'generic' : gate.parser;
-  const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
-  const outcome = await runGateCommand({
-    root: options.root,
-    argv,
-    timeoutMs: gate.timeoutMs,
-    signal: context.signal,
-    stdoutInReport: !machineFormat,
-    ...(options.env ? { env: options.env } : {}),
-    ...(context.wantsProgress
-      ? {
-          onProgress: (elapsedMs: number, bytes: number) =>
-            context.progress({
-              progress: Math.round(elapsedMs / 1000),
-              message: `${toolName}: ${Math.round(elapsedMs / 1000)} s, ${bytes} bytes of output`,
-            }),
-        }
-      : {}),
-  });
+  const checkArgv = commandWithPaths(gate.command, paths);
+  if (!fixing) {
+    const check = await runAndParse(checkArgv, gate.parser, gate, toolName, context, options);
+    return buildGateResult({
+      toolName,
+      argv: check.argv,
+      outcome: check.outcome,
+      parsed: check.parsed,
+      listFindings:
+        check.machineFormat || (gate.parser === 'go-vet' && checkArgv.includes('-json')),
+      stdoutInReport: !check.machineFormat,
+    });
+  }
+  // A fix command's own output says what it did, not what is left (`oxlint --fix` prints
+  // "Found 1 warning" as text; `ruff check --fix` lists only what it could not fix, in
+  // whatever format): the check runs again afterwards, read by the gate's own parser,
+  // and its findings are the fix tool's result.
+  const fix = await runAndParse(
+    commandWithPaths(base, paths),
+    'generic',
+    gate,
+    toolName,
+    context,
+    options,
+  );
+  if (fix.outcome.end !== 'exited') {
+    return buildGateResult({
+      toolName,
+      argv: fix.argv,
+      outcome: fix.outcome,
+      parsed: fix.parsed,
+      listFindings: false,
+      stdoutInReport: true,
+    });
+  }
+  const check = await runAndParse(checkArgv, gate.parser, gate, toolName, context, options);
+  const fixEnd = fix.outcome.signal
+    ? `killed by ${fix.outcome.signal}`
+    : `exit ${fix.outcome.exitCode}`;
+  const remaining = check.parsed.findings.length;
+  const after =
+    check.outcome.end !== 'exited'
+      ? 'the check afterwards did not finish, so what remains is unknown'
+      : remaining === 0
+        ? check.parsed.passed
+          ? 'the check afterwards finds nothing left'
+          : 'the check afterwards still fails'
+        : `${plural(remaining, 'finding')} remain${remaining === 1 ? 's' : ''} (from the check afterwards)`;
+  const note = [
+    `fixed with \`${fix.argv.join(' ')}\` (${fixEnd}, ${(fix.outcome.durationMs / 1000).toFixed(1)} s), then checked with \`${checkArgv.join(' ')}\`: ${after}`,
+    check.parsed.note,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return buildGateResult({
     toolName,
-    argv,
-    outcome,
-    parsed: parseOutcome(parserName, outcome, options.root),
-    listFindings: machineFormat || (parserName === 'go-vet' && argv.includes('-json')),
-    stdoutInReport: !machineFormat,
+    argv: fix.argv,
+    outcome: { ...check.outcome, durationMs: fix.outcome.durationMs + check.outcome.durationMs },
+    // The note is shown only for a check that ran to its end; say the same otherwise.
+    parsed: { ...check.parsed, note },
+    listFindings: true,
+    stdoutInReport: !check.machineFormat,
   });
 }
 
 function describe(gate: GateSpec, fixing: boolean): string {
   const command = (fixing ? gate.fix! : gate.command).join(' ');
   if (fixing) {
-    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place. Call "${gate.name}" afterwards to see what is left.`;
+    return `Apply the automatic fixes of the "${gate.name}" gate: runs \`${command}\` in the project root, which rewrites files in place, then runs the check again: the result lists the findings that remain and fails when the check still fails.`;
   }
   const runs = gate.description.includes(command)
     ? ''

@@ -69,7 +69,7 @@ export const cargoJsonParser: Parser = {
   summary: 'cargo clippy/check --message-format=json',
   parse(output) {
     const findings: Finding[] = [];
-    for (const line of lines(output.stdout)) {
+    for (const line of lines(output.stdout, findings)) {
       if (!line.startsWith('{')) continue;
       let record: { reason?: string; message?: RustDiagnostic; manifest_path?: string };
       try {

@@ -113,7 +113,7 @@ export const goVetParser: Parser = {
   parse(output) {
     const findings: Finding[] = [];
     let block: JsonBlock | null = null;
-    for (const line of lines(`${output.stderr}\n${output.stdout}`)) {
+    for (const line of lines(`${output.stderr}\n${output.stdout}`, findings)) {
       if (!block && line.startsWith('{')) block = new JsonBlock();
       if (block) {
         const closed = block.add(line);

@@ -9,6 +9,8 @@ export class ParseBudget {
   private calls = 0;
   /** Set once the clock passed the deadline; stays set. */
   exhausted = false;
+  /** Set when a parser stopped reading because it had MAX_PARSED_FINDINGS findings. */
+  capped = false;
 
   constructor(readonly budgetMs: number) {
     this.deadline = Date.now() + budgetMs;
@@ -29,6 +31,13 @@ export class ParseBudget {
   }
 }
 
+/**
+ * Findings one parse collects at most: a runaway output (millions of `file:1:` lines)
+ * would otherwise cost seconds in finding objects, deduplication and the copy back from
+ * the worker, for a list no one reads.
+ */
+export const MAX_PARSED_FINDINGS = 10_000;
+
 let current: ParseBudget | null = null;
 
 /** The budget of the parse in progress; null outside `runWithBudget` (no limit). */
@@ -36,17 +45,20 @@ export function currentBudget(): ParseBudget | null {
   return current;
 }
 
-/** Runs `parse` under a budget of `budgetMs`; `incomplete` says it stopped early. */
+/**
+ * Runs `parse` under a budget of `budgetMs`; `incomplete` says it ran out of time,
+ * `capped` that it stopped at MAX_PARSED_FINDINGS.
+ */
 export function runWithBudget<T>(
   budgetMs: number,
   parse: () => T,
-): { value: T; incomplete: boolean } {
+): { value: T; incomplete: boolean; capped: boolean } {
   const previous = current;
   const budget = new ParseBudget(budgetMs);
   current = budget;
   try {
     const value = parse();
-    return { value, incomplete: budget.exhausted };
+    return { value, incomplete: budget.exhausted, capped: budget.capped };
   } finally {
     current = previous;
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Finding, Severity } from '../report/finding.js';
-import { currentBudget } from './parse-budget.js';
+import { currentBudget, MAX_PARSED_FINDINGS } from './parse-budget.js';
 
 /** What a gate run produced, as the parser sees it (ANSI already stripped). */
 export interface GateOutput {
@@ -21,6 +21,8 @@ export interface ParseResult {
   note?: string;
   /** The machine format the parser expects was not there (the raw stdout then joins the report). */
   unparsed?: boolean;
+  /** Parsing stopped before the end of the output (time budget, cancellation): findings may be missing. */
+  incomplete?: boolean;
 }
 
 export interface Parser {
@@ -86,7 +88,10 @@ class LineIterator implements IterableIterator<string> {
   private finished = false;
   private readonly budget = currentBudget();
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly findings: readonly unknown[] | undefined,
+  ) {}
 
   [Symbol.iterator](): IterableIterator<string> {
     return this;
@@ -94,6 +99,10 @@ class LineIterator implements IterableIterator<string> {
 
   next(): IteratorResult<string, undefined> {
     if (this.finished || this.budget?.spent()) return { value: undefined, done: true };
+    if (this.findings && this.findings.length >= MAX_PARSED_FINDINGS) {
+      if (this.budget) this.budget.capped = true;
+      return { value: undefined, done: true };
+    }
     const { text, at } = this;
     if (this.nextLf !== -1 && this.nextLf < at) this.nextLf = text.indexOf('\n', at);
     if (this.nextCr !== -1 && this.nextCr < at) this.nextCr = text.indexOf('\r', at);
@@ -116,10 +125,11 @@ class LineIterator implements IterableIterator<string> {
 
 /**
  * The lines of a tool's output, in linear time. Iteration stops early when the parse
- * budget in force (see parse-budget.ts) runs out; the parse is then reported incomplete.
+ * budget in force (see parse-budget.ts) runs out, or when `findings` (the parser's own
+ * list, if given) reaches MAX_PARSED_FINDINGS; the parse is then reported incomplete.
  */
-export function lines(text: string): IterableIterator<string> {
-  return new LineIterator(text);
+export function lines(text: string, findings?: readonly unknown[]): IterableIterator<string> {
+  return new LineIterator(text, findings);
 }
 
 const BACKSLASH = 0x5c;

@@ -35,7 +35,7 @@ export const ruffFormatParser: Parser = {
     const findings: Finding[] = [];
     let heading: { id: string; message: string } | null = null;
     let wouldReformat = 0;
-    for (const raw of lines(`${output.stdout}\n${output.stderr}`)) {
+    for (const raw of lines(`${output.stdout}\n${output.stderr}`, findings)) {
       const line = raw.trimEnd();
       const arrow = heading && line.includes('-->') ? ARROW.exec(line) : null;
       if (heading && arrow?.groups) {

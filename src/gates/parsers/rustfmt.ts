@@ -34,7 +34,7 @@ export const rustfmtParser: Parser = {
   parse(output) {
     const findings: Finding[] = [];
     let hunk: Hunk | null = null;
-    for (const line of lines(`${output.stdout}\n${output.stderr}`)) {
+    for (const line of lines(`${output.stdout}\n${output.stderr}`, findings)) {
       const match = line.startsWith('Diff in ') ? DIFF_HEADER.exec(line.trimEnd()) : null;
       if (match?.groups) {
         if (hunk) findings.push(finding(hunk));

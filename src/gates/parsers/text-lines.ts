@@ -82,7 +82,7 @@ export function parseTscLine(line: string, root: string): Finding | undefined {
 /** Reads tsc output: one finding per diagnostic, indented lines appended to the last one. */
 export function parseTscText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const parsed = parseTscLine(line, root);
     if (parsed) findings.push(parsed);
     else if (findings.length > 0 && /^\s+\S/.test(line)) {
@@ -180,7 +180,7 @@ function parseStylishRow(line: string, file: string): Finding | undefined {
 export function parseTextFindings(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
   let stylishFile: string | null = null;
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const tsc = parseTscLine(line, root);
     if (tsc) {
       findings.push(tsc);

@@ -48,7 +48,10 @@ export interface RunOutcome {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   durationMs: number;
-  /** ANSI-stripped, at most PARSE_LIMIT_BYTES each. */
+  /**
+   * Decoded, at most PARSE_LIMIT_BYTES each, terminal escapes still in: the parse step
+   * (parsers/parse-off-loop.ts) strips them with the parse, off the event loop.
+   */
   stdout: string;
   stderr: string;
   /** stdout or stderr went past the parse limit. */
@@ -79,10 +82,11 @@ class StreamCopy {
     this.bytes += part.length;
   }
 
+  /** Only the decode (a copy, linear): stripping and parsing happen in the parse step. */
   text(): string {
     const text = Buffer.concat(this.chunks).toString('utf8');
     this.chunks.length = 0;
-    return stripAnsi(text);
+    return text;
   }
 }
 
