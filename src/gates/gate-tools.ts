@@ -63,7 +63,8 @@ function failure(toolName: string, argv: readonly string[], message: string): To
 
 /**
  * The parse step: ANSI stripping and the parser, off the event loop for large outputs
- * (parsers/parse-off-loop.ts). Returns the outcome with its streams stripped, for the report.
+ * (parsers/parse-off-loop.ts). The outcome's stdout comes back stripped when the report
+ * shows it (an unparsed machine format); otherwise the report does not read it.
  */
 async function parseOutcome(
   parserName: string,
@@ -82,7 +83,7 @@ async function parseOutcome(
     },
     signal,
   );
-  const stripped = { ...outcome, stdout: step.stdout, stderr: step.stderr };
+  const stripped = step.stdout === undefined ? outcome : { ...outcome, stdout: step.stdout };
   // A gate that did not run to its end has no verdict to parse.
   if (outcome.end !== 'exited')
     return { outcome: stripped, parsed: { findings: [], passed: false } };

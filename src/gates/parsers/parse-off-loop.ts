@@ -31,9 +31,10 @@ export async function parseGateOutput(
     return parseGateOutputSync(full);
   const unread = (why: string): ParseStepResult => ({
     parsed: incompleteResult({ findings: [], passed: full.exitCode === 0 }, full.exitCode, why),
-    stdout: full.stdout,
-    stderr: full.stderr,
   });
+  // The decode that produced these strings ran in the same macrotask; let pending pings
+  // and cancellations through before the (synchronous) copy of the output to the worker.
+  await new Promise((resolve) => setImmediate(resolve));
   if (signal?.aborted) return unread('cancelled before its output was parsed');
   return new Promise<ParseStepResult>((resolve) => {
     // stdout/stderr: true keeps the worker's console off the server's stdout (the protocol stream).

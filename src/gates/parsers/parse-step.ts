@@ -21,9 +21,12 @@ export interface ParseRequest {
 
 export interface ParseStepResult {
   parsed: ParseResult;
-  /** The streams with terminal escapes removed, for the report. */
-  stdout: string;
-  stderr: string;
+  /**
+   * stdout with terminal escapes removed, only when the report shows it (the parser found
+   * no machine format: `parsed.unparsed`); copying 8 MiB back from the worker otherwise
+   * would cost the event loop for nothing.
+   */
+  stdout?: string;
 }
 
 /**
@@ -57,11 +60,7 @@ export function parseGateOutputSync(request: ParseRequest): ParseStepResult {
   const stderr = stripAnsi(request.stderr);
   const parser = findParser(request.parser);
   if (!parser) {
-    return {
-      parsed: { findings: [], passed: false, note: `unknown parser "${request.parser}"` },
-      stdout,
-      stderr,
-    };
+    return { parsed: { findings: [], passed: false, note: `unknown parser "${request.parser}"` } };
   }
   const { value, incomplete, capped } = runWithBudget(request.budgetMs, () =>
     parser.parse({
@@ -100,5 +99,5 @@ export function parseGateOutputSync(request: ParseRequest): ParseStepResult {
       `parsing stopped after its ${request.budgetMs / 1000} s budget`,
     );
   }
-  return { parsed, stdout, stderr };
+  return parsed.unparsed ? { parsed, stdout } : { parsed };
 }

@@ -87,7 +87,8 @@ export interface GateStructuredContent {
 const STDOUT_EXCERPT_CHARS = 8 * 1024;
 
 function headAndTail(text: string): string {
-  const trimmed = text.replace(/\s+$/, '');
+  // trimEnd, not replace(/\s+$/): that pattern retries at every space of a long run (quadratic).
+  const trimmed = text.trimEnd();
   if (trimmed.length <= STDOUT_EXCERPT_CHARS * 2) return trimmed;
   const omitted = trimmed.length - STDOUT_EXCERPT_CHARS * 2;
   return `${trimmed.slice(0, STDOUT_EXCERPT_CHARS)}\n[… ${omitted} characters omitted …]\n${trimmed.slice(-STDOUT_EXCERPT_CHARS)}`;
@@ -171,7 +172,7 @@ export function buildGateResult(options: {
     const heading = output.truncated
       ? `--- output (${output.totalBytes} bytes; head and tail shown${output.logPath ? `, full log: ${output.logPath}` : ''}) ---`
       : `--- output (${output.totalBytes} bytes) ---`;
-    lines.push('', heading, output.text.replace(/\s+$/, ''));
+    lines.push('', heading, output.text.trimEnd());
   } else if (ran && (options.stdoutInReport || outcome.outputBytes === 0)) {
     lines.push('(no output)');
   }
