@@ -39,18 +39,22 @@ export async function parseGateOutput(
   return new Promise<ParseStepResult>((resolve) => {
     // stdout/stderr: true keeps the worker's console off the server's stdout (the protocol stream).
     const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
-      workerData: full,
       stdout: true,
       stderr: true,
     });
+    // A message, not workerData: the worker keeps workerData's serialized copy (16 MiB for
+    // 8 MiB of output) until the Worker object is collected, a message's copy is freed
+    // as soon as the worker has read it.
+    worker.postMessage(full);
     let settled = false;
     const settle = (result: ParseStepResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(overrun);
       signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      resolve(result);
+      // Resolve once the worker is gone: until then it holds a copy of the output.
+      const done = () => setImmediate(() => resolve(result));
+      worker.terminate().then(done, done);
     };
     const overrun = setTimeout(
       () =>
