@@ -1,4 +1,5 @@
 import { dedupeFindings, type Finding } from '../report/finding.js';
+import { tryParseJson } from './parse-budget.js';
 import {
   lines,
   positiveInteger,
@@ -70,13 +71,11 @@ export const cargoJsonParser: Parser = {
   parse(output) {
     const findings: Finding[] = [];
     for (const line of lines(output.stdout, findings)) {
-      if (!line.startsWith('{')) continue;
-      let record: { reason?: string; message?: RustDiagnostic; manifest_path?: string };
-      try {
-        record = JSON.parse(line) as typeof record;
-      } catch {
-        continue;
-      }
+      // Cargo prints one whole object per line: anything else is not worth a JSON.parse.
+      if (!line.startsWith('{') || !line.endsWith('}')) continue;
+      const record = tryParseJson(line) as
+        { reason?: string; message?: RustDiagnostic; manifest_path?: string } | undefined;
+      if (!record || typeof record !== 'object') continue;
       if (record.reason !== 'compiler-message' || !record.message) continue;
       const diagnostic = record.message;
       const headline = diagnostic.message ?? '';

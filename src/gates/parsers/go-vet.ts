@@ -1,4 +1,5 @@
 import { createFinding, type Finding } from '../report/finding.js';
+import { tryParseJson } from './parse-budget.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parseColonLine } from './text-lines.js';
 
@@ -93,12 +94,8 @@ class JsonBlock {
 }
 
 function parseTree(text: string, root: string): Finding[] | null {
-  try {
-    const tree = JSON.parse(text) as unknown;
-    return tree && typeof tree === 'object' ? findingsFromTree(tree as VetTree, root) : null;
-  } catch {
-    return null;
-  }
+  const tree = tryParseJson(text);
+  return tree && typeof tree === 'object' ? findingsFromTree(tree as VetTree, root) : null;
 }
 
 /**
@@ -123,7 +120,7 @@ export const goVetParser: Parser = {
         if (tree) findings.push(...tree);
         continue;
       }
-      if (line.startsWith('#')) continue;
+      if (line === '' || line.startsWith('#')) continue;
       const text = line.startsWith(VET_PREFIX) ? line.slice(VET_PREFIX.length) : line;
       const located = parseColonLine(text, output.root);
       if (located) findings.push({ ...located, severity: 'error' });

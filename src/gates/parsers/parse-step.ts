@@ -1,6 +1,6 @@
 import { stripAnsi } from '../report/ansi.js';
 import { findParser } from './index.js';
-import { MAX_PARSED_FINDINGS, runWithBudget } from './parse-budget.js';
+import { MAX_JSON_FAILURES, MAX_PARSED_FINDINGS, runWithBudget } from './parse-budget.js';
 import type { ParseResult } from './parser.js';
 
 /** How long a parser may read one gate's output before it stops and says so. */
@@ -62,7 +62,7 @@ export function parseGateOutputSync(request: ParseRequest): ParseStepResult {
   if (!parser) {
     return { parsed: { findings: [], passed: false, note: `unknown parser "${request.parser}"` } };
   }
-  const { value, incomplete, capped } = runWithBudget(request.budgetMs, () =>
+  const { value, incomplete, capped, jsonGaveUp } = runWithBudget(request.budgetMs, () =>
     parser.parse({
       stdout,
       stderr,
@@ -90,6 +90,13 @@ export function parseGateOutputSync(request: ParseRequest): ParseStepResult {
       parsed,
       request.exitCode,
       `parsing stopped at ${MAX_PARSED_FINDINGS} findings; the rest of the output was not read`,
+    );
+  }
+  if (jsonGaveUp) {
+    parsed = incompleteResult(
+      parsed,
+      request.exitCode,
+      `parsing stopped trying JSON after ${MAX_JSON_FAILURES} lines that were not JSON`,
     );
   }
   if (incomplete) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Finding, Severity } from '../report/finding.js';
-import { currentBudget, MAX_PARSED_FINDINGS } from './parse-budget.js';
+import { currentBudget, MAX_PARSED_FINDINGS, tryParseJson } from './parse-budget.js';
 
 /** What a gate run produced, as the parser sees it (ANSI already stripped). */
 export interface GateOutput {
@@ -183,9 +183,5 @@ export function extractJson(text: string, opener: '[' | '{'): unknown {
   // The document starts a line (a `[` inside a banner line is not one).
   const lineStart = trimmed.lastIndexOf('\n', start - 1) + 1;
   if (trimmed.slice(lineStart, start).trim() !== '') return undefined;
-  try {
-    return JSON.parse(trimmed.slice(start));
-  } catch {
-    return undefined;
-  }
+  return tryParseJson(trimmed.slice(start));
 }

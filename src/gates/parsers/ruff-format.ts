@@ -37,6 +37,10 @@ export const ruffFormatParser: Parser = {
     let wouldReformat = 0;
     for (const raw of lines(`${output.stdout}\n${output.stderr}`, findings)) {
       const line = raw.trimEnd();
+      if (line === '') {
+        heading = null;
+        continue;
+      }
       const arrow = heading && line.includes('-->') ? ARROW.exec(line) : null;
       if (heading && arrow?.groups) {
         const file = relativeToRoot(arrow.groups.file!, output.root);

@@ -181,6 +181,8 @@ export function parseTextFindings(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
   let stylishFile: string | null = null;
   for (const line of lines(text, findings)) {
+    // The cheapest case first: a run of CRs or LFs is millions of empty lines.
+    if (line === '') continue;
     const tsc = parseTscLine(line, root);
     if (tsc) {
       findings.push(tsc);
