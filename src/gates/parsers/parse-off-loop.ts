@@ -36,15 +36,19 @@ export async function parseGateOutput(
   // and cancellations through before the (synchronous) copy of the output to the worker.
   await new Promise((resolve) => setImmediate(resolve));
   if (signal?.aborted) return unread('cancelled before its output was parsed');
-  return new Promise<ParseStepResult>((resolve) => {
+  let worker: Worker;
+  try {
     // stdout/stderr: true keeps the worker's console off the server's stdout (the protocol stream).
-    const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
+    worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
       stdout: true,
       stderr: true,
     });
-    // A message, not workerData: the worker keeps workerData's serialized copy (16 MiB for
-    // 8 MiB of output) until the Worker object is collected, a message's copy is freed
-    // as soon as the worker has read it.
+  } catch {
+    // No thread to be had (resource limits): the parse is linear and budgeted, so the
+    // event loop is held for at most the budget rather than the gate losing its verdict.
+    return parseGateOutputSync(full);
+  }
+  return new Promise<ParseStepResult>((resolve) => {
     worker.postMessage(full);
     let settled = false;
     const settle = (result: ParseStepResult) => {
