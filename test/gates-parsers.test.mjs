@@ -1,6 +1,7 @@
 // Each parser on output recorded from the real tool (test/fixtures/outputs; see its README).
 import { expect } from 'chai';
 import { findParser, PARSER_NAMES } from '../dist/gates/index.js';
+import { parseGateOutputSync } from '../dist/gates/parsers/parse-step.js';
 import { loadOutput } from './fixtures/gates-support.mjs';
 
 const ROOT = '/home/dev/project';
@@ -9,6 +10,12 @@ function parse(parserName, fixture, root = ROOT) {
   const parser = findParser(parserName);
   expect(parser, parserName).to.not.equal(undefined);
   return parser.parse(loadOutput(fixture, root));
+}
+
+/** The parse step as a gate runs it: ANSI stripped first (ruff colours despite NO_COLOR). */
+function parseStep(parserName, fixture, root = ROOT) {
+  const output = loadOutput(fixture, root);
+  return parseGateOutputSync({ ...output, parser: parserName, budgetMs: 60_000 }).parsed;
 }
 
 /** The findings as compact `file:line:col severity rule` strings, for exact comparison. */
@@ -274,6 +281,20 @@ describe('gates parsers on real tool output', () => {
       expect(result.passed).to.equal(true);
     });
 
+    it('keeps the rustc expected/found label and its notes; drops the file-less summaries', () => {
+      const result = parse('cargo-json', 'cargo-clippy-type-error');
+      expect(brief(result.findings)).to.deep.equal(['src/main.rs:7:21 error E0308']);
+      expect(result.findings[0].message).to.equal('mismatched types: expected `u32`, found `&str`');
+      expect(result.passed).to.equal(false);
+      const lint = parse('cargo-json', 'cargo-clippy').findings[0];
+      expect(lint.message.split('\n')).to.deep.equal([
+        'unused variable: `unused`',
+        'note: `-D unused-variables` implied by `-D warnings`',
+        'help: to override `-D warnings` add `#[allow(unused_variables)]`',
+        'help: if this is intentional, prefix it with an underscore: `_unused`',
+      ]);
+    });
+
     it('passes a clean clippy run', () => {
       expect(parse('cargo-json', 'cargo-clippy-clean')).to.deep.include({
         passed: true,
@@ -283,12 +304,12 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('rustfmt', () => {
-    it('reads `Diff in <file>:<line>:` headers (ANSI already stripped by the runner)', () => {
+    it("reads `Diff in <file>:<line>:` headers at the hunk's first changed line, not its first context line", () => {
       const output = loadOutput('cargo-fmt-check', ROOT);
       // eslint-disable-next-line no-control-regex
       const stripped = { ...output, stdout: output.stdout.replace(/\u001b(\[[0-9;]*m|\(B)/g, '') };
       const result = findParser('rustfmt').parse(stripped);
-      expect(brief(result.findings)).to.deep.equal(['src/main.rs:7:null error rustfmt']);
+      expect(brief(result.findings)).to.deep.equal(['src/main.rs:10:null error rustfmt']);
       expect(result.passed).to.equal(false);
     });
 
@@ -304,8 +325,8 @@ describe('gates parsers on real tool output', () => {
     });
   });
 
-  describe('ruff (documented formats; ruff cannot be installed here)', () => {
-    it('ruff-json reads codes, positions and syntax errors (code null)', () => {
+  describe('ruff', () => {
+    it('ruff-json reads codes, positions and syntax errors (code null) (documented format)', () => {
       const result = parse('ruff-json', 'ruff-json');
       expect(brief(result.findings)).to.deep.equal([
         'app/main.py:1:8 error F401',
@@ -316,8 +337,70 @@ describe('gates parsers on real tool output', () => {
       expect(result.passed).to.equal(false);
     });
 
-    it('ruff-format reads `Would reformat:` lines', () => {
-      const result = parse('ruff-format', 'ruff-format-check');
+    it('ruff-json reads a real ruff 0.16 run', () => {
+      const result = parse('ruff-json', 'ruff-check-json');
+      expect(brief(result.findings)).to.deep.equal([
+        'app/main.py:1:8 error F401',
+        'app/main.py:5:5 error F841',
+      ]);
+      expect(result.passed).to.equal(false);
+    });
+
+    it('ruff-format reads current ruff (full diagnostics, coloured) at the first changed line', () => {
+      const result = parseStep('ruff-format', 'ruff-format-check');
+      expect(brief(result.findings)).to.deep.equal([
+        'app/main.py:4:7 error ruff-format',
+        'app/util.py:2:3 error ruff-format',
+      ]);
+      expect(result.passed).to.equal(false);
+    });
+
+    it('ruff-format reads --output-format concise', () => {
+      const result = parseStep('ruff-format', 'ruff-format-check-concise');
+      expect(brief(result.findings)).to.deep.equal([
+        'app/main.py:4:7 error ruff-format',
+        'app/util.py:2:3 error ruff-format',
+      ]);
+    });
+
+    it('ruff-format reads syntax errors as invalid-syntax findings', () => {
+      const result = findParser('ruff-format').parse({
+        stdout: [
+          'invalid-syntax: Expected a parameter or the end of the parameter list',
+          ' --> app/bad.py:1:7',
+          '  |',
+          '1 | def h(:',
+          '  |       ^',
+          '',
+          'app/x.py:2:1: invalid-syntax: Unexpected indentation',
+          'error: Failed to format app/old.py: source contains syntax errors',
+        ].join('\n'),
+        stderr: '',
+        exitCode: 2,
+        truncated: false,
+        root: ROOT,
+      });
+      expect(brief(result.findings)).to.deep.equal([
+        'app/bad.py:1:7 error invalid-syntax',
+        'app/x.py:2:1 error invalid-syntax',
+        'app/old.py:null:null error ruff-format',
+      ]);
+    });
+
+    it('ruff-format never lists nothing when the summary counts files to reformat', () => {
+      const result = findParser('ruff-format').parse({
+        stdout: 'something new\n3 files would be reformatted, 1 file already formatted\n',
+        stderr: '',
+        exitCode: 1,
+        truncated: false,
+        root: ROOT,
+      });
+      expect(brief(result.findings)).to.deep.equal(['null:null:null error ruff-format']);
+      expect(result.findings[0].message).to.match(/3 more files to reformat/);
+    });
+
+    it('ruff-format reads older `Would reformat:` lines', () => {
+      const result = parse('ruff-format', 'ruff-format-check-legacy');
       expect(brief(result.findings)).to.deep.equal([
         'app/main.py:null:null error ruff-format',
         'app/util.py:null:null error ruff-format',
@@ -342,6 +425,39 @@ describe('gates parsers on real tool output', () => {
       expect(brief(result.findings)).to.deep.equal(['main.go:7:2 error printf']);
       expect(result.passed).to.equal(false);
       expect(result.note).to.match(/exit code 0, but the output reports 1 error/);
+    });
+
+    it('go-vet reads type errors (`vet: ./main.go:3:13: ...`), text and -json', () => {
+      for (const fixture of ['go-vet-type-error', 'go-vet-json-type-error']) {
+        const result = parse('go-vet', fixture);
+        expect(brief(result.findings), fixture).to.deep.equal(['main.go:3:13 error null']);
+        expect(result.findings[0].message).to.equal('undeclared name: foo');
+        expect(result.passed).to.equal(false);
+      }
+    });
+
+    it('go-vet reads newer -json fields (end, category) and analyzer errors', () => {
+      const tree = {
+        'example.com/x': {
+          printf: [
+            { posn: `${ROOT}/a.go:4:2`, end: `${ROOT}/a.go:4:9`, category: 'p', message: 'bad' },
+          ],
+          typecheck: { error: `${ROOT}/b.go:7:3: undefined: y` },
+        },
+      };
+      const result = findParser('go-vet').parse({
+        stdout: '',
+        stderr: `# example.com/x\n${JSON.stringify(tree, null, '\t')}\n`,
+        exitCode: 0,
+        truncated: false,
+        root: ROOT,
+      });
+      expect(brief(result.findings)).to.deep.equal([
+        'a.go:4:2 error printf/p',
+        'b.go:7:3 error typecheck',
+      ]);
+      expect(result.findings[0]).to.include({ endLine: 4, endColumn: 9 });
+      expect(result.passed).to.equal(false);
     });
 
     it('gofmt fails listed files although gofmt -l exits 0 (golang/go#24230)', () => {

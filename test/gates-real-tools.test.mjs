@@ -162,7 +162,7 @@ describe('gates with real tools on fixture repositories', function () {
       const root = copyRepo('rust-dirty');
       const result = await runDetected(root, 'rustfmt');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal(['src/main.rs:7 error rustfmt']);
+      expect(located(result)).to.deep.equal(['src/main.rs:10 error rustfmt']);
       expect(result.text).to.not.include('\u001b[');
       expect((await runDetected(root, 'rustfmt_fix')).isError).to.equal(false);
       expect((await runDetected(root, 'rustfmt')).isError).to.equal(false);

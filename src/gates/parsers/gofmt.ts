@@ -12,7 +12,7 @@ export const gofmtParser: Parser = {
   summary: 'gofmt -l (file list)',
   parse(output) {
     const findings: Finding[] = [];
-    for (const line of lines(output.stdout)) {
+    for (const line of lines(output.stdout, findings)) {
       const file = line.trim();
       if (file === '') continue;
       findings.push(
@@ -23,7 +23,7 @@ export const gofmtParser: Parser = {
         }),
       );
     }
-    for (const line of lines(output.stderr)) {
+    for (const line of lines(output.stderr, findings)) {
       const located = parseColonLine(line, output.root);
       if (located) findings.push({ ...located, severity: 'error' });
     }

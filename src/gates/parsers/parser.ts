@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Finding, Severity } from '../report/finding.js';
+import { currentBudget, MAX_PARSED_FINDINGS, tryParseJson } from './parse-budget.js';
 
 /** What a gate run produced, as the parser sees it (ANSI already stripped). */
 export interface GateOutput {
@@ -20,6 +21,8 @@ export interface ParseResult {
   note?: string;
   /** The machine format the parser expects was not there (the raw stdout then joins the report). */
   unparsed?: boolean;
+  /** Parsing stopped before the end of the output (time budget, cancellation): findings may be missing. */
+  incomplete?: boolean;
 }
 
 export interface Parser {
@@ -71,29 +74,114 @@ export function positiveInteger(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 }
 
-export function lines(text: string): string[] {
-  return text.split(/\r?\n/);
+/**
+ * Iterates the lines of a text: CRLF, LF, and a lone CR (progress output redraws a line
+ * with it) each end a line, so no parser regex ever meets a CR inside a line. The next
+ * CR and LF positions are remembered until passed, so the whole text is scanned once
+ * (a generator over `split` cost twice as much per line; a 2-byte line is the worst
+ * case). Stops early when the parse budget in force runs out.
+ */
+class LineIterator implements IterableIterator<string> {
+  private at = 0;
+  private nextLf = -2;
+  private nextCr = -2;
+  private finished = false;
+  private readonly budget = currentBudget();
+
+  constructor(
+    private readonly text: string,
+    private readonly findings: readonly unknown[] | undefined,
+  ) {}
+
+  [Symbol.iterator](): IterableIterator<string> {
+    return this;
+  }
+
+  next(): IteratorResult<string, undefined> {
+    if (this.finished || this.budget?.spent()) return { value: undefined, done: true };
+    if (this.findings && this.findings.length >= MAX_PARSED_FINDINGS) {
+      if (this.budget) this.budget.capped = true;
+      return { value: undefined, done: true };
+    }
+    const { text, at } = this;
+    if (this.nextLf !== -1 && this.nextLf < at) this.nextLf = text.indexOf('\n', at);
+    if (this.nextCr !== -1 && this.nextCr < at) this.nextCr = text.indexOf('\r', at);
+    const lf = this.nextLf;
+    const cr = this.nextCr;
+    let end: number;
+    if (cr !== -1 && (lf === -1 || cr < lf)) {
+      end = cr;
+      this.at = cr + 1 === lf ? lf + 1 : cr + 1;
+    } else if (lf !== -1) {
+      end = lf;
+      this.at = lf + 1;
+    } else {
+      end = text.length;
+      this.finished = true;
+    }
+    return { value: text.slice(at, end), done: false };
+  }
+}
+
+/**
+ * The lines of a tool's output, in linear time. Iteration stops early when the parse
+ * budget in force (see parse-budget.ts) runs out, or when `findings` (the parser's own
+ * list, if given) reaches MAX_PARSED_FINDINGS; the parse is then reported incomplete.
+ */
+export function lines(text: string, findings?: readonly unknown[]): IterableIterator<string> {
+  return new LineIterator(text, findings);
+}
+
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+
+/**
+ * Where the JSON value that ends `text` begins, found by walking back from its last
+ * closing bracket: strings are skipped (a quote preceded by an even run of backslashes
+ * bounds one; JSON strings hold no raw newline), brackets are counted, and the opener
+ * that brings the depth back to 0 is the start. Each character is looked at a bounded
+ * number of times. -1 when the brackets never balance.
+ */
+function jsonValueStart(text: string): number {
+  let depth = 0;
+  for (let index = text.length - 1; index >= 0; index -= 1) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      // Back to the opening quote: the nearest quote not escaped by a backslash.
+      let cursor = index - 1;
+      for (;;) {
+        while (cursor >= 0 && text.charCodeAt(cursor) !== QUOTE && text.charCodeAt(cursor) !== 0x0a)
+          cursor -= 1;
+        if (cursor < 0 || text.charCodeAt(cursor) === 0x0a) return -1;
+        let backslashes = 0;
+        while (text.charCodeAt(cursor - 1 - backslashes) === BACKSLASH) backslashes += 1;
+        if (backslashes % 2 === 0) break;
+        cursor -= backslashes + 1;
+      }
+      index = cursor;
+    } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) depth += 1;
+    else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
+      depth -= 1;
+      if (depth === 0) return index;
+      if (depth < 0) return -1;
+    }
+  }
+  return -1;
 }
 
 /**
  * Finds the JSON document a tool printed, tolerating text before it (package-manager
- * banners, warnings). Returns undefined when nothing parses.
+ * banners, warnings): the value that ends the output, starting a line with `opener`.
+ * Linear time: one backward scan and one JSON.parse (trying JSON.parse at every line
+ * that starts with the opener was quadratic). Returns undefined when nothing parses.
  */
 export function extractJson(text: string, opener: '[' | '{'): unknown {
   const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    // Fall through: look for the document's first line.
-  }
-  let index = trimmed.indexOf(`\n${opener}`);
-  while (index !== -1) {
-    try {
-      return JSON.parse(trimmed.slice(index + 1));
-    } catch {
-      index = trimmed.indexOf(`\n${opener}`, index + 1);
-    }
-  }
-  return undefined;
+  if (trimmed === '' || currentBudget()?.spentNow()) return undefined;
+  const start = jsonValueStart(trimmed);
+  if (start === -1 || trimmed[start] !== opener) return undefined;
+  // The document starts a line (a `[` inside a banner line is not one).
+  const lineStart = trimmed.lastIndexOf('\n', start - 1) + 1;
+  if (trimmed.slice(lineStart, start).trim() !== '') return undefined;
+  return tryParseJson(trimmed.slice(start));
 }

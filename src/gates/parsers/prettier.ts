@@ -14,7 +14,8 @@ export const prettierParser: Parser = {
   summary: 'prettier --check or --list-different',
   parse(output) {
     const findings: Finding[] = [];
-    for (const line of lines(`${output.stdout}\n${output.stderr}`)) {
+    for (const line of lines(`${output.stdout}\n${output.stderr}`, findings)) {
+      if (line === '') continue;
       const parsed = parsePrettierLine(line, output.root);
       if (parsed) findings.push(parsed);
       else if (line.trim() !== '' && !NOT_A_PATH.test(line) && !/\s/.test(line.trim())) {

@@ -1,17 +1,99 @@
-// CSI/OSC sequences and charset designations such as `ESC ( B` (rustfmt's diff prints those).
-const ANSI_PATTERN =
-  // eslint-disable-next-line no-control-regex
-  /[\u001B\u009B][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g;
+const ESC = 0x1b;
+const BEL = 0x07;
 
-// OSC sequences ended by ST (`ESC \\`), e.g. the hyperlinks `biome ci` prints around rule
-// names: the pattern above only knows the BEL ending and would leave the URL in the text.
-// eslint-disable-next-line no-control-regex
-const OSC_ST_PATTERN = /\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)/g;
+const isParameterByte = (code: number) => code >= 0x30 && code <= 0x3f; // 0-9 : ; < = > ?
+const isIntermediateByte = (code: number) => code >= 0x20 && code <= 0x2f; // space ! " # ... /
+const isFinalByte = (code: number) => code >= 0x40 && code <= 0x7e; // @ A-Z [ \ ] ^ _ ` a-z { | } ~
+const isPrintable = (code: number) => code >= 0x20 && code <= 0x7e;
+// ESC ( B, ESC ) 0, ESC # 8: charset designations (rustfmt's diff prints `ESC ( B`).
+const CHARSET_INTRODUCERS = new Set(['(', ')', '*', '+', '#'].map((c) => c.charCodeAt(0)));
+// Two-byte escapes: ESC 7 / ESC 8 (save/restore cursor), ESC M, ESC c, ESC = / ESC > ...
+const isShortEscape = (code: number) =>
+  (code >= 0x30 && code <= 0x39) ||
+  (code >= 0x40 && code <= 0x5a) ||
+  (code >= 0x60 && code <= 0x7a) ||
+  code === 0x3d ||
+  code === 0x3e ||
+  code === 0x3c ||
+  code === 0x7e;
 
-/** Removes terminal escape sequences: gates run with NO_COLOR, but not every tool obeys it. */
+/**
+ * The end (exclusive) of the escape sequence starting at `start` (an ESC or C1 CSI), or
+ * -1 when what follows is not a complete sequence. Each scan stops at the first byte
+ * that cannot continue the sequence, and never crosses another ESC, so stripping a text
+ * looks at every character a bounded number of times: linear, whatever the input.
+ */
+function sequenceEnd(text: string, start: number): number {
+  let index = start + 1;
+  if (text.charCodeAt(start) === ESC) {
+    const kind = text.charCodeAt(index);
+    if (kind === 0x5b /* [ */) index += 1;
+    else if (kind === 0x5d /* ] */) return oscEnd(text, index + 1);
+    else if (CHARSET_INTRODUCERS.has(kind)) return index + 1 < text.length ? index + 2 : -1;
+    else return isShortEscape(kind) ? index + 1 : -1;
+  }
+  // CSI: parameter bytes, intermediate bytes, one final byte.
+  while (index < text.length && isParameterByte(text.charCodeAt(index))) index += 1;
+  while (index < text.length && isIntermediateByte(text.charCodeAt(index))) index += 1;
+  return index < text.length && isFinalByte(text.charCodeAt(index)) ? index + 1 : -1;
+}
+
+/** OSC (`ESC ] ... BEL` or `... ESC \`), e.g. hyperlinks and window titles. */
+function oscEnd(text: string, from: number): number {
+  for (let index = from; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === BEL) return index + 1;
+    if (code === ESC) return text.charCodeAt(index + 1) === 0x5c /* \ */ ? index + 2 : -1;
+    if (!isPrintable(code)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Finds the next ESC or C1 CSI. Each character's next position is remembered until
+ * passed: two plain indexOf calls per step would rescan the text after the last
+ * ESC once per C1 CSI (and the other way round), which is quadratic.
+ */
+class EscapeFinder {
+  private nextEsc = -2;
+  private nextCsi = -2;
+
+  constructor(private readonly text: string) {}
+
+  from(position: number): number {
+    if (this.nextEsc !== -1 && this.nextEsc < position)
+      this.nextEsc = this.text.indexOf('\u001B', position);
+    if (this.nextCsi !== -1 && this.nextCsi < position)
+      this.nextCsi = this.text.indexOf('\u009B', position);
+    if (this.nextEsc === -1) return this.nextCsi;
+    if (this.nextCsi === -1) return this.nextEsc;
+    return Math.min(this.nextEsc, this.nextCsi);
+  }
+}
+
+/**
+ * Removes terminal escape sequences (CSI, OSC, charset designations, two-byte escapes):
+ * gates run with NO_COLOR, but not every tool obeys it. A hand-written scanner, linear
+ * in the text's length (a regular expression for this backtracked quadratically on
+ * `ESC[` followed by many `;`). An ESC that starts no complete sequence is kept.
+ */
 export function stripAnsi(text: string): string {
-  // Most output has no escape at all: skip the replace and its copy of a large text.
-  return text.includes('\u001B') || text.includes('\u009B')
-    ? text.replace(OSC_ST_PATTERN, '').replace(ANSI_PATTERN, '')
-    : text;
+  const escapes = new EscapeFinder(text);
+  let at = escapes.from(0);
+  // Most output has no escape at all: return it without a copy.
+  if (at === -1) return text;
+  const parts: string[] = [];
+  let copied = 0;
+  while (at !== -1) {
+    const end = sequenceEnd(text, at);
+    if (end === -1) {
+      at = escapes.from(at + 1);
+      continue;
+    }
+    parts.push(text.slice(copied, at));
+    copied = end;
+    at = escapes.from(end);
+  }
+  parts.push(text.slice(copied));
+  return parts.join('');
 }

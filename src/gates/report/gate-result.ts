@@ -123,7 +123,8 @@ export interface GateStructuredContent {
 const STDOUT_EXCERPT_CHARS = 8 * 1024;
 
 function headAndTail(text: string): string {
-  const trimmed = text.replace(/\s+$/, '');
+  // trimEnd, not replace(/\s+$/): that pattern retries at every space of a long run (quadratic).
+  const trimmed = text.trimEnd();
   if (trimmed.length <= STDOUT_EXCERPT_CHARS * 2) return trimmed;
   const omitted = trimmed.length - STDOUT_EXCERPT_CHARS * 2;
   return `${trimmed.slice(0, STDOUT_EXCERPT_CHARS)}\n[… ${omitted} characters omitted …]\n${trimmed.slice(-STDOUT_EXCERPT_CHARS)}`;
@@ -204,6 +205,34 @@ export function formatFinding(finding: Finding): string {
  * machine-format gates (their raw output is JSON), then the captured output, head and
  * tail. structuredContent repeats the text as `report`: some hosts show only it.
  */
+/** The result of a call that did not run its gate: bad arguments, an unpreparable run. */
+export function failureResult(
+  toolName: string,
+  argv: readonly string[],
+  message: string,
+): ToolResult {
+  const report = `${toolName}: failed (not run)\n${message}`;
+  return {
+    text: report,
+    isError: true,
+    structuredContent: {
+      gate: toolName,
+      passed: false,
+      exitCode: null,
+      signal: null,
+      durationMs: 0,
+      command: [...argv],
+      findings: [],
+      findingCount: 0,
+      truncated: false,
+      logPath: null,
+      report,
+      changedFiles: null,
+      treeWatch: null,
+    },
+  };
+}
+
 export function buildGateResult(options: {
   toolName: string;
   argv: readonly string[];
@@ -258,7 +287,7 @@ export function buildGateResult(options: {
     const heading = output.truncated
       ? `--- output (${output.totalBytes} bytes; head and tail shown${output.logPath ? `, full log: ${output.logPath}` : ''}) ---`
       : `--- output (${output.totalBytes} bytes) ---`;
-    lines.push('', heading, output.text.replace(/\s+$/, ''));
+    lines.push('', heading, output.text.trimEnd());
   } else if (ran && (options.stdoutInReport || outcome.outputBytes === 0)) {
     lines.push('(no output)');
   }

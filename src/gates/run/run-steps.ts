@@ -1,21 +1,37 @@
 import path from 'node:path';
 import type { Finding } from '../report/finding.js';
 import type { GateStep } from '../gate-spec.js';
-import { findParser, type ParseResult } from '../parsers/index.js';
+import type { ParseResult } from '../parsers/index.js';
+import { parseGateOutput } from '../parsers/parse-off-loop.js';
 import { runGateCommand, type RunOutcome, type RunRequest } from './runner.js';
 
-/** Reads one finished command's output with the named parser, from where it ran. */
-export function parseOutcome(parserName: string, outcome: RunOutcome, runDir: string): ParseResult {
-  if (outcome.end !== 'exited') return { findings: [], passed: false };
-  const parser = findParser(parserName);
-  if (!parser) return { findings: [], passed: false, note: `unknown parser "${parserName}"` };
-  return parser.parse({
-    stdout: outcome.stdout,
-    stderr: outcome.stderr,
-    exitCode: outcome.exitCode,
-    truncated: outcome.parseTruncated,
-    root: runDir,
-  });
+/**
+ * The parse step of one finished command: ANSI stripping and the parser, off the event
+ * loop for large outputs (parsers/parse-off-loop.ts), paths relative to where it ran.
+ * The outcome's stdout comes back stripped when the report shows it (an unparsed machine
+ * format); a command that did not run to its end has no verdict to parse.
+ */
+export async function parseOutcome(
+  parserName: string,
+  outcome: RunOutcome,
+  runDir: string,
+  signal: AbortSignal,
+): Promise<{ outcome: RunOutcome; parsed: ParseResult }> {
+  const step = await parseGateOutput(
+    {
+      parser: parserName,
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      exitCode: outcome.exitCode,
+      truncated: outcome.parseTruncated,
+      root: runDir,
+    },
+    signal,
+  );
+  const stripped = step.stdout === undefined ? outcome : { ...outcome, stdout: step.stdout };
+  if (outcome.end !== 'exited')
+    return { outcome: stripped, parsed: { findings: [], passed: false } };
+  return { outcome: stripped, parsed: step.parsed };
 }
 
 /**
@@ -80,8 +96,9 @@ export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
       timeoutMs: Math.max(remainingMs, 1),
       stdoutInReport: !request.isMachineFormat(step.parser),
     });
-    outcomes.push(outcome);
-    const parsed = parseOutcome(step.parser, outcome, request.runDir);
+    const read = await parseOutcome(step.parser, outcome, request.runDir, request.signal);
+    outcomes.push(read.outcome);
+    const parsed = read.parsed;
     findings.push(...rebaseFindings(parsed.findings, request.runDir, request.root));
     passed &&= outcome.end === 'exited' && parsed.passed;
     if (parsed.note) notes.push(`${step.command[0]}: ${parsed.note}`);
@@ -115,7 +132,7 @@ function mergeOutcomes(
   const totalBytes = outcomes.reduce((sum, outcome) => sum + outcome.output.totalBytes, 0);
   const text = outcomes
     .map((outcome, index) => {
-      const body = outcome.output.text.replace(/\s+$/, '');
+      const body = outcome.output.text.trimEnd();
       return `$ ${steps[index]!.command.join(' ')}\n${body === '' ? '(no output)' : body}`;
     })
     .join('\n\n');

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { activeCapture } from '../../capture/index.js';
 import { stripAnsi } from '../report/ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
@@ -48,7 +49,10 @@ export interface RunOutcome {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   durationMs: number;
-  /** ANSI-stripped, at most PARSE_LIMIT_BYTES each. */
+  /**
+   * Decoded, at most PARSE_LIMIT_BYTES each, terminal escapes still in: the parse step
+   * (parsers/parse-off-loop.ts) strips them with the parse, off the event loop.
+   */
   stdout: string;
   stderr: string;
   /** stdout or stderr went past the parse limit. */
@@ -62,8 +66,15 @@ export interface RunOutcome {
   problem?: string;
 }
 
+/**
+ * What the parser gets of one stream, at most PARSE_LIMIT_BYTES. Chunks are decoded as
+ * they arrive (StringDecoder keeps a character split across chunks whole), so the end of
+ * a run costs one join, not a decode of 8 MiB in one go on the event loop; stripping
+ * and parsing happen in the parse step (parsers/parse-off-loop.ts).
+ */
 class StreamCopy {
-  private readonly chunks: Buffer[] = [];
+  private readonly parts: string[] = [];
+  private readonly decoder = new StringDecoder('utf8');
   private bytes = 0;
   truncated = false;
 
@@ -75,14 +86,15 @@ class StreamCopy {
     }
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
     if (part.length < chunk.length) this.truncated = true;
-    this.chunks.push(part);
+    this.parts.push(this.decoder.write(part));
     this.bytes += part.length;
   }
 
   text(): string {
-    const text = Buffer.concat(this.chunks).toString('utf8');
-    this.chunks.length = 0;
-    return stripAnsi(text);
+    this.parts.push(this.decoder.end());
+    const text = this.parts.join('');
+    this.parts.length = 0;
+    return text;
   }
 }
 
