@@ -153,8 +153,9 @@ export async function runGate(
       );
     }
   }
+  context.log('info', `${toolName}: started: ${argv.join(' ')}`, 'mcp-gates');
   try {
-    return await runChecked({
+    const result = await runChecked({
       gate,
       fixing,
       toolName,
@@ -165,6 +166,12 @@ export async function runGate(
       context,
       options,
     });
+    context.log(
+      result.isError ? 'warning' : 'info',
+      `${toolName}: ${result.isError ? 'failed' : 'passed'}`,
+      'mcp-gates',
+    );
+    return result;
   } finally {
     cleanup();
   }
