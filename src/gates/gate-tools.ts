@@ -153,7 +153,9 @@ export async function runGate(
       );
     }
   }
-  context.log('info', `${toolName}: started: ${argv.join(' ')}`, 'mcp-gates');
+  // Tolerant of a hand-made context without log (direct runGate callers predate it).
+  const log: ToolContext['log'] = context.log ?? (() => {});
+  log('info', `${toolName}: started: ${argv.join(' ')}`, 'mcp-gates');
   try {
     const result = await runChecked({
       gate,
@@ -166,7 +168,7 @@ export async function runGate(
       context,
       options,
     });
-    context.log(
+    log(
       result.isError ? 'warning' : 'info',
       `${toolName}: ${result.isError ? 'failed' : 'passed'}`,
       'mcp-gates',
