@@ -260,7 +260,7 @@ export class McpServer {
       else subscriptions.push(entry.id);
     }
     await Promise.race([this.toolQueue, delay(this.abortGraceMs + 250)]);
-    // Graceful end of listen streams: a result, never a server-sent cancel (PROTOCOL.md 8.3).
+    // Graceful end of listen streams: a result, never a server-sent cancel (docs/PROTOCOL.md section 9).
     for (const id of subscriptions) {
       this.send(resultFrame(id, this.stampModern({ _meta: { [META.subscriptionId]: id } })));
     }
@@ -322,7 +322,7 @@ export class McpServer {
     );
   }
 
-  /** JSON-RPC batches exist only in a 2025-03-26 session (PROTOCOL.md 1.4). */
+  /** JSON-RPC batches exist only in a 2025-03-26 session (docs/PROTOCOL.md section 2). */
   private async handleBatch(batch: unknown[]): Promise<Reply> {
     if (this.session?.revision !== '2025-03-26') {
       return errorFrame(
@@ -419,7 +419,7 @@ export class McpServer {
     return errorFrame(message.id, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
   }
 
-  /** The dispatcher of PROTOCOL.md 4.2. */
+  /** The era dispatcher of docs/PROTOCOL.md section 3. */
   private route(
     message: RequestMessage,
     inBatch: boolean,
@@ -710,7 +710,7 @@ function isImplementation(value: unknown): boolean {
   return isJsonObject(value) && typeof value.name === 'string' && typeof value.version === 'string';
 }
 
-/** Step 4 of PROTOCOL.md 3.2. */
+/** The `_meta` checks of docs/PROTOCOL.md section 3. */
 function validateEnvelope(meta: JsonObject): void {
   if (!isJsonObject(meta[META.clientCapabilities])) {
     throw invalidParams(`_meta needs a "${META.clientCapabilities}" object`);

@@ -10,7 +10,7 @@ export interface ServerIdentity {
   websiteUrl?: string;
 }
 
-/** `Implementation` with only the fields the revision defines (PROTOCOL.md 2.6). */
+/** `Implementation` with only the fields the revision defines (docs/PROTOCOL.md section 6). */
 export function shapeIdentity(identity: ServerIdentity, revision: Revision): JsonObject {
   const shaped: JsonObject = { name: identity.name, version: identity.version };
   if (identity.title !== undefined && revisionAtLeast(revision, '2025-06-18')) {
