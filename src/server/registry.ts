@@ -1,19 +1,47 @@
 import type { ValidateFunction } from 'ajv';
 import { LocalError } from '../protocol/errors.js';
-import { compileSchema, schemaDialect } from './schema-validator.js';
+import { checkSchema } from './schema-check.js';
+import { ajvLoaded, compileSchema, schemaDialect } from './schema-validator.js';
 import type { JsonSchema, StandardSchema, Tool, ToolSchema } from './tool.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** A tool as served: its schemas as JSON Schema, compiled when it was registered. */
-export interface RegisteredTool {
-  readonly tool: Tool;
-  readonly inputSchema: JsonSchema;
-  readonly outputSchema: JsonSchema | undefined;
-  readonly validateInput: ValidateFunction;
-  readonly validateOutput: ValidateFunction | undefined;
-  /** The Standard Schema whose own `validate` makes the arguments `run` receives. */
-  readonly parseInput: StandardSchema['~standard'] | undefined;
+/**
+ * A tool as served: its schemas as JSON Schema, checked when it was registered and
+ * compiled by ajv on first use (loading ajv is most of a server's cold start; a server
+ * that is only listed never needs it), or at once when ajv is loaded already.
+ */
+export class RegisteredTool {
+  private input: ValidateFunction | undefined;
+  private output: ValidateFunction | undefined;
+
+  constructor(
+    readonly tool: Tool,
+    readonly inputSchema: JsonSchema,
+    readonly outputSchema: JsonSchema | undefined,
+    /** The Standard Schema whose own `validate` makes the arguments `run` receives. */
+    readonly parseInput: StandardSchema['~standard'] | undefined,
+  ) {
+    // Once ajv is loaded, compiling costs little and reports what ajv refuses at once.
+    if (ajvLoaded()) this.compileAll();
+  }
+
+  private compileAll(): void {
+    this.input = this.validateInput;
+    this.output = this.validateOutput;
+  }
+
+  get validateInput(): ValidateFunction {
+    return (this.input ??= compileSchema(this.inputSchema, `Tool "${this.tool.name}" inputSchema`));
+  }
+
+  get validateOutput(): ValidateFunction | undefined {
+    if (this.outputSchema === undefined) return undefined;
+    return (this.output ??= compileSchema(
+      this.outputSchema,
+      `Tool "${this.tool.name}" outputSchema`,
+    ));
+  }
 }
 
 function isStandardSchema(schema: unknown): schema is StandardSchema {
@@ -83,6 +111,7 @@ function prepare(tool: Tool): RegisteredTool {
     );
   }
   schemaDialect(inputSchema, `${where} inputSchema`);
+  checkSchema(inputSchema, `${where} inputSchema`);
   let outputSchema: JsonSchema | undefined;
   if (tool.outputSchema !== undefined) {
     const rawOutput = tool.outputSchema as unknown;
@@ -91,16 +120,10 @@ function prepare(tool: Tool): RegisteredTool {
     }
     outputSchema = toJsonSchema(tool.outputSchema, 'output', `${where} outputSchema`);
     schemaDialect(outputSchema, `${where} outputSchema`);
+    checkSchema(outputSchema, `${where} outputSchema`);
   }
-  return {
-    tool,
-    inputSchema,
-    outputSchema,
-    validateInput: compileSchema(inputSchema, `${where} inputSchema`),
-    validateOutput:
-      outputSchema === undefined ? undefined : compileSchema(outputSchema, `${where} outputSchema`),
-    parseInput: isStandardSchema(tool.inputSchema) ? tool.inputSchema['~standard'] : undefined,
-  };
+  const parseInput = isStandardSchema(tool.inputSchema) ? tool.inputSchema['~standard'] : undefined;
+  return new RegisteredTool(tool, inputSchema, outputSchema, parseInput);
 }
 
 /** Tools by name; the last registration of a name wins; listed in sorted name order. */

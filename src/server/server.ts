@@ -596,7 +596,7 @@ export class McpServer {
       return resultFrame(id, modern ? this.stampModern(shaped) : shaped);
     };
     let input: unknown = args ?? {};
-    const validateInput = entry.validateInput;
+    const validateInput = compiled(() => entry.validateInput);
     if (!validateInput(input)) {
       const text = `Invalid arguments for tool "${name}":\n${describeErrors(validateInput)}`;
       return answer({ text, isError: true });
@@ -678,8 +678,8 @@ export class McpServer {
       if (call.aborted) return null;
       result = { text: `Tool "${tool.name}" failed: ${describeThrown(error)}`, isError: true };
     }
-    const validateOutput = entry.validateOutput;
-    if (validateOutput && !result.isError) {
+    const validateOutput = result.isError ? undefined : compiled(() => entry.validateOutput);
+    if (validateOutput) {
       // As the SDKs do: a result its outputSchema refuses is the tool's failure, not the protocol's.
       if (result.structuredContent === undefined) {
         return {
@@ -754,6 +754,18 @@ function settleOrAbandon(
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/**
+ * A validator, compiled on first use. registration checked the schema, so one that
+ * still does not compile is a bug (ours or ajv's): an internal error naming the tool.
+ */
+function compiled<T>(get: () => T): T {
+  try {
+    return get();
+  } catch (error) {
+    throw new ProtocolError(ErrorCode.InternalError, `Internal error: ${(error as Error).message}`);
+  }
 }
 
 /** One line per issue of a Standard Schema parse, e.g. `/city: Expected string`. */
