@@ -45,5 +45,10 @@ export {
   createCaptureWrapper,
   takeCapture,
   withCapture,
+  CaptureError,
+  CaptureStorageError,
+  type ActiveCapture,
+  type CaptureErrorCode,
+  type CaptureModeInfo,
   type CapturedReport,
 } from './capture/index.js';
