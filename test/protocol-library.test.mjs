@@ -288,13 +288,15 @@ describe('_meta on tools, calls and results (replay double)', () => {
     ).to.throw(
       /Tool "std" inputSchema is a Standard Schema \(hand-made\) with no JSON Schema conversion/,
     );
-    server.register({
-      name: 'std',
-      inputSchema: {
-        ...standardOnly,
-        toJSONSchema: () => ({ type: 'object', properties: { n: { type: 'number' } } }),
-      },
-      run: () => ({ text: '' }),
-    });
+    for (const method of ['toJSONSchema', 'toJsonSchema']) {
+      server.register({
+        name: 'std',
+        inputSchema: {
+          ...standardOnly,
+          [method]: () => ({ type: 'object', properties: { n: { type: 'number' } } }),
+        },
+        run: () => ({ text: '' }),
+      });
+    }
   });
 });

@@ -62,6 +62,8 @@ function toJsonSchema(schema: ToolSchema, side: 'input' | 'output', where: strin
       converted = standard.jsonSchema[side]({ target: 'draft-2020-12' });
     } else if (typeof schema.toJSONSchema === 'function') {
       converted = (schema.toJSONSchema as () => unknown)();
+    } else if (typeof schema.toJsonSchema === 'function') {
+      converted = (schema.toJsonSchema as () => unknown)();
     } else {
       throw new LocalError(
         'EINVALID_SCHEMA',

@@ -14,7 +14,8 @@ export type JsonSchema = Record<string, unknown>;
 /**
  * A Standard Schema v1 object (Zod 4, Valibot, ArkType...) that can also describe itself
  * as JSON Schema: through Standard JSON Schema (`~standard.jsonSchema`, Zod >= 4.2), a
- * `toJSONSchema()` method, or one you add: `{ '~standard': s['~standard'], toJSONSchema: () => ... }`.
+ * `toJSONSchema()` or `toJsonSchema()` method (ArkType), or one you add, e.g. for Valibot:
+ * `{ '~standard': s['~standard'], toJSONSchema: () => toJsonSchema(s) }`.
  * The JSON Schema is what clients see and what arguments are validated against on the
  * wire; the library's own `validate` then produces the value `run` receives.
  */
@@ -30,6 +31,8 @@ export interface StandardSchema<Input = unknown, Output = Input> {
     };
   };
   toJSONSchema?: (...args: never[]) => unknown;
+  /** ArkType's spelling. */
+  toJsonSchema?: (...args: never[]) => unknown;
 }
 
 export type StandardResult<Output> =
