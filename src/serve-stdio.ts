@@ -8,6 +8,13 @@ export interface ServeStdioOptions {
   capture?: boolean;
   /** Longest accepted input line in bytes (the transport's default otherwise). */
   maxLineBytes?: number;
+  /**
+   * Milliseconds from the end of input (EOF or a signal) after which the process exits
+   * (code 0) if something still holds it (default 1700; `false`: never). The timer holds
+   * nothing itself: a process that ends on its own is not cut short. It is there because
+   * a write to a client that stopped reading can hold the process forever.
+   */
+  forceExitAfterMs?: number | false;
 }
 
 /** Signals that end the conversation like EOF does (SIGHUP: the terminal or host went away). */
@@ -17,13 +24,14 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
  * under a second, and the promise is an exit within 2 s whatever a tool or the client does.
  * Exit handlers still run (temp files removed, gate process groups killed).
  */
-const EXIT_DEADLINE_MS = 1700;
+export const EXIT_DEADLINE_MS = 1700;
 
 /**
  * The composition root of a stdio MCP server: guards stdio so nothing but protocol
  * frames reaches the channel, plugs output capture into every tool run, serves until
- * the client closes the input (or SIGTERM, SIGINT, SIGHUP), then exits 0 after aborting
- * work, within 2 s even when the client stopped reading our output.
+ * the client closes the input (or SIGTERM, SIGINT, SIGHUP), aborts work, and resolves.
+ * Exiting is the caller's; but a process still held `forceExitAfterMs` after the end of
+ * input (a write stuck on a client that stopped reading) exits 0 then, within 2 s in all.
  */
 export async function serveStdio(
   server: McpServer,
@@ -54,12 +62,15 @@ export async function serveStdio(
   // A signal ends the conversation like EOF does: serve() then aborts in-flight work.
   const stop = () => void transport.close();
   for (const signal of STOP_SIGNALS) process.on(signal, stop);
-  void transport.inputEnded.then(() => {
-    setTimeout(() => {
-      abandonCapture();
-      process.exit(0);
-    }, EXIT_DEADLINE_MS).unref();
-  });
+  const deadline = options.forceExitAfterMs ?? EXIT_DEADLINE_MS;
+  if (deadline !== false) {
+    void transport.inputEnded.then(() => {
+      setTimeout(() => {
+        abandonCapture();
+        process.exit(0);
+      }, deadline).unref();
+    });
+  }
   try {
     await server.serve(transport);
     await transport.close();
@@ -67,5 +78,4 @@ export async function serveStdio(
     for (const signal of STOP_SIGNALS) process.off(signal, stop);
     abandonCapture();
   }
-  process.exit(0);
 }

@@ -236,7 +236,12 @@ describe('mcp-gates serve through the official clients', function () {
     fs.rmSync(pidDir, { recursive: true, force: true });
     expect(code).to.equal(0);
     const lines = stdout.split('\n').filter((line) => line !== '');
-    const frames = lines.map((line) => JSON.parse(line));
+    const all = lines.map((line) => JSON.parse(line));
+    // Besides the responses: one log message as each gate starts and ends.
+    expect(all.filter((frame) => !('id' in frame)).map((frame) => frame.method)).to.deep.equal(
+      Array(4).fill('notifications/message'),
+    );
+    const frames = all.filter((frame) => 'id' in frame);
     expect(frames.map((frame) => frame.id)).to.deep.equal([1, 2, 3]);
     expect(frames[1].result.content[0].text).to.include('OUT-MARKER');
     expect(frames[2].result.isError).to.equal(true);

@@ -2,14 +2,14 @@
 // clients (v1 @modelcontextprotocol/sdk, v2 @modelcontextprotocol/client in each era
 // mode), plus a raw-wire check of what the server writes on stdout. The spec reporter's
 // describe/it tree is the client x era x result matrix.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Client as V2Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { frameViolations } from './helpers/schema.mjs';
+import {
+  clientCombinations,
+  connect,
+  expectValidFrames,
+  textOf,
+} from './helpers/official-clients.mjs';
 import {
   ECHO_SERVER,
   MARKERS,
@@ -22,119 +22,12 @@ import {
 
 const PV = 'io.modelcontextprotocol/protocolVersion';
 const TOOL_NAMES = ['echo', 'fail', 'noisy', 'slow'];
-
-function installedVersion(name) {
-  const manifest = path.join(REPO_ROOT, 'node_modules', name, 'package.json');
-  return JSON.parse(readFileSync(manifest, 'utf8')).version;
-}
-
-const V1 = `v1 @modelcontextprotocol/sdk ${installedVersion('@modelcontextprotocol/sdk')}`;
-const V2 = `v2 @modelcontextprotocol/client ${installedVersion('@modelcontextprotocol/client')}`;
-const serverParams = {
+const COMBINATIONS = clientCombinations({
   command: process.execPath,
   args: [ECHO_SERVER],
   cwd: REPO_ROOT,
   stderr: 'pipe',
-};
-
-const COMBINATIONS = [
-  {
-    client: V1,
-    era: 'legacy (initialize)',
-    expect: { era: 'legacy', revision: '2025-11-25' },
-    make: () => ({
-      client: new V1Client({ name: 'interop-v1', version: '0.0.1' }),
-      transport: new V1StdioTransport(serverParams),
-      callTool: (client, params, options) => client.callTool(params, undefined, options),
-    }),
-  },
-  {
-    client: V2,
-    era: "legacy (versionNegotiation mode 'legacy')",
-    expect: { era: 'legacy', revision: '2025-11-25' },
-    make: () => v2Session({ mode: 'legacy' }),
-  },
-  {
-    client: V2,
-    era: "modern (versionNegotiation mode { pin: '2026-07-28' })",
-    expect: { era: 'modern', revision: '2026-07-28' },
-    make: () => v2Session({ mode: { pin: '2026-07-28' } }),
-  },
-  {
-    client: V2,
-    era: "auto (versionNegotiation mode 'auto', server/discover probe)",
-    expect: { era: 'modern', revision: '2026-07-28' },
-    make: () => v2Session({ mode: 'auto' }),
-  },
-];
-
-function v2Session(versionNegotiation) {
-  return {
-    client: new V2Client({ name: 'interop-v2', version: '0.0.1' }, { versionNegotiation }),
-    transport: new V2StdioTransport(serverParams),
-    callTool: (client, params, options) => client.callTool(params, options),
-  };
-}
-
-/** Connects a client, recording every message it sends and every message it receives. */
-async function connect(combination) {
-  const session = combination.make();
-  const { client, transport } = session;
-  session.sent = [];
-  session.received = [];
-  session.clientErrors = [];
-  session.stderr = '';
-  transport.stderr?.on('data', (chunk) => (session.stderr += chunk.toString('utf8')));
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    session.sent.push(message);
-    return send(message, options);
-  };
-  // The client installs (and may chain) its handler on connect: every handler it sets
-  // is wrapped, and each message is recorded once whichever wrapper sees it first.
-  let handler;
-  const recorded = new WeakSet();
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    get: () => handler,
-    set: (value) => {
-      handler =
-        typeof value === 'function'
-          ? (message, extra) => {
-              if (!recorded.has(message)) {
-                recorded.add(message);
-                session.received.push(message);
-              }
-              return value(message, extra);
-            }
-          : value;
-    },
-  });
-  client.onerror = (error) => session.clientErrors.push(error);
-  await client.connect(transport);
-  session.call = (params, options) => session.callTool(client, params, options);
-  return session;
-}
-
-function requestMethod(session, id) {
-  return session.sent.find((message) => message.id === id && 'method' in message)?.method;
-}
-
-/** Every frame the client received is valid for the negotiated revision. */
-function expectValidFrames(session, revision) {
-  const problems = session.received.flatMap((frame) =>
-    frameViolations(frame, revision, requestMethod(session, frame.id)),
-  );
-  expect(problems).to.deep.equal([]);
-  expect(session.clientErrors.map(String)).to.deep.equal([]);
-}
-
-function textOf(result) {
-  return result.content
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text)
-    .join('');
-}
+});
 
 describe('interop with the official clients (example server over stdio)', function () {
   this.timeout(30000);

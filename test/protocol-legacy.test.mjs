@@ -23,7 +23,10 @@ describe('legacy lifecycle (replay double)', () => {
     it(`negotiates ${revision} when asked for it (case 23)`, async () => {
       const reply = await conversation.initialize(revision);
       expect(reply.result.protocolVersion).to.equal(revision);
-      expect(reply.result.capabilities).to.deep.equal({ tools: {} });
+      expect(reply.result.capabilities).to.deep.equal({
+        tools: { listChanged: true },
+        logging: {},
+      });
       expect(reply.result.instructions).to.equal('Use the tools.');
       expect(reply.result).to.not.have.property('resultType');
       expect(reply.result).to.not.have.property('_meta');
@@ -150,20 +153,23 @@ describe('legacy lifecycle (replay double)', () => {
     });
   });
 
-  it('offers no logging, prompts or resources (case 34)', async () => {
+  it('offers tools and logging, no prompts or resources (case 34, changed: logging is offered)', async () => {
     const reply = await conversation.initialize('2025-06-18');
-    expect(Object.keys(reply.result.capabilities)).to.deep.equal(['tools']);
+    expect(Object.keys(reply.result.capabilities).sort()).to.deep.equal(['logging', 'tools']);
+    expect(
+      (await conversation.request('logging/setLevel', { level: 'info' })).result,
+    ).to.deep.equal({});
+    for (const level of ['verbose', undefined, 3]) {
+      const bad = await conversation.request('logging/setLevel', { level });
+      expect(bad.error.code, String(level)).to.equal(-32602);
+    }
     for (const method of [
-      'logging/setLevel',
       'resources/list',
       'prompts/list',
       'completion/complete',
       'server/unknown',
     ]) {
-      const answer = await conversation.request(
-        method,
-        method === 'logging/setLevel' ? { level: 'info' } : {},
-      );
+      const answer = await conversation.request(method, {});
       expect(answer.error?.code, method).to.equal(-32601);
     }
   });

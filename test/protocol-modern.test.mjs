@@ -85,7 +85,7 @@ describe('modern era 2026-07-28 (replay double)', () => {
   it('answers server/discover (case 52)', async () => {
     const { result } = await conversation.modern('server/discover');
     expect(result.supportedVersions).to.include(MODERN);
-    expect(result.capabilities).to.deep.equal({ tools: {} });
+    expect(result.capabilities).to.deep.equal({ tools: { listChanged: true }, logging: {} });
     expect(result).to.include({
       resultType: 'complete',
       ttlMs: 3600000,
@@ -123,7 +123,7 @@ describe('modern era 2026-07-28 (replay double)', () => {
     expect((await conversation.initialize()).result.protocolVersion).to.equal('2025-11-25');
   });
 
-  it('acknowledges subscriptions/listen and drops it on cancel (case 56)', async () => {
+  it('acknowledges subscriptions/listen, honouring toolsListChanged, and drops it on cancel (case 56)', async () => {
     for (const id of [41, 'forty-two']) {
       conversation.send({
         jsonrpc: '2.0',
@@ -136,7 +136,7 @@ describe('modern era 2026-07-28 (replay double)', () => {
           frame.method === 'notifications/subscriptions/acknowledged' &&
           frame.params._meta['io.modelcontextprotocol/subscriptionId'] === id,
       );
-      expect(ack.params.notifications).to.deep.equal({});
+      expect(ack.params.notifications).to.deep.equal({ toolsListChanged: true });
     }
     conversation.cancel(41);
     await conversation.settle();

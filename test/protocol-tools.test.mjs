@@ -208,31 +208,77 @@ describe('tools (replay double)', () => {
     }
   });
 
-  it('answers -32603 when structured content violates the outputSchema', async () => {
+  it('answers an isError result saying why when structured content violates the outputSchema', async () => {
     conversation.server.register({
       name: 'liar',
       inputSchema: { type: 'object' },
       outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
       run: () => ({ text: 'x', structuredContent: { n: 'not a number' } }),
     });
-    expect((await conversation.request('tools/call', { name: 'liar' })).error.code).to.equal(
-      -32603,
-    );
+    const reply = await conversation.request('tools/call', { name: 'liar' });
+    expect(reply.result.isError).to.equal(true);
+    expect(reply.result).to.not.have.property('structuredContent');
+    expect(reply.result.content[0].text)
+      .to.include('liar')
+      .and.match(/\/n: must be integer/);
   });
 
-  it('answers -32603 naming the tool when its schema does not compile (compiled on first use)', async () => {
+  it('answers an isError result when a tool with an outputSchema returns no structuredContent', async () => {
     conversation.server.register({
-      name: 'broken_schema',
-      inputSchema: { type: 'object', properties: 5 },
-      run: () => ({ text: 'never' }),
+      name: 'forgetful',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      run: () => ({ text: 'no structured content' }),
     });
-    const reply = await conversation.request('tools/call', { name: 'broken_schema' });
-    expect(reply.error.code).to.equal(-32603);
-    expect(reply.error.message).to.include('broken_schema');
-    expect(
-      (await conversation.request('tools/call', { name: 'echo', arguments: { text: 'ok' } })).result
-        .isError,
-    ).to.equal(false);
+    const reply = await conversation.request('tools/call', { name: 'forgetful' });
+    expect(reply.result.isError).to.equal(true);
+    expect(reply.result.content[0].text).to.match(/forgetful.*no structuredContent/);
+    // A failure may leave structuredContent out: the schema describes successes.
+    conversation.server.register({
+      name: 'honest_failure',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      run: () => ({ text: 'it failed', isError: true }),
+    });
+    const failed = await conversation.request('tools/call', { name: 'honest_failure' });
+    expect(failed.result.content[0].text).to.equal('it failed');
+  });
+
+  it('throws at register, naming the tool, for a schema that does not compile or an unresolvable $ref', () => {
+    const bad = {
+      broken_schema: { type: 'object', properties: 5 },
+      dangling_ref: { type: 'object', properties: { n: { $ref: '#/$defs/missing' } } },
+    };
+    for (const [name, inputSchema] of Object.entries(bad)) {
+      expect(() =>
+        conversation.server.register({ name, inputSchema, run: () => ({ text: 'never' }) }),
+      )
+        .to.throw(new RegExp(`Tool "${name}" inputSchema is not a valid JSON Schema`))
+        .with.property('code', 'EINVALID_SCHEMA');
+    }
+    expect(() =>
+      conversation.server.register({
+        name: 'bad_output',
+        inputSchema: { type: 'object' },
+        outputSchema: { $ref: 'https://example.com/remote.json' },
+        run: () => ({ text: 'never' }),
+      }),
+    ).to.throw(/Tool "bad_output" outputSchema is not a valid JSON Schema/);
+  });
+
+  it('keeps the tools it had when a registration throws', async () => {
+    expect(() =>
+      conversation.server.register({
+        name: 'echo',
+        inputSchema: { type: 'object', properties: { n: { $ref: '#/nowhere' } } },
+        run: () => ({ text: 'never' }),
+      }),
+    ).to.throw(/echo/);
+    const reply = await conversation.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'ok' },
+    });
+    expect(reply.result.content[0].text).to.equal('ok');
   });
 
   it('lets the last registration of a name win', async () => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ChildProcess, type StdioOptions } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { CaptureError } from './capture-error.js';
 import {
   CaptureFile,
@@ -556,7 +556,8 @@ export function activeCapture(): ActiveCapture | null {
  * The stdio a tool passes to spawn() so its child's output is captured on every
  * platform and mode. stdin is always 'ignore': tools never prompt.
  */
-export function childStdio(): StdioOptions & ['ignore', 'inherit' | number, 'inherit' | number] {
+// A plain tuple (it is a StdioOptions): the published types must not need @types/node.
+export function childStdio(): ['ignore', 'inherit' | number, 'inherit' | number] {
   // The child may outlive the run holding the capture file: it is never reused.
   noteChildStarting();
   if (phase === 'active' && current && !fdLevelCapture()) {

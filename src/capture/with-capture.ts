@@ -11,8 +11,8 @@ export function formatCapturedSection(report: CapturedReport): string {
   return `${heading}\n${report.text}${problem}`;
 }
 
-function appendSection(text: string, report: CapturedReport): string {
-  return text.length > 0
+function appendSection(text: string | undefined, report: CapturedReport): string {
+  return text !== undefined && text.length > 0
     ? `${text}\n\n${formatCapturedSection(report)}`
     : formatCapturedSection(report);
 }

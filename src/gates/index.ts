@@ -10,3 +10,4 @@ export { findParser, listParsers, PARSER_NAMES } from './parsers/index.js';
 export { resolveCommand, type ResolvedCommand } from './run/resolve-command.js';
 export { runGateCommand, type RunOutcome, type RunRequest } from './run/runner.js';
 export { confinePaths } from './run/confine-paths.js';
+export { watchGates, type GateWatcher, type GateWatchOptions } from './watch-gates.js';

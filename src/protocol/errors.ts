@@ -1,4 +1,4 @@
-/** JSON-RPC and MCP error codes this server puts on the wire (PROTOCOL.md 1.6). */
+/** JSON-RPC and MCP error codes this server puts on the wire (docs/PROTOCOL.md section 2). */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,

@@ -14,7 +14,7 @@ export interface NotificationMessage {
   kind: 'notification';
   method: string;
   params: JsonObject | undefined;
-  /** True when the frame carried `"id": null` (absorbed as a notification, PROTOCOL.md 1.2). */
+  /** True when the frame carried `"id": null` (absorbed as a notification, docs/PROTOCOL.md section 2). */
   nullId: boolean;
 }
 
@@ -56,7 +56,7 @@ export function parseLine(
   return { message: classify(value, line) };
 }
 
-/** Classifies one decoded value (PROTOCOL.md 1.2). `text` is its source, for exact big ids. */
+/** Classifies one decoded value (docs/PROTOCOL.md section 2). `text` is its source, for exact big ids. */
 export function classify(value: unknown, text?: string): InboundMessage {
   const invalid = (
     id: RequestId | null,
@@ -121,7 +121,7 @@ export function classify(value: unknown, text?: string): InboundMessage {
   return { kind: 'request', id: id!, method: value.method, params };
 }
 
-/** A cancellation must name a big id exactly as its request did (PROTOCOL.md 1.3). */
+/** A cancellation must name a big id exactly as its request did (docs/PROTOCOL.md section 2). */
 function withExactRequestId(params: JsonObject, text: string): JsonObject {
   const requestId = params.requestId;
   if (

@@ -1,6 +1,6 @@
 /**
  * An integer id beyond +-(2^53-1): JSON.parse would round it, so the exact lexeme
- * from the input line is kept and written back verbatim (PROTOCOL.md 1.3).
+ * from the input line is kept and written back verbatim (docs/PROTOCOL.md section 2).
  */
 export class RawIntegerId {
   constructor(readonly lexeme: string) {}

@@ -1,6 +1,6 @@
-/** Revisions negotiated through `initialize`, newest first (PROTOCOL.md 2.1). */
+/** Revisions negotiated through `initialize`, newest first (docs/PROTOCOL.md section 3). */
 export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-/** Revisions served statelessly through per-request `_meta` (PROTOCOL.md 3). */
+/** Revisions served statelessly through per-request `_meta` (docs/PROTOCOL.md section 3). */
 export const MODERN_REVISIONS = ['2026-07-28'] as const;
 
 export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];

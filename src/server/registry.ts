@@ -1,33 +1,131 @@
 import type { ValidateFunction } from 'ajv';
 import { LocalError } from '../protocol/errors.js';
-import { compileSchema, schemaDialect } from './schema-validator.js';
-import type { Tool } from './tool.js';
+import { checkSchema } from './schema-check.js';
+import { ajvLoaded, compileSchema, schemaDialect } from './schema-validator.js';
+import type { JsonSchema, StandardSchema, Tool, ToolSchema } from './tool.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
- * A tool and its validators, compiled on first use (compiling loads ajv). A schema
- * that is not valid JSON Schema therefore surfaces at the tool's first call, as an
- * internal error naming the tool; the cheap checks run at registration.
+ * A tool as served: its schemas as JSON Schema, checked when it was registered and
+ * compiled by ajv on first use (loading ajv is most of a server's cold start; a server
+ * that is only listed never needs it), or at once when ajv is loaded already.
  */
 export class RegisteredTool {
   private input: ValidateFunction | undefined;
   private output: ValidateFunction | undefined;
 
-  constructor(readonly tool: Tool) {}
+  constructor(
+    readonly tool: Tool,
+    readonly inputSchema: JsonSchema,
+    readonly outputSchema: JsonSchema | undefined,
+    /** The Standard Schema whose own `validate` makes the arguments `run` receives. */
+    readonly parseInput: StandardSchema['~standard'] | undefined,
+  ) {
+    // Once ajv is loaded, compiling costs little and reports what ajv refuses at once.
+    if (ajvLoaded()) this.compileAll();
+  }
+
+  private compileAll(): void {
+    this.input = this.validateInput;
+    this.output = this.validateOutput;
+  }
 
   get validateInput(): ValidateFunction {
-    return (this.input ??= compileSchema(
-      this.tool.inputSchema,
-      `Tool "${this.tool.name}" inputSchema`,
-    ));
+    return (this.input ??= compileSchema(this.inputSchema, `Tool "${this.tool.name}" inputSchema`));
   }
 
   get validateOutput(): ValidateFunction | undefined {
-    const schema = this.tool.outputSchema;
-    if (schema === undefined) return undefined;
-    return (this.output ??= compileSchema(schema, `Tool "${this.tool.name}" outputSchema`));
+    if (this.outputSchema === undefined) return undefined;
+    return (this.output ??= compileSchema(
+      this.outputSchema,
+      `Tool "${this.tool.name}" outputSchema`,
+    ));
   }
+}
+
+function isStandardSchema(schema: unknown): schema is StandardSchema {
+  const standard = (schema as { '~standard'?: { version?: unknown } } | null)?.['~standard'];
+  return typeof standard === 'object' && standard !== null && standard.version === 1;
+}
+
+/**
+ * The JSON Schema of a tool schema: itself, or a Standard Schema's conversion (Standard
+ * JSON Schema's `jsonSchema.input/output`, else a `toJSONSchema()` method).
+ */
+function toJsonSchema(schema: ToolSchema, side: 'input' | 'output', where: string): JsonSchema {
+  if (!isStandardSchema(schema)) return schema;
+  let converted: unknown;
+  try {
+    const standard = schema['~standard'];
+    if (typeof standard.jsonSchema?.[side] === 'function') {
+      converted = standard.jsonSchema[side]({ target: 'draft-2020-12' });
+    } else if (typeof schema.toJSONSchema === 'function') {
+      converted = (schema.toJSONSchema as () => unknown)();
+    } else if (typeof schema.toJsonSchema === 'function') {
+      converted = (schema.toJsonSchema as () => unknown)();
+    } else {
+      throw new LocalError(
+        'EINVALID_SCHEMA',
+        `${where} is a Standard Schema (${standard.vendor}) with no JSON Schema conversion: pass one as { '~standard': schema['~standard'], toJSONSchema: () => <its JSON Schema> }, or pass JSON Schema`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof LocalError) throw error;
+    throw new LocalError(
+      'EINVALID_SCHEMA',
+      `${where}: its library could not convert it to JSON Schema: ${(error as Error).message}`,
+    );
+  }
+  if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) {
+    throw new LocalError('EINVALID_SCHEMA', `${where}: its JSON Schema conversion gave no object`);
+  }
+  return converted as JsonSchema;
+}
+
+/** Checks a tool and compiles its schemas; anything wrong throws, naming the tool. */
+function prepare(tool: Tool): RegisteredTool {
+  if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+    throw new LocalError(
+      'EINVALID_TOOL_NAME',
+      `Tool name ${JSON.stringify(tool?.name)} is invalid: use 1-128 characters of A-Z a-z 0-9 _ - .`,
+    );
+  }
+  if (typeof tool.run !== 'function') {
+    throw new LocalError(
+      'EINVALID_TOOL',
+      `Tool "${tool.name}" needs a run(args, context) function`,
+    );
+  }
+  const where = `Tool "${tool.name}"`;
+  const raw = tool.inputSchema as unknown;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new LocalError(
+      'EINVALID_SCHEMA',
+      `${where}: inputSchema must be a JSON Schema object or a Standard Schema (Zod, Valibot, ArkType)`,
+    );
+  }
+  const inputSchema = toJsonSchema(tool.inputSchema, 'input', `${where} inputSchema`);
+  if (inputSchema.type !== 'object') {
+    throw new LocalError(
+      'EINVALID_SCHEMA',
+      `${where}: inputSchema must be an object schema with "type": "object" at its root`,
+    );
+  }
+  schemaDialect(inputSchema, `${where} inputSchema`);
+  checkSchema(inputSchema, `${where} inputSchema`);
+  let outputSchema: JsonSchema | undefined;
+  if (tool.outputSchema !== undefined) {
+    const rawOutput = tool.outputSchema as unknown;
+    if (typeof rawOutput !== 'object' || rawOutput === null || Array.isArray(rawOutput)) {
+      throw new LocalError('EINVALID_SCHEMA', `${where}: outputSchema must be an object`);
+    }
+    outputSchema = toJsonSchema(tool.outputSchema, 'output', `${where} outputSchema`);
+    schemaDialect(outputSchema, `${where} outputSchema`);
+    checkSchema(outputSchema, `${where} outputSchema`);
+  }
+  const parseInput = isStandardSchema(tool.inputSchema) ? tool.inputSchema['~standard'] : undefined;
+  return new RegisteredTool(tool, inputSchema, outputSchema, parseInput);
 }
 
 /** Tools by name; the last registration of a name wins; listed in sorted name order. */
@@ -36,42 +134,16 @@ export class ToolRegistry {
   private sorted: RegisteredTool[] | undefined;
 
   register(tool: Tool): void {
-    if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
-      throw new LocalError(
-        'EINVALID_TOOL_NAME',
-        `Tool name ${JSON.stringify(tool.name)} is invalid: use 1-128 characters of A-Z a-z 0-9 _ - .`,
-      );
-    }
-    if (typeof tool.run !== 'function') {
-      throw new LocalError(
-        'EINVALID_TOOL',
-        `Tool "${tool.name}" needs a run(args, context) function`,
-      );
-    }
-    const schema = tool.inputSchema as Record<string, unknown> | undefined;
-    if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
-      throw new LocalError(
-        'EINVALID_SCHEMA',
-        `Tool "${tool.name}": inputSchema must be an object schema with "type": "object" at its root`,
-      );
-    }
-    schemaDialect(schema, `Tool "${tool.name}" inputSchema`);
-    const outputSchema = tool.outputSchema as Record<string, unknown> | undefined;
-    if (outputSchema !== undefined) {
-      if (
-        typeof outputSchema !== 'object' ||
-        outputSchema === null ||
-        Array.isArray(outputSchema)
-      ) {
-        throw new LocalError(
-          'EINVALID_SCHEMA',
-          `Tool "${tool.name}": outputSchema must be an object`,
-        );
-      }
-      schemaDialect(outputSchema, `Tool "${tool.name}" outputSchema`);
-    }
-    this.tools.set(tool.name, new RegisteredTool(tool));
+    const prepared = prepare(tool);
+    this.tools.set(tool.name, prepared);
     this.sorted = undefined;
+  }
+
+  /** Removes a tool; false when there was none of that name. */
+  unregister(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.sorted = undefined;
+    return removed;
   }
 
   get(name: string): RegisteredTool | undefined {

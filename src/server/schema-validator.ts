@@ -11,13 +11,26 @@ export type SchemaDialect = 'draft-07' | '2020-12';
 
 // strict: false lets schemas carry annotation keywords validators do not know (x-..., examples).
 // No loadSchema: a network $ref is never fetched (spec: MUST NOT by default).
-const options = { allErrors: true, strict: false, validateFormats: false } as const;
+// validateSchema: false skips checking each schema against the meta-schema, which costs
+// more than all the rest of a first compile; ajv still refuses keyword values of the
+// wrong type, and checkSchema (at registration) covers the structure and the $refs.
+const options = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  validateSchema: false,
+} as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
 // ajv is loaded on the first compile, not at start-up: it is most of a server's cold
 // start and idle memory, and a server that is only listed never needs it.
 const require = createRequire(import.meta.url);
+
+/** Whether ajv is loaded already (then compiling a schema costs about a millisecond). */
+export function ajvLoaded(): boolean {
+  return draft2020 !== undefined || draft07 !== undefined;
+}
 
 /** The dialect of a tool schema: draft-07 when `$schema` says so, else 2020-12. */
 export function schemaDialect(schema: JsonSchema, where: string): SchemaDialect {

@@ -37,7 +37,15 @@ import {
   shapeToolResult,
   type ServerIdentity,
 } from './shape.js';
-import type { DispatchWrapper, Tool, ToolResult } from './tool.js';
+import type {
+  ArgsOf,
+  ContentBlock,
+  DispatchWrapper,
+  LogLevel,
+  Tool,
+  ToolResult,
+  ToolSchema,
+} from './tool.js';
 import { ToolCall, type CallHost } from './tool-call.js';
 
 export interface ServerOptions extends ServerIdentity {
@@ -59,7 +67,7 @@ export interface ServerOptions extends ServerIdentity {
 
 export const DEFAULT_MAX_QUEUED_CALLS = 1024;
 
-/** `ttlMs`/`cacheScope` for the static tool list ([ours], PROTOCOL.md 3.5). */
+/** `ttlMs`/`cacheScope` of the tool list (docs/PROTOCOL.md, "Modern era"). */
 const CACHE_HINTS = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
 const MODERN_METHODS = new Set([
   'server/discover',
@@ -72,7 +80,18 @@ const NOT_INITIALIZED = 'Server not initialized: send initialize first, or send 
 /** What answering one line produces: a frame, a batch of frames, or nothing. */
 type Reply = JsonObject | JsonObject[] | null;
 
-type InFlight = { kind: 'tool'; call: ToolCall } | { kind: 'listen'; id: RequestId };
+type InFlight =
+  { kind: 'tool'; call: ToolCall } | { kind: 'listen'; id: RequestId; toolsListChanged: boolean };
+
+/** What this server offers, in both eras (docs/PROTOCOL.md, "Capabilities"). */
+const CAPABILITIES = { tools: { listChanged: true }, logging: {} } as const;
+
+/**
+ * The least time between a call's last progress notification and its response: the
+ * official v1 client handles a response that arrives in the same read as a notification
+ * before the notification, and drops it (docs/PROTOCOL.md, "Progress").
+ */
+const PROGRESS_GAP_MS = 10;
 
 class ToolRunAborted extends Error {}
 
@@ -90,7 +109,9 @@ export class McpServer {
   private readonly abortGraceMs: number;
   private readonly maxQueuedCalls: number;
   private dispatch: DispatchWrapper;
-  private session: { revision: LegacyRevision; initialized: boolean } | undefined;
+  private session:
+    { revision: LegacyRevision; initialized: boolean; logLevel: LogLevel | undefined } | undefined;
+  private listChangedPending = false;
   private readonly inFlight = new Map<string, InFlight>();
   private toolQueue: Promise<unknown> = Promise.resolve();
   /** Runs enqueued and not yet started. */
@@ -126,13 +147,76 @@ export class McpServer {
         return server().queuedRuns;
       },
       send: (frame) => this.send(frame),
+      log: (level, data, logger, call) => {
+        const meta = call.meta[META.logLevel];
+        const threshold = isModernRevision(call.revision)
+          ? (meta as LogLevel | undefined)
+          : (this.session?.logLevel ?? 'debug');
+        if (threshold !== undefined) this.sendLog(level, data, logger, threshold);
+      },
     };
   }
 
-  /** Adds a tool; registering a name again replaces the earlier tool. */
-  register(tool: Tool): this {
-    this.registry.register(tool);
+  /**
+   * Adds a tool; registering a name again replaces the earlier tool. The tool's schemas
+   * are checked and compiled now: a bad one (an unresolvable `$ref`...) throws, naming it.
+   * `run`'s arguments are typed from `inputSchema` (an `as const` JSON Schema or a Standard Schema).
+   */
+  register<const S extends ToolSchema>(tool: Tool<S>): this {
+    this.registry.register(tool as unknown as Tool);
+    this.toolsChanged();
     return this;
+  }
+
+  /** Removes a tool; false when none had that name. Clients are told the list changed. */
+  unregister(name: string): boolean {
+    const removed = this.registry.unregister(name);
+    if (removed) this.toolsChanged();
+    return removed;
+  }
+
+  /**
+   * Sends a log message to a legacy session, if its level (`logging/setLevel`; all
+   * levels until it sets one) lets it through. 2026-07-28 clients get log messages only
+   * for their own requests (`context.log`). Returns whether it was sent.
+   */
+  notifyLog(level: LogLevel, data: unknown, logger?: string): boolean {
+    if (!this.session || this.closed) return false;
+    return this.sendLog(level, data, logger, this.session.logLevel ?? 'debug');
+  }
+
+  private sendLog(
+    level: LogLevel,
+    data: unknown,
+    logger: string | undefined,
+    threshold: LogLevel,
+  ): boolean {
+    const rank = LOG_LEVELS.indexOf(level);
+    if (rank < 0 || rank < LOG_LEVELS.indexOf(threshold)) return false;
+    const params: JsonObject = { level, data: data === undefined ? null : data };
+    if (logger !== undefined) params.logger = logger;
+    this.send(notificationFrame('notifications/message', params));
+    return true;
+  }
+
+  /** Tells connected clients the tool list changed: once per tick, however many changes. */
+  private toolsChanged(): void {
+    if (this.listChangedPending || !this.transport) return;
+    this.listChangedPending = true;
+    queueMicrotask(() => {
+      this.listChangedPending = false;
+      if (this.closed) return;
+      if (this.session) this.send(notificationFrame('notifications/tools/list_changed', {}));
+      for (const entry of this.inFlight.values()) {
+        if (entry.kind === 'listen' && entry.toolsListChanged) {
+          this.send(
+            notificationFrame('notifications/tools/list_changed', {
+              _meta: { [META.subscriptionId]: entry.id },
+            }),
+          );
+        }
+      }
+    });
   }
 
   /** Sets the wrapper every tool run goes through. */
@@ -176,7 +260,7 @@ export class McpServer {
       else subscriptions.push(entry.id);
     }
     await Promise.race([this.toolQueue, delay(this.abortGraceMs + 250)]);
-    // Graceful end of listen streams: a result, never a server-sent cancel (PROTOCOL.md 8.3).
+    // Graceful end of listen streams: a result, never a server-sent cancel (docs/PROTOCOL.md section 9).
     for (const id of subscriptions) {
       this.send(resultFrame(id, this.stampModern({ _meta: { [META.subscriptionId]: id } })));
     }
@@ -238,7 +322,7 @@ export class McpServer {
     );
   }
 
-  /** JSON-RPC batches exist only in a 2025-03-26 session (PROTOCOL.md 1.4). */
+  /** JSON-RPC batches exist only in a 2025-03-26 session (docs/PROTOCOL.md section 2). */
   private async handleBatch(batch: unknown[]): Promise<Reply> {
     if (this.session?.revision !== '2025-03-26') {
       return errorFrame(
@@ -335,7 +419,7 @@ export class McpServer {
     return errorFrame(message.id, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
   }
 
-  /** The dispatcher of PROTOCOL.md 4.2. */
+  /** The era dispatcher of docs/PROTOCOL.md section 3. */
   private route(
     message: RequestMessage,
     inBatch: boolean,
@@ -368,6 +452,14 @@ export class McpServer {
         return resultFrame(id, this.listTools(params, revision));
       case 'tools/call':
         return this.callTool(message, revision);
+      case 'logging/setLevel': {
+        const level = params?.level;
+        if (!(LOG_LEVELS as readonly unknown[]).includes(level)) {
+          throw invalidParams(`logging/setLevel "level" must be one of ${LOG_LEVELS.join(', ')}`);
+        }
+        this.session.logLevel = level as LogLevel;
+        return resultFrame(id, {});
+      }
       default:
         throw methodNotFound(method);
     }
@@ -400,10 +492,10 @@ export class McpServer {
     }
     const requested = params.protocolVersion;
     const revision = isLegacyRevision(requested) ? requested : LATEST_LEGACY_REVISION;
-    this.session = { revision, initialized: false };
+    this.session = { revision, initialized: false, logLevel: undefined };
     const result: JsonObject = {
       protocolVersion: revision,
-      capabilities: { tools: {} },
+      capabilities: CAPABILITIES,
       serverInfo: shapeIdentity(this.identity, revision),
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
@@ -436,7 +528,7 @@ export class McpServer {
       case 'server/discover': {
         const result: JsonObject = {
           supportedVersions: [...MODERN_REVISIONS],
-          capabilities: { tools: {} },
+          capabilities: CAPABILITIES,
         };
         if (this.instructions !== undefined) result.instructions = this.instructions;
         return resultFrame(id, this.stampModern({ ...result, ...CACHE_HINTS }));
@@ -463,16 +555,18 @@ export class McpServer {
     };
   }
 
-  /** Minimal `subscriptions/listen` (PROTOCOL.md 3.10): acknowledge, honour nothing, stay open. */
+  /** `subscriptions/listen`: acknowledge, honour `toolsListChanged` only, stay open. */
   private listen(id: RequestId, params: JsonObject): null {
-    if (!isJsonObject(params.notifications)) {
+    const filter = params.notifications;
+    if (!isJsonObject(filter)) {
       throw invalidParams('subscriptions/listen needs a "notifications" filter object');
     }
-    this.inFlight.set(requestIdKey(id), { kind: 'listen', id });
+    const toolsListChanged = filter.toolsListChanged === true;
+    this.inFlight.set(requestIdKey(id), { kind: 'listen', id, toolsListChanged });
     this.send(
       notificationFrame('notifications/subscriptions/acknowledged', {
         _meta: { [META.subscriptionId]: id },
-        notifications: {},
+        notifications: toolsListChanged ? { toolsListChanged: true } : {},
       }),
     );
     return null;
@@ -482,7 +576,7 @@ export class McpServer {
     if (params?.cursor !== undefined) {
       throw invalidParams('unknown cursor: this server returns its whole tool list in one page');
     }
-    return { tools: this.registry.list().map(({ tool }) => shapeToolDescriptor(tool, revision)) };
+    return { tools: this.registry.list().map((entry) => shapeToolDescriptor(entry, revision)) };
   }
 
   private async callTool(message: RequestMessage, revision: Revision): Promise<JsonObject | null> {
@@ -497,34 +591,39 @@ export class McpServer {
     const entry = this.registry.get(name);
     if (!entry) throw invalidParams(`Unknown tool: ${name}`);
 
-    const input = args ?? {};
+    const answer = (result: ToolResult): JsonObject => {
+      const shaped = shapeToolResult(entry, result, revision);
+      return resultFrame(id, modern ? this.stampModern(shaped) : shaped);
+    };
+    let input: unknown = args ?? {};
     const validateInput = compiled(() => entry.validateInput);
     if (!validateInput(input)) {
       const text = `Invalid arguments for tool "${name}":\n${describeErrors(validateInput)}`;
-      const invalid = shapeToolResult(entry.tool, { text, isError: true }, revision);
-      return resultFrame(id, modern ? this.stampModern(invalid) : invalid);
+      return answer({ text, isError: true });
+    }
+    if (entry.parseInput) {
+      // The schema library's own parse: defaults, transforms, refinements JSON Schema lacks.
+      const parsed = await entry.parseInput.validate(input);
+      if (parsed.issues) {
+        const text = `Invalid arguments for tool "${name}":\n${describeIssues(parsed.issues)}`;
+        return answer({ text, isError: true });
+      }
+      input = parsed.value;
     }
 
-    if (this.pendingRuns > this.maxQueuedCalls) {
-      const busy = shapeToolResult(entry.tool, this.busyResult(), revision);
-      return resultFrame(id, modern ? this.stampModern(busy) : busy);
-    }
+    if (this.pendingRuns > this.maxQueuedCalls) return answer(this.busyResult());
 
     const key = requestIdKey(id);
     const meta = params!._meta;
-    const call = new ToolCall(
-      this.callHost,
-      name,
-      revision,
-      isJsonObject(meta) ? meta.progressToken : undefined,
-    );
+    const call = new ToolCall(this.callHost, name, revision, isJsonObject(meta) ? meta : {});
     this.inFlight.set(key, { kind: 'tool', call });
     try {
       const result = await this.enqueue(() => this.runTool(entry, input, call));
+      const gap = call.lastProgressAt + PROGRESS_GAP_MS - performance.now();
+      if (gap > 0 && result !== null) await delay(gap);
       call.finish();
       if (result === null || call.aborted || this.closed) return null;
-      const shaped = shapeToolResult(entry.tool, result, revision);
-      return resultFrame(id, modern ? this.stampModern(shaped) : shaped);
+      return answer(result);
     } finally {
       call.finish();
       this.inFlight.delete(key);
@@ -557,7 +656,7 @@ export class McpServer {
 
   private async runTool(
     entry: RegisteredTool,
-    args: JsonObject,
+    args: unknown,
     call: ToolCall,
   ): Promise<ToolResult | null> {
     if (call.aborted) return null; // cancelled while queued: never started
@@ -565,7 +664,7 @@ export class McpServer {
     const invoke = (): Promise<ToolResult> => {
       let value: ToolResult | Promise<ToolResult>;
       try {
-        value = tool.run(args, call);
+        value = tool.run(args as ArgsOf<ToolSchema>, call);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -579,14 +678,20 @@ export class McpServer {
       if (call.aborted) return null;
       result = { text: `Tool "${tool.name}" failed: ${describeThrown(error)}`, isError: true };
     }
-    if (result.structuredContent !== undefined && !result.isError) {
-      const validateOutput = compiled(() => entry.validateOutput);
-      if (validateOutput && !validateOutput(result.structuredContent)) {
-        throw new ProtocolError(
-          ErrorCode.InternalError,
-          `Internal error: tool "${tool.name}" returned structured content that violates its outputSchema`,
-          { errors: describeErrors(validateOutput) },
-        );
+    const validateOutput = result.isError ? undefined : compiled(() => entry.validateOutput);
+    if (validateOutput) {
+      // As the SDKs do: a result its outputSchema refuses is the tool's failure, not the protocol's.
+      if (result.structuredContent === undefined) {
+        return {
+          text: `Tool "${tool.name}" declares an outputSchema but returned no structuredContent: return structuredContent that matches it, or isError: true`,
+          isError: true,
+        };
+      }
+      if (!validateOutput(result.structuredContent)) {
+        return {
+          text: `Tool "${tool.name}" returned structuredContent that does not match its outputSchema:\n${describeErrors(validateOutput)}`,
+          isError: true,
+        };
       }
     }
     return result;
@@ -605,7 +710,7 @@ function isImplementation(value: unknown): boolean {
   return isJsonObject(value) && typeof value.name === 'string' && typeof value.version === 'string';
 }
 
-/** Step 4 of PROTOCOL.md 3.2. */
+/** The `_meta` checks of docs/PROTOCOL.md section 3. */
 function validateEnvelope(meta: JsonObject): void {
   if (!isJsonObject(meta[META.clientCapabilities])) {
     throw invalidParams(`_meta needs a "${META.clientCapabilities}" object`);
@@ -651,7 +756,10 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** A validator, compiled on first use; a tool schema that does not compile is our bug. */
+/**
+ * A validator, compiled on first use. registration checked the schema, so one that
+ * still does not compile is a bug (ours or ajv's): an internal error naming the tool.
+ */
 function compiled<T>(get: () => T): T {
   try {
     return get();
@@ -660,16 +768,84 @@ function compiled<T>(get: () => T): T {
   }
 }
 
+/** One line per issue of a Standard Schema parse, e.g. `/city: Expected string`. */
+function describeIssues(
+  issues: ReadonlyArray<{
+    message: string;
+    path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
+  }>,
+): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? [])
+        .map((segment) => `/${String(typeof segment === 'object' ? segment.key : segment)}`)
+        .join('');
+      return `${path || '(root)'}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+const STRING_FIELDS: Record<ContentBlock['type'], readonly string[]> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  resource_link: ['uri', 'name'],
+  resource: [],
+};
+
+/** Why a content block is malformed, or undefined when it is fine. */
+function contentProblem(block: unknown): string | undefined {
+  if (!isJsonObject(block)) return 'is not an object';
+  const required = STRING_FIELDS[block.type as ContentBlock['type']];
+  if (!required || !Object.hasOwn(STRING_FIELDS, block.type as string)) {
+    return `has unknown type ${JSON.stringify(block.type)} (use text, image, audio, resource_link or resource)`;
+  }
+  for (const field of required) {
+    if (typeof block[field] !== 'string')
+      return `("${block.type as string}") needs a string "${field}"`;
+  }
+  if (block.type === 'resource') {
+    const resource = block.resource;
+    if (
+      !isJsonObject(resource) ||
+      typeof resource.uri !== 'string' ||
+      (typeof resource.text !== 'string' && typeof resource.blob !== 'string')
+    ) {
+      return '("resource") needs "resource": {uri, text} or {uri, blob} with strings';
+    }
+  }
+  if (block.annotations !== undefined && !isJsonObject(block.annotations)) {
+    return '"annotations" must be an object';
+  }
+  if (block._meta !== undefined && !isJsonObject(block._meta)) return '"_meta" must be an object';
+  return undefined;
+}
+
 function checkResultShape(result: unknown, toolName: string): ToolResult {
   const malformed = (why: string): ToolResult => ({
     text: `Tool "${toolName}" returned a malformed result: ${why}`,
     isError: true,
   });
   if (!isJsonObject(result))
-    return malformed('expected an object like {text, isError?, structuredContent?}');
-  if (typeof result.text !== 'string') return malformed('"text" must be a string');
+    return malformed('expected an object like {text?, content?, isError?, structuredContent?}');
+  if (result.text !== undefined && typeof result.text !== 'string') {
+    return malformed('"text" must be a string');
+  }
+  if (result.content !== undefined) {
+    if (!Array.isArray(result.content)) return malformed('"content" must be an array of blocks');
+    for (const [index, block] of result.content.entries()) {
+      const problem = contentProblem(block);
+      if (problem !== undefined) return malformed(`content[${index}] ${problem}`);
+    }
+  }
+  if (result.text === undefined && result.content === undefined) {
+    return malformed('it needs "text" or a "content" array');
+  }
   if (result.isError !== undefined && typeof result.isError !== 'boolean') {
     return malformed('"isError" must be a boolean');
+  }
+  if (result._meta !== undefined && !isJsonObject(result._meta)) {
+    return malformed('"_meta" must be an object');
   }
   if (result.structuredContent !== undefined) {
     try {

@@ -1,13 +1,15 @@
 import { notificationFrame, type JsonObject } from '../protocol/message.js';
 import { isValidIdValue } from '../protocol/request-id.js';
 import { revisionAtLeast, type Revision } from '../protocol/revisions.js';
-import type { ProgressUpdate, ToolContext } from './tool.js';
+import type { LogLevel, ProgressUpdate, ToolContext } from './tool.js';
 
 /** What a running call needs from its server. */
 export interface CallHost {
   readonly closed: boolean;
   readonly queuedRuns: number;
   send(frame: JsonObject): void;
+  /** Sends `notifications/message` if the session's level lets it through. */
+  log(level: LogLevel, data: unknown, logger: string | undefined, call: ToolCall): void;
 }
 
 /**
@@ -22,14 +24,23 @@ export class ToolCall implements ToolContext {
   private controller: AbortController | undefined;
   private lastProgress = -Infinity;
   private finished = false;
+  /** When this call last wrote a progress notification (performance.now()), or -Infinity. */
+  lastProgressAt = -Infinity;
+  private readonly progressToken: unknown;
 
   constructor(
     private readonly host: CallHost,
     readonly toolName: string,
     readonly revision: Revision,
-    private readonly progressToken: unknown,
+    readonly meta: Readonly<JsonObject>,
   ) {
-    this.wantsProgress = isValidIdValue(progressToken);
+    this.progressToken = meta.progressToken;
+    this.wantsProgress = isValidIdValue(this.progressToken);
+  }
+
+  /** Whether the call may still send notifications: not answered, not cancelled, server open. */
+  get live(): boolean {
+    return !this.finished && !this.aborted && !this.host.closed;
   }
 
   get signal(): AbortSignal {
@@ -59,7 +70,7 @@ export class ToolCall implements ToolContext {
 
   // A property, not a method: tools destructure it from their context.
   readonly progress = (update: ProgressUpdate): void => {
-    if (!this.wantsProgress || this.finished || this.aborted || this.host.closed) return;
+    if (!this.wantsProgress || !this.live) return;
     if (typeof update.progress !== 'number' || !(update.progress > this.lastProgress)) return;
     this.lastProgress = update.progress;
     const body: JsonObject = { progressToken: this.progressToken, progress: update.progress };
@@ -68,5 +79,10 @@ export class ToolCall implements ToolContext {
       body.message = update.message;
     }
     this.host.send(notificationFrame('notifications/progress', body));
+    this.lastProgressAt = performance.now();
+  };
+
+  readonly log = (level: LogLevel, data: unknown, logger?: string): void => {
+    if (this.live) this.host.log(level, data, logger, this);
   };
 }

@@ -18,7 +18,11 @@ export class LineSplitter {
 
   constructor(private readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {}
 
-  push(chunk: Buffer, emit: (line: InboundLine) => void): void {
+  // Uint8Array, not Buffer, in the signature: the published types must not need @types/node.
+  push(input: Uint8Array, emit: (line: InboundLine) => void): void {
+    const chunk = Buffer.isBuffer(input)
+      ? input
+      : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);

@@ -104,6 +104,9 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
     progress: (update) => progressLine?.update(`… ${update.message ?? `${update.progress} s`}`),
     wantsProgress: progressLine !== null,
     revision: '2025-11-25',
+    // The terminal shows the report itself; the gates' start/end log lines are for MCP clients.
+    log: () => {},
+    meta: {},
   };
   progressLine?.update(`… ${toolName}: starting`);
   try {
@@ -118,7 +121,7 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
     output.out(
       args.json
         ? JSON.stringify(result.structuredContent ?? { report: result.text }, null, 2)
-        : result.text,
+        : (result.text ?? ''),
     );
     if (controller.signal.aborted) return INTERRUPTED_EXIT_CODE;
     return result.isError ? 1 : 0;

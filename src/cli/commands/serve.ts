@@ -1,6 +1,8 @@
 import { createGateTools } from '../../gates/gate-tools.js';
 import { loadGates } from '../../gates/load-gates.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
+import { watchGates } from '../../gates/watch-gates.js';
+import type { Tool } from '../../server/tool.js';
 import { serveStdio } from '../../serve-stdio.js';
 import { McpServer } from '../../server/server.js';
 import type { CliArguments } from '../cli-arguments.js';
@@ -18,7 +20,21 @@ function instructions(root: string, names: string[]): string {
   ].join(' ');
 }
 
-/** `mcp-gates serve`: the stdio MCP server. Any config error stops it before it serves (exit 2). */
+/**
+ * Replaces the served tools with `next`: removed ones unregistered, the rest registered
+ * again (the server sends one `notifications/tools/list_changed` for the lot).
+ */
+function replaceTools(server: McpServer, current: readonly Tool[], next: readonly Tool[]): void {
+  const kept = new Set(next.map((tool) => tool.name));
+  for (const tool of current) if (!kept.has(tool.name)) server.unregister(tool.name);
+  for (const tool of next) server.register(tool);
+}
+
+/**
+ * `mcp-gates serve`: the stdio MCP server. Any config error stops it before it serves
+ * (exit 2); once serving, an edit of mcp-gates.json or package.json updates the tools,
+ * and an edit that breaks the config keeps the last good tools and logs why.
+ */
 export async function serveCommand(args: CliArguments): Promise<number> {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   const served = loadGates(root);
@@ -49,6 +65,28 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     tools,
     log: (line) => void process.stderr.write(`${line}\n`),
   });
-  await serveStdio(server);
-  return 0;
+  let current = tools;
+  const watcher = watchGates(root, served, {
+    onChange: (next) => {
+      const nextTools = createGateTools(next.gates, { root });
+      replaceTools(server, current, nextTools);
+      current = nextTools;
+      const names = nextTools.map((tool) => tool.name).join(', ') || 'none';
+      process.stderr.write(`mcp-gates: gates reloaded; tools: ${names}\n`);
+      server.notifyLog('info', `gates reloaded; tools: ${names}`, 'mcp-gates');
+    },
+    onError: (error) => {
+      const why = `kept the last good gates: ${error.message}`;
+      process.stderr.write(`mcp-gates: ${why}\n`);
+      server.notifyLog('error', why, 'mcp-gates');
+    },
+  });
+  try {
+    await serveStdio(server);
+  } finally {
+    watcher.close();
+  }
+  // Exit now, as a CLI should once its conversation is over: a gate child that ignored its
+  // kill or a stuck write to a client that stopped reading must not hold the process.
+  process.exit(0);
 }

@@ -159,8 +159,18 @@ export async function runGate(
     context,
     options,
   };
+  // Tolerant of a hand-made context without log (direct runGate callers predate it).
+  const log: ToolContext['log'] = context.log ?? (() => {});
+  const shown = fixing ? call.fixArgv : checkArgv;
+  log('info', `${toolName}: started: ${shown.join(' ')}`, 'mcp-gates');
   try {
-    return await runWatched(call);
+    const result = await runWatched(call);
+    log(
+      result.isError ? 'warning' : 'info',
+      `${toolName}: ${result.isError ? 'failed' : 'passed'}`,
+      'mcp-gates',
+    );
+    return result;
   } catch (error) {
     if (error instanceof ArgumentListTooLong)
       return failureResult(

@@ -1,0 +1,99 @@
+// Typed tools as an author sees them: .ts files compiled under strict with this repo's
+// TypeScript against the package's own dist types, installed alone in a temp directory
+// (no @types/node): the README example, argument types inferred from an `as const` JSON
+// Schema and from Zod 4, content blocks, defineTool; and the gates subpath export.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { REPO_ROOT, cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+
+const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'typed');
+
+/** The code block under the README's "A server of your own" heading. */
+function readmeExample() {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## A server of your own'));
+  const match = /```(?:ts|js)\n([\s\S]*?)```/.exec(section);
+  if (!match) throw new Error('README has no code block under "## A server of your own"');
+  return match[1];
+}
+
+/** A project with mcp-gates (package.json + dist) and zod installed, nothing else. */
+function project(files, compilerOptions = {}) {
+  const root = makeTempDir('mcp-gates-typed-');
+  const installed = path.join(root, 'node_modules', 'mcp-gates');
+  fs.mkdirSync(installed, { recursive: true });
+  fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(installed, 'package.json'));
+  fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(installed, 'dist'), { recursive: true });
+  if (Object.values(files).some((text) => text.includes("from 'zod'"))) {
+    fs.cpSync(path.join(REPO_ROOT, 'node_modules', 'zod'), path.join(root, 'node_modules', 'zod'), {
+      recursive: true,
+    });
+  }
+  fs.writeFileSync(path.join(root, 'package.json'), '{ "type": "module" }\n');
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      noEmit: true,
+      skipLibCheck: false,
+      ...compilerOptions,
+    },
+    include: ['*.ts'],
+  };
+  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify(tsconfig));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+  return root;
+}
+
+function compile(root) {
+  const result = spawnSync(process.execPath, [TSC, '-p', root], { encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function fixture(name) {
+  return fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+}
+
+describe('typed tools compile under strict against the published types', function () {
+  this.timeout(60000);
+  afterEach(cleanupTemporary);
+
+  it('compiles the README example, every .d.ts of the package checked, with no @types/node', () => {
+    const root = project({ 'readme-example.ts': readmeExample() });
+    expect(fs.existsSync(path.join(root, 'node_modules', '@types'))).to.equal(false);
+    expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+  });
+
+  // skipLibCheck from here on: checking zod's or node's own .d.ts proves nothing about ours.
+  it('infers arguments from an as-const JSON Schema and from Zod 4; content blocks and defineTool type-check', () => {
+    const root = project({ 'typed-tools.ts': fixture('typed-tools.ts') }, { skipLibCheck: true });
+    expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+  });
+
+  it('rejects code that misuses inferred argument types (the types are not any)', () => {
+    const wrong = readmeExample().replace('text.toUpperCase()', 'text.toFixed(2)');
+    const root = project({ 'wrong.ts': wrong }, { skipLibCheck: true });
+    const { status, output } = compile(root);
+    expect(status).to.not.equal(0);
+    expect(output).to.match(/error TS\d+: Property 'toFixed' does not exist on type 'string'/);
+  });
+
+  it('compiles the gates API from the mcp-gates/gates subpath (with @types/node: it is a Node API)', () => {
+    const root = project(
+      { 'gates-api.ts': fixture('gates-api.ts') },
+      { types: ['node'], skipLibCheck: true },
+    );
+    fs.mkdirSync(path.join(root, 'node_modules', '@types'), { recursive: true });
+    fs.symlinkSync(
+      path.join(REPO_ROOT, 'node_modules', '@types', 'node'),
+      path.join(root, 'node_modules', '@types', 'node'),
+      process.platform === 'win32' ? 'junction' : 'dir',
+    );
+    expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+  });
+});
