@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+// Test infrastructure, not part of the package: a Streamable HTTP front for a stdio MCP
+// server, as far as the official conformance suite needs, since the suite speaks only
+// HTTP and mcp-gates only stdio.
+//
+//   node http-bridge.mjs [--port N] -- <command> [args...]
+//
+// Prints "listening on http://127.0.0.1:PORT/mcp" on stdout once ready.
+// - Each `initialize` POST spawns its own stdio child (one legacy session per process,
+//   as over stdio) and gets an Mcp-Session-Id; later POSTs with that header go to it.
+//   A POST with no session id that is not `initialize` (modern, stateless requests)
+//   goes to one shared child.
+// - A POST carrying requests is answered as an SSE stream: whatever the child sends
+//   while the stream is open (progress, log messages) is delivered on it, and the stream
+//   ends with the last response. Request ids are renumbered on the way to the child, so
+//   concurrent clients of the shared child never collide. A POST with only
+//   notifications or responses gets 202.
+// - GET (a standalone SSE stream) is 405, which the transport allows; DELETE ends a session.
+// - Host and Origin must be loopback (DNS rebinding protection), else 403.
+// - A session idle for IDLE_MS, or the oldest idle one beyond MAX_SESSIONS, is ended by
+//   closing its child's stdin, which is how a stdio server is told to stop.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { createInterface } from 'node:readline';
+
+const IDLE_MS = 5000;
+const MAX_SESSIONS = 8;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const separator = process.argv.indexOf('--');
+const portIndex = process.argv.indexOf('--port');
+const port = portIndex > 0 && portIndex < separator ? Number(process.argv[portIndex + 1]) : 0;
+const command = separator > 0 ? process.argv.slice(separator + 1) : [];
+if (command.length === 0) {
+  process.stderr.write('usage: http-bridge.mjs [--port N] -- <command> [args...]\n');
+  process.exit(2);
+}
+
+/** One stdio child: the requests it owes answers for, and the SSE streams open on it. */
+class Child {
+  constructor(label) {
+    this.label = label;
+    this.nextId = 1;
+    this.pending = new Map(); // bridge id -> { stream, originalId }
+    this.streams = []; // open SSE responses, newest last
+    this.lastActive = Date.now();
+    this.exited = false;
+    this.process = spawn(command[0], command.slice(1), {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      shell: false,
+    });
+    this.process.on('error', (error) => this.exit(`could not start: ${error.message}`));
+    this.process.on('exit', (code, signal) => this.exit(`exited (${signal ?? code})`));
+    this.process.stdin.on('error', () => {}); // EPIPE after an exit: reported by 'exit'
+    const lines = createInterface({ input: this.process.stdout });
+    lines.on('line', (line) => this.receive(line));
+  }
+
+  get busy() {
+    return this.pending.size > 0;
+  }
+
+  send(message) {
+    this.lastActive = Date.now();
+    this.process.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Forwards a request, renumbered; its response will be written to `stream`. */
+  request(message, stream) {
+    const id = this.nextId++;
+    this.pending.set(id, { stream, originalId: message.id });
+    this.send({ ...message, id });
+  }
+
+  receive(line) {
+    this.lastActive = Date.now();
+    let parsed;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      process.stderr.write(`http-bridge: ${this.label} wrote a non-JSON line: ${line}\n`);
+      return;
+    }
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.route(message);
+  }
+
+  route(message) {
+    const isResponse = !('method' in message) && this.pending.has(message.id);
+    if (!isResponse) {
+      // A notification or a server-to-client request: to the newest open stream.
+      const stream = this.streams.at(-1);
+      if (stream) stream.event(message);
+      else
+        process.stderr.write(`http-bridge: ${this.label}: no open stream for ${line(message)}\n`);
+      return;
+    }
+    const { stream, originalId } = this.pending.get(message.id);
+    this.pending.delete(message.id);
+    stream.answer({ ...message, id: originalId });
+  }
+
+  exit(reason) {
+    if (this.exited) return;
+    this.exited = true;
+    process.stderr.write(`http-bridge: ${this.label} ${reason}\n`);
+    for (const [, { stream, originalId }] of this.pending) {
+      stream.answer({
+        jsonrpc: '2.0',
+        id: originalId,
+        error: { code: -32603, message: `the stdio server ${reason}` },
+      });
+    }
+    this.pending.clear();
+    for (const [id, session] of sessions) if (session === this) sessions.delete(id);
+    if (stateless === this) stateless = undefined;
+  }
+
+  close() {
+    this.process.stdin.end();
+  }
+}
+
+const line = (message) => JSON.stringify(message).slice(0, 200);
+
+/** An SSE response carrying the answers to one POST's requests. */
+function openStream(child, response, expected) {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    ...(child.sessionId ? { 'mcp-session-id': child.sessionId } : {}),
+  });
+  let remaining = expected;
+  const stream = {
+    event(message) {
+      response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    },
+    answer(message) {
+      stream.event(message);
+      if (--remaining === 0) close();
+    },
+  };
+  const close = () => {
+    child.streams = child.streams.filter((open) => open !== stream);
+    response.end();
+  };
+  response.on('close', () => (child.streams = child.streams.filter((open) => open !== stream)));
+  child.streams.push(stream);
+  return stream;
+}
+
+const sessions = new Map();
+let sessionCount = 0;
+let stateless;
+
+function reapSessions() {
+  const now = Date.now();
+  const idle = [...sessions.values()].filter((child) => !child.busy);
+  for (const child of idle) if (now - child.lastActive > IDLE_MS) child.close();
+  idle.sort((a, b) => a.lastActive - b.lastActive);
+  for (const child of idle.slice(0, Math.max(0, sessions.size - MAX_SESSIONS))) child.close();
+}
+setInterval(reapSessions, 1000).unref();
+
+function loopbackHeaders(request) {
+  const host = request.headers.host?.replace(/:\d+$/, '');
+  if (!host || !LOOPBACK.has(host)) return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return LOOPBACK.has(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+function reply(response, status, body, headers = {}) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(body === undefined ? undefined : JSON.stringify(body));
+}
+
+const rpcError = (code, message) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+async function readBody(request) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new Error(`body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function handlePost(request, response) {
+  let parsed;
+  try {
+    parsed = JSON.parse(await readBody(request));
+  } catch (error) {
+    return reply(response, 400, rpcError(-32700, `Parse error: ${error.message}`));
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const sessionId = request.headers['mcp-session-id'];
+  let child;
+  if (messages.some((message) => message?.method === 'initialize')) {
+    child = new Child(`session ${++sessionCount}`);
+    child.sessionId = randomUUID();
+    sessions.set(child.sessionId, child);
+  } else if (sessionId !== undefined) {
+    child = sessions.get(sessionId);
+    if (!child) return reply(response, 404, rpcError(-32001, 'Session not found'));
+  } else {
+    stateless ??= new Child('stateless server');
+    child = stateless;
+  }
+  const requests = messages.filter((message) => message?.method && message.id !== undefined);
+  if (requests.length === 0) {
+    for (const message of messages) child.send(message);
+    return reply(response, 202);
+  }
+  const stream = openStream(child, response, requests.length);
+  for (const message of messages) {
+    if (requests.includes(message)) child.request(message, stream);
+    else child.send(message);
+  }
+}
+
+const server = createServer((request, response) => {
+  if (!loopbackHeaders(request)) {
+    return reply(response, 403, rpcError(-32000, 'Host and Origin must be loopback'));
+  }
+  if (new URL(request.url, 'http://localhost').pathname !== '/mcp') {
+    return reply(response, 404, rpcError(-32000, 'Not found: the endpoint is /mcp'));
+  }
+  if (request.method === 'POST') {
+    return void handlePost(request, response).catch((error) => {
+      if (!response.headersSent) reply(response, 500, rpcError(-32603, error.message));
+      else response.end();
+    });
+  }
+  if (request.method === 'DELETE') {
+    const child = sessions.get(request.headers['mcp-session-id']);
+    if (!child) return reply(response, 404, rpcError(-32001, 'Session not found'));
+    child.close();
+    sessions.delete(child.sessionId);
+    return reply(response, 200);
+  }
+  reply(response, 405, undefined, { allow: 'POST, DELETE' });
+});
+
+server.listen(port, '127.0.0.1', () => {
+  process.stdout.write(`listening on http://127.0.0.1:${server.address().port}/mcp\n`);
+});
+
+const stop = () => {
+  for (const child of sessions.values()) child.close();
+  stateless?.close();
+  server.close();
+  setTimeout(() => process.exit(0), 500).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
