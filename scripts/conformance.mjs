@@ -80,9 +80,10 @@ function suiteEntry(version) {
   return join(prefix, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 }
 
-/** Starts the bridge in front of `serverArgv`; resolves with its URL and a stop function. */
-function startBridge(serverArgv, logPrefix) {
-  const bridge = spawn(process.execPath, [join(here, 'http-bridge.mjs'), '--', ...serverArgv], {
+/** Starts the bridge in front of a server; resolves with its URL and a stop function. */
+function startBridge({ label, argv, bridgeOptions = [] }) {
+  const bridgeArgv = [join(here, 'http-bridge.mjs'), ...bridgeOptions, '--', process.execPath];
+  const bridge = spawn(process.execPath, [...bridgeArgv, ...argv], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr = [];
@@ -103,7 +104,7 @@ function startBridge(serverArgv, logPrefix) {
     bridge.once('exit', (code) =>
       reject(
         new Error(
-          `${logPrefix}: the bridge exited (${code}) before listening:\n${Buffer.concat(stderr)}`,
+          `${label}: the bridge exited (${code}) before listening:\n${Buffer.concat(stderr)}`,
         ),
       ),
     );
@@ -127,8 +128,12 @@ function runSuite(node, entry, url, args) {
       for (const dir of readdirSync(outDir)) {
         // server-<scenario>-<ISO timestamp with dashes>
         const name = dir.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
-        const checks = JSON.parse(readFileSync(join(outDir, dir, 'checks.json'), 'utf8'));
         const counts = (scenarios[name] ??= { passed: 0, failed: 0 });
+        const file = join(outDir, dir, 'checks.json');
+        // No checks.json: the scenario crashed or timed out; one failure, not a silent pass.
+        const checks = existsSync(file)
+          ? JSON.parse(readFileSync(file, 'utf8'))
+          : [{ status: 'FAILURE' }];
         for (const check of checks) {
           if (check.status === 'SUCCESS') counts.passed++;
           else if (check.status === 'FAILURE') counts.failed++;
@@ -170,9 +175,8 @@ function judge(era, scenarios, expected) {
     } else {
       verdict = 'unlisted in expected.json';
     }
-    console.log(
-      `  ${ok ? 'ok  ' : 'FAIL'} ${name} ${counts.passed}/${counts.passed + counts.failed} (${verdict})`,
-    );
+    const checks = `${counts.passed}/${counts.passed + counts.failed}`;
+    console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name} ${checks} (${verdict})`);
   }
   for (const name of pass) {
     if (!(name in scenarios)) {
@@ -188,29 +192,31 @@ const expected = JSON.parse(readFileSync(join(here, 'expected.json'), 'utf8'));
 const node = node22();
 const entries = Object.fromEntries(ERAS.map(({ era, suite }) => [era, suiteEntry(suite)]));
 
+// v1 speaks only the legacy era. v2's serveStdio pins one era per stdio connection, so
+// each of its stateless (modern) HTTP requests gets a child of its own.
 const servers = [
-  { label: 'mcp-gates', argv: [process.execPath, join(here, 'everything-server.mjs')] },
+  { label: 'mcp-gates', argv: [join(here, 'everything-server.mjs')], eras: ['legacy', 'modern'] },
 ];
 if (compare) {
-  servers.push({
-    label: 'SDK v1',
-    argv: [process.execPath, join(here, 'sdk-v1-everything-server.mjs')],
-  });
+  const sdk = join(here, 'sdk-everything-server.mjs');
+  servers.push({ label: 'SDK v1', argv: [sdk, 'v1'], eras: ['legacy'] });
   servers.push({
     label: 'SDK v2',
-    argv: [process.execPath, join(here, 'sdk-v2-everything-server.mjs')],
+    argv: [sdk, 'v2'],
+    eras: ['legacy', 'modern'],
+    bridgeOptions: ['--fresh-stateless'],
   });
 }
 
 const regressions = [];
 const figures = [];
 for (const server of servers) {
-  const bridge = await startBridge(server.argv, server.label);
+  const ours = server.label === 'mcp-gates';
+  const bridge = await startBridge(server);
   try {
-    for (const { era, args } of ERAS) {
+    for (const { era, args } of ERAS.filter(({ era }) => server.eras.includes(era))) {
       const run = await runSuite(node, entries[era], bridge.url, args);
       const counted = totals(run.scenarios);
-      const ours = server.label === 'mcp-gates';
       if (counted.scenarios === 0) {
         console.log(run.output);
         const failure = `${server.label} ${era}: the suite produced no results (${run.signal ?? run.code})`;
@@ -219,8 +225,7 @@ for (const server of servers) {
         continue;
       }
       figures.push(`${server.label} ${era}: ${figure(counted)}`);
-      if (!ours) continue;
-      regressions.push(...judge(era, run.scenarios, expected[era]));
+      if (ours) regressions.push(...judge(era, run.scenarios, expected[era]));
     }
   } finally {
     await bridge.stop();
@@ -230,9 +235,7 @@ for (const server of servers) {
 for (const line of figures) console.log(`conformance ${line}`);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (regressions.length > 0) {
-  console.log(
-    `conformance: FAILED in ${seconds} s, expected to pass but did not: ${regressions.join(', ')}`,
-  );
+  console.log(`conformance: FAILED in ${seconds} s; expected to pass: ${regressions.join(', ')}`);
   process.exit(1);
 }
 console.log(`conformance: every expected scenario passed (${seconds} s)`);

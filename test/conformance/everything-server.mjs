@@ -11,11 +11,7 @@
 //   - context.log(level, data) for notifications/message (logging)
 //   - server.unregister(name) for notifications/tools/list_changed
 import { McpServer, ReplayTransport, serveStdio } from '../../dist/index.js';
-
-// A 1x1 red PNG and a minimal WAV, the suite's own samples.
-const IMAGE_PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-const AUDIO_WAV_BASE64 = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
+import { IMAGE_BLOCK, JSON_SCHEMA_2020_12, TOOL_CONTENT } from './payloads.mjs';
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false };
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,7 +30,7 @@ async function contentArraysSupported() {
     inputSchema: NO_ARGUMENTS,
     run: () => ({
       text: 'probe',
-      content: [{ type: 'image', data: IMAGE_PNG_BASE64, mimeType: 'image/png' }],
+      content: [IMAGE_BLOCK],
     }),
   });
   const lines = [
@@ -98,53 +94,28 @@ server.register({
   name: 'test_image_content',
   description: 'Returns image content',
   inputSchema: NO_ARGUMENTS,
-  run: () =>
-    withContent('An image:', [{ type: 'image', data: IMAGE_PNG_BASE64, mimeType: 'image/png' }]),
+  run: () => withContent('An image:', TOOL_CONTENT.test_image_content),
 });
 
 server.register({
   name: 'test_audio_content',
   description: 'Returns audio content',
   inputSchema: NO_ARGUMENTS,
-  run: () =>
-    withContent('An audio clip:', [
-      { type: 'audio', data: AUDIO_WAV_BASE64, mimeType: 'audio/wav' },
-    ]),
+  run: () => withContent('An audio clip:', TOOL_CONTENT.test_audio_content),
 });
 
 server.register({
   name: 'test_embedded_resource',
   description: 'Returns embedded resource content',
   inputSchema: NO_ARGUMENTS,
-  run: () =>
-    withContent('An embedded resource:', [
-      {
-        type: 'resource',
-        resource: {
-          uri: 'test://embedded-resource',
-          mimeType: 'text/plain',
-          text: 'This is an embedded resource content.',
-        },
-      },
-    ]),
+  run: () => withContent('An embedded resource:', TOOL_CONTENT.test_embedded_resource),
 });
 
 server.register({
   name: 'test_multiple_content_types',
   description: 'Returns multiple content types (text, image, resource)',
   inputSchema: NO_ARGUMENTS,
-  run: () =>
-    withContent('Multiple content types test:', [
-      { type: 'image', data: IMAGE_PNG_BASE64, mimeType: 'image/png' },
-      {
-        type: 'resource',
-        resource: {
-          uri: 'test://mixed-content-resource',
-          mimeType: 'application/json',
-          text: JSON.stringify({ test: 'data', value: 123 }),
-        },
-      },
-    ]),
+  run: () => withContent('Multiple content types test:', TOOL_CONTENT.test_multiple_content_types),
 });
 
 server.register({
@@ -185,30 +156,7 @@ server.register({
 server.register({
   name: 'json_schema_2020_12_tool',
   description: 'Tool with JSON Schema 2020-12 features',
-  // The suite's canonical schema (0.2 adds allOf/anyOf, if/then/else and $anchor).
-  inputSchema: {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    type: 'object',
-    $defs: {
-      address: {
-        $anchor: 'addressDef',
-        type: 'object',
-        properties: { street: { type: 'string' }, city: { type: 'string' } },
-      },
-    },
-    properties: {
-      name: { type: 'string' },
-      address: { $ref: '#/$defs/address' },
-      contactMethod: { type: 'string', enum: ['phone', 'email'] },
-      phone: { type: 'string' },
-      email: { type: 'string' },
-    },
-    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
-    then: { required: ['phone'] },
-    else: { required: ['email'] },
-    additionalProperties: false,
-  },
+  inputSchema: JSON_SCHEMA_2020_12,
   run: (args) => ({ text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` }),
 });
 

@@ -3,13 +3,14 @@
 // server, as far as the official conformance suite needs, since the suite speaks only
 // HTTP and mcp-gates only stdio.
 //
-//   node http-bridge.mjs [--port N] -- <command> [args...]
+//   node http-bridge.mjs [--port N] [--fresh-stateless] -- <command> [args...]
 //
 // Prints "listening on http://127.0.0.1:PORT/mcp" on stdout once ready.
 // - Each `initialize` POST spawns its own stdio child (one legacy session per process,
 //   as over stdio) and gets an Mcp-Session-Id; later POSTs with that header go to it.
 //   A POST with no session id that is not `initialize` (modern, stateless requests)
-//   goes to one shared child.
+//   goes to one shared child, or with --fresh-stateless to a child of its own that
+//   ends with the POST (for servers that pin one era per stdio connection).
 // - A POST carrying requests is answered as an SSE stream: whatever the child sends
 //   while the stream is open (progress, log messages) is delivered on it, and the stream
 //   ends with the last response. Request ids are renumbered on the way to the child, so
@@ -30,11 +31,15 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const separator = process.argv.indexOf('--');
-const portIndex = process.argv.indexOf('--port');
-const port = portIndex > 0 && portIndex < separator ? Number(process.argv[portIndex + 1]) : 0;
+const options = process.argv.slice(2, separator > 0 ? separator : undefined);
+const freshStateless = options.includes('--fresh-stateless');
+const portIndex = options.indexOf('--port');
+const port = portIndex >= 0 ? Number(options[portIndex + 1]) : 0;
 const command = separator > 0 ? process.argv.slice(separator + 1) : [];
 if (command.length === 0) {
-  process.stderr.write('usage: http-bridge.mjs [--port N] -- <command> [args...]\n');
+  process.stderr.write(
+    'usage: http-bridge.mjs [--port N] [--fresh-stateless] -- <command> [args...]\n',
+  );
   process.exit(2);
 }
 
@@ -152,6 +157,7 @@ function openStream(child, response, expected) {
 
 const sessions = new Map();
 let sessionCount = 0;
+let statelessCount = 0;
 let stateless;
 
 function reapSessions() {
@@ -210,16 +216,24 @@ async function handlePost(request, response) {
   } else if (sessionId !== undefined) {
     child = sessions.get(sessionId);
     if (!child) return reply(response, 404, rpcError(-32001, 'Session not found'));
-  } else {
+  }
+  const requests = messages.filter((message) => message?.method && message.id !== undefined);
+  let fresh = false;
+  if (!child && freshStateless) {
+    // Nothing outlives a stateless POST, so a notification alone has nobody to reach.
+    if (requests.length === 0) return reply(response, 202);
+    child = new Child(`stateless request ${++statelessCount}`);
+    fresh = true;
+  } else if (!child) {
     stateless ??= new Child('stateless server');
     child = stateless;
   }
-  const requests = messages.filter((message) => message?.method && message.id !== undefined);
   if (requests.length === 0) {
     for (const message of messages) child.send(message);
     return reply(response, 202);
   }
   const stream = openStream(child, response, requests.length);
+  if (fresh) response.on('close', () => child.close());
   for (const message of messages) {
     if (requests.includes(message)) child.request(message, stream);
     else child.send(message);
