@@ -160,6 +160,18 @@ server.register({
   run: (args) => ({ text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` }),
 });
 
+// 2026-07-28 diagnostic (server-stateless): logs, so the library can show that it sends
+// no notifications/message to a request that set no logLevel.
+server.register({
+  name: 'test_logging_tool',
+  description: 'Tries to log; the log level of the request decides what is sent',
+  inputSchema: NO_ARGUMENTS,
+  run: async (_args, context) => {
+    await log(context, 'info', 'test_logging_tool ran');
+    return { text: 'logged' };
+  },
+});
+
 // notifications/tools/list_changed: a tool that removes itself, where the library can.
 if (typeof server.unregister === 'function') {
   server.register({

@@ -16,6 +16,9 @@
 //   ends with the last response. Request ids are renumbered on the way to the child, so
 //   concurrent clients of the shared child never collide. A POST with only
 //   notifications or responses gets 202.
+// - Stateless requests follow the 2026-07-28 HTTP binding: Mcp-Protocol-Version and
+//   Mcp-Method must match the body (else 400, HeaderMismatch), and a lone error answer
+//   is plain JSON with its HTTP status (400 for rejections, 404 for an unknown method).
 // - GET (a standalone SSE stream) is 405, which the transport allows; DELETE ends a session.
 // - Host and Origin must be loopback (DNS rebinding protection), else 403.
 // - A session idle for IDLE_MS, or the oldest idle one beyond MAX_SESSIONS, is ended by
@@ -129,30 +132,78 @@ class Child {
 
 const line = (message) => JSON.stringify(message).slice(0, 200);
 
-/** An SSE response carrying the answers to one POST's requests. */
-function openStream(child, response, expected) {
-  response.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    ...(child.sessionId ? { 'mcp-session-id': child.sessionId } : {}),
-  });
+/**
+ * HTTP status of a stateless (2026-07-28) request answered by a lone error: the HTTP
+ * binding makes rejections 400 and an unknown method 404. Sessions keep 200.
+ */
+const ERROR_STATUS = new Map([
+  [-32601, 404],
+  [-32602, 400],
+  [-32020, 400],
+  [-32021, 400],
+  [-32022, 400],
+]);
+
+/**
+ * The answers to one POST's requests, as an SSE stream; but a stateless request
+ * (`mapStatus`) answered by nothing but an error in ERROR_STATUS gets one JSON
+ * response with that HTTP status.
+ */
+function openStream(child, response, expected, mapStatus) {
+  const session = child.sessionId ? { 'mcp-session-id': child.sessionId } : {};
   let remaining = expected;
+  let streaming = false;
   const stream = {
     event(message) {
+      if (!streaming) {
+        streaming = true;
+        response.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          ...session,
+        });
+      }
       response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     },
     answer(message) {
+      remaining--;
+      const status = mapStatus && ERROR_STATUS.get(message.error?.code);
+      if (status && !streaming && expected === 1) {
+        detach();
+        return reply(response, status, message, session);
+      }
       stream.event(message);
-      if (--remaining === 0) close();
+      if (remaining === 0) {
+        detach();
+        response.end();
+      }
     },
   };
-  const close = () => {
-    child.streams = child.streams.filter((open) => open !== stream);
-    response.end();
-  };
-  response.on('close', () => (child.streams = child.streams.filter((open) => open !== stream)));
+  const detach = () => (child.streams = child.streams.filter((open) => open !== stream));
+  response.on('close', detach);
   child.streams.push(stream);
   return stream;
+}
+
+const modernVersion = (message) =>
+  message?.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+
+/**
+ * The 2026-07-28 HTTP binding repeats the body's protocol version, method and tool name
+ * in the Mcp-Protocol-Version, Mcp-Method and Mcp-Name headers (values trimmed, RFC 9110);
+ * a missing or different one is a HeaderMismatch. Returns why, or undefined when they agree.
+ */
+function headerMismatch(request, message) {
+  const version = modernVersion(message);
+  if (version === undefined) return undefined; // not a modern request
+  const header = (name) => request.headers[name]?.trim();
+  const differs = (name, value) =>
+    `${name} header ${JSON.stringify(header(name.toLowerCase()))} does not match the body's ${JSON.stringify(value)}`;
+  if (header('mcp-protocol-version') !== version) return differs('Mcp-Protocol-Version', version);
+  if (header('mcp-method') !== message.method) return differs('Mcp-Method', message.method);
+  const name = message.method === 'tools/call' ? message.params?.name : undefined;
+  if (name !== undefined && header('mcp-name') !== name) return differs('Mcp-Name', name);
+  return undefined;
 }
 
 const sessions = new Map();
@@ -209,7 +260,9 @@ async function handlePost(request, response) {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   const sessionId = request.headers['mcp-session-id'];
   let child;
-  if (messages.some((message) => message?.method === 'initialize')) {
+  // A legacy initialize opens a session; one carrying modern _meta is a stateless
+  // request like any other (and answered as a removed method).
+  if (messages.some((message) => message?.method === 'initialize' && !modernVersion(message))) {
     child = new Child(`session ${++sessionCount}`);
     child.sessionId = randomUUID();
     sessions.set(child.sessionId, child);
@@ -232,7 +285,15 @@ async function handlePost(request, response) {
     for (const message of messages) child.send(message);
     return reply(response, 202);
   }
-  const stream = openStream(child, response, requests.length);
+  if (!child.sessionId && requests.length === 1) {
+    const mismatch = headerMismatch(request, requests[0]);
+    if (mismatch) {
+      const error = { code: -32020, message: `Header mismatch: ${mismatch}` };
+      if (fresh) child.close();
+      return reply(response, 400, { jsonrpc: '2.0', id: requests[0].id, error });
+    }
+  }
+  const stream = openStream(child, response, requests.length, !child.sessionId);
   if (fresh) response.on('close', () => child.close());
   for (const message of messages) {
     if (requests.includes(message)) child.request(message, stream);
