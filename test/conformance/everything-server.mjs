@@ -11,7 +11,7 @@
 //   - context.log(level, data) for notifications/message (logging)
 //   - server.unregister(name) for notifications/tools/list_changed
 import { McpServer, ReplayTransport, serveStdio } from '../../dist/index.js';
-import { IMAGE_BLOCK, JSON_SCHEMA_2020_12, TOOL_CONTENT } from './payloads.mjs';
+import { IMAGE_BLOCK, JSON_SCHEMA_2020_12, TOOL_CONTENT, legacyInitialize } from './payloads.mjs';
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false };
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,16 +34,7 @@ async function contentArraysSupported() {
     }),
   });
   const lines = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'probe', version: '0' },
-      },
-    },
+    legacyInitialize('probe'),
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'probe', arguments: {} } },
   ];

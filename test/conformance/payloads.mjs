@@ -1,5 +1,5 @@
 // What the conformance scenarios expect the everything servers to return: the suite's
-// own samples, shared by our fixture and the SDK comparison servers.
+// own samples, shared by our fixture, the SDK comparison servers and the bridge test.
 // A 1x1 red PNG and a minimal WAV.
 export const IMAGE_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -58,3 +58,15 @@ export const TOOL_CONTENT = {
   test_embedded_resource: [EMBEDDED_TEXT_RESOURCE],
   test_multiple_content_types: [IMAGE_BLOCK, MIXED_JSON_RESOURCE],
 };
+
+/** A legacy initialize request (id 1) from the named client. */
+export const legacyInitialize = (clientName) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: clientName, version: '0' },
+  },
+});
