@@ -181,6 +181,7 @@ function judge(era, scenarios, expected) {
     } else {
       verdict = 'unlisted in expected.json';
     }
+    if (counts.passed + counts.failed === 0) verdict += '; no check scored';
     const checks = `${counts.passed}/${counts.passed + counts.failed}`;
     console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name} ${checks} (${verdict})`);
   }
@@ -191,6 +192,25 @@ function judge(era, scenarios, expected) {
     }
   }
   return regressions;
+}
+
+/** One row per scenario: checks passed/scored for each server, side by side. */
+function printComparison(eras) {
+  for (const [era, results] of Object.entries(eras)) {
+    const labels = Object.keys(results);
+    const names = [...new Set(labels.flatMap((label) => Object.keys(results[label])))].sort();
+    const width = Math.max(...names.map((name) => name.length));
+    console.log(`conformance comparison, ${era} era (checks passed/scored):`);
+    console.log(`  ${''.padEnd(width)}  ${labels.map((label) => label.padStart(9)).join('  ')}`);
+    for (const name of names) {
+      const cells = labels.map((label) => {
+        const counts = results[label][name];
+        const cell = counts ? `${counts.passed}/${counts.passed + counts.failed}` : '-';
+        return cell.padStart(9);
+      });
+      console.log(`  ${name.padEnd(width)}  ${cells.join('  ')}`);
+    }
+  }
 }
 
 const started = Date.now();
@@ -216,6 +236,7 @@ if (compare) {
 
 const regressions = [];
 const figures = [];
+const byEra = {}; // era -> server label -> scenario -> counts
 for (const server of servers) {
   const ours = server.label === 'mcp-gates';
   const bridge = await startBridge(server);
@@ -231,6 +252,7 @@ for (const server of servers) {
         continue;
       }
       figures.push(`${server.label} ${era}: ${figure(counted)}`);
+      (byEra[era] ??= {})[server.label] = run.scenarios;
       if (ours) regressions.push(...judge(era, run.scenarios, expected[era]));
     }
   } finally {
@@ -238,6 +260,7 @@ for (const server of servers) {
   }
 }
 
+if (compare) printComparison(byEra);
 for (const line of figures) console.log(`conformance ${line}`);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (regressions.length > 0) {
