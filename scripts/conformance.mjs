@@ -215,8 +215,15 @@ function printComparison(eras) {
 
 const started = Date.now();
 const expected = JSON.parse(readFileSync(join(here, 'expected.json'), 'utf8'));
-const node = node22();
-const entries = Object.fromEntries(ERAS.map(({ era, suite }) => [era, suiteEntry(suite)]));
+let node;
+let entries;
+try {
+  node = node22();
+  entries = Object.fromEntries(ERAS.map(({ era, suite }) => [era, suiteEntry(suite)]));
+} catch (error) {
+  console.log(`conformance: could not set up the suite: ${error.message}`);
+  process.exit(1);
+}
 
 // v1 speaks only the legacy era. v2's serveStdio pins one era per stdio connection, so
 // each of its stateless (modern) HTTP requests gets a child of its own.
