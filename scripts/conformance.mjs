@@ -24,7 +24,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,6 +111,26 @@ function startBridge({ label, argv, bridgeOptions = [] }) {
   });
 }
 
+/** Adds one scenario's results directory (server-<scenario>-<timestamp>) to `scenarios`. */
+function countChecks(scenarios, dir) {
+  const name = basename(dir)
+    .replace(/^server-/, '')
+    .replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
+  const counts = (scenarios[name] ??= { passed: 0, failed: 0, failedChecks: [] });
+  const file = join(dir, 'checks.json');
+  // No checks.json: the scenario crashed or timed out; one failure, not a silent pass.
+  const checks = existsSync(file)
+    ? JSON.parse(readFileSync(file, 'utf8'))
+    : [{ status: 'FAILURE' }];
+  for (const check of checks) {
+    if (check.status === 'SUCCESS') counts.passed++;
+    else if (check.status === 'FAILURE') {
+      counts.failed++;
+      counts.failedChecks.push(check.id ?? '(no id)');
+    }
+  }
+}
+
 /** Runs one suite; returns { scenario: { passed, failed } } read from its checks.json files. */
 function runSuite(node, entry, url, args) {
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
@@ -125,24 +145,11 @@ function runSuite(node, entry, url, args) {
     suite.on('close', (code, signal) => {
       clearTimeout(timer);
       const scenarios = {};
-      for (const dir of readdirSync(outDir)) {
-        // server-<scenario>-<ISO timestamp with dashes>
-        const name = dir.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
-        const counts = (scenarios[name] ??= { passed: 0, failed: 0, failedChecks: [] });
-        const file = join(outDir, dir, 'checks.json');
-        // No checks.json: the scenario crashed or timed out; one failure, not a silent pass.
-        const checks = existsSync(file)
-          ? JSON.parse(readFileSync(file, 'utf8'))
-          : [{ status: 'FAILURE' }];
-        for (const check of checks) {
-          if (check.status === 'SUCCESS') counts.passed++;
-          else if (check.status === 'FAILURE') {
-            counts.failed++;
-            counts.failedChecks.push(check.id ?? '(no id)');
-          }
-        }
+      try {
+        for (const dir of readdirSync(outDir)) countChecks(scenarios, join(outDir, dir));
+      } finally {
+        rmSync(outDir, { recursive: true, force: true });
       }
-      rmSync(outDir, { recursive: true, force: true });
       resolveRun({ scenarios, code, signal, output: Buffer.concat(output).toString() });
     });
   });
