@@ -466,6 +466,14 @@ describe('gates parsers on real tool output', () => {
       expect(brief(result.findings)).to.deep.equal(['ugly.go:null:null error gofmt']);
       expect(result.passed).to.equal(false);
     });
+
+    it('gofmt -l -d: one finding per hunk at its first changed line, not the hunk header', () => {
+      const result = parse('gofmt', 'gofmt-l-d');
+      expect(loadOutput('gofmt-l-d', ROOT).exitCode).to.equal(0);
+      // `@@ -1,5` then two context lines: the change starts at line 3.
+      expect(brief(result.findings)).to.deep.equal(['ugly.go:3:null error gofmt']);
+      expect(result.passed).to.equal(false);
+    });
   });
 
   describe('verdicts the exit code alone would get wrong', () => {

@@ -79,7 +79,7 @@ describe('gates with real tools on fixture repositories', function () {
       const root = markerRepo('js-dirty');
       const check = await runDetected(root, 'format');
       expect(check.isError).to.equal(true);
-      expect(located(check)).to.deep.equal(['src/ugly.js:- error prettier']);
+      expect(located(check)).to.deep.equal(['src/ugly.js:1 error prettier']);
       const fix = await runDetected(root, 'format_fix', { paths: ['src/ugly.js'] });
       expect(fix.isError).to.equal(false);
       expect((await runDetected(root, 'format')).isError).to.equal(false);
@@ -182,11 +182,11 @@ describe('gates with real tools on fixture repositories', function () {
       expect(clean.isError, clean.text).to.equal(false);
     });
 
-    it('gofmt -l fails on the listed file although gofmt exits 0', async () => {
+    it('gofmt -l -d fails on the changed line although gofmt exits 0', async () => {
       const result = await runDetected(copyRepo('go-dirty'), 'gofmt');
       expect(result.structuredContent.exitCode).to.equal(0);
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal(['ugly.go:- error gofmt']);
+      expect(located(result)).to.deep.equal(['ugly.go:3 error gofmt']);
     });
   });
 });

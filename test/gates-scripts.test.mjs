@@ -335,7 +335,7 @@ describe('script gates through the real tools', function () {
     expect(exact(dirty.structuredContent.findings)).to.deep.equal([
       "src/unused.js:2:9 error no-unused-vars 'unused' is assigned a value but never used",
       "src/unused.js:3:23 warning eqeqeq Expected '===' and instead saw '=='",
-      'src/ugly.js:null:null error prettier not formatted (prettier --write fixes it)',
+      'src/ugly.js:1:null error prettier not formatted (prettier --write fixes it)',
     ]);
     fs.writeFileSync(
       path.join(root, 'src/unused.js'),
@@ -404,7 +404,7 @@ describe('script gates through the real tools', function () {
     ]);
     const format = await runTool(packageDir, 'app.format', served.gates);
     expect(exact(format.structuredContent.findings)).to.deep.equal([
-      'src/main.js:null:null error prettier not formatted (prettier --write fixes it)',
+      'src/main.js:3:null error prettier not formatted (prettier --write fixes it)',
     ]);
     fs.writeFileSync(
       path.join(packageDir, 'src/main.js'),

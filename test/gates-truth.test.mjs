@@ -616,6 +616,16 @@ describe('the prettier marker gate honours the repository scope', function () {
         delete before['src/bad.js'];
         expect(after).to.deep.equal(before);
       });
+
+      it('points the whole-file finding at the first line prettier would change', async () => {
+        const root = withVersion(
+          prettierRepo({ 'src/bad.js': `${PRETTY}const b = 2;\n${UGLY}const c = 3;\n` }),
+        );
+        const before = snapshot(root);
+        const check = await runTool(root, 'format');
+        expect(located(check)).to.deep.equal(['src/bad.js:3:null error prettier']);
+        expect(snapshot(root)).to.deep.equal(before);
+      });
     });
   }
 

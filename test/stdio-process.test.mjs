@@ -113,7 +113,7 @@ describe('stdio transport in a real process (example server)', function () {
     await startSlowCall(server);
     const before = process.platform === 'linux' ? server.memory() : undefined;
     const first = 1000;
-    const total = 20000;
+    const total = 50000;
     for (let start = 0; start < total; start += 5000) {
       const calls = Array.from({ length: 5000 }, (_, index) =>
         echoCall(first + start + index, 'queued'),
@@ -133,9 +133,10 @@ describe('stdio transport in a real process (example server)', function () {
       );
     }
     if (before) {
-      // Measured: about 21 MB (parsing and answering), against 56 MB with no bound.
+      // Measured: 21 MB on an idle machine and 43 MB on a loaded one (parsing and answering,
+      // garbage collected late), against 145 MB with no bound.
       const after = server.memory();
-      expect(after.peak - before.peak, 'peak RSS growth').to.be.lessThan(40 * MiB);
+      expect(after.peak - before.peak, 'peak RSS growth').to.be.lessThan(80 * MiB);
     }
     // A full queue still shuts down within the budget.
     server.child.stdin.end();

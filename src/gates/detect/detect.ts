@@ -536,7 +536,7 @@ export function detectGates(
       markerGate({
         name: 'gofmt',
         description: 'Go formatting check (files gofmt would change)',
-        command: ['gofmt', '-l', '.'],
+        command: ['gofmt', '-l', '-d', '.'],
         fix: ['gofmt', '-w', '.'],
         parser: 'gofmt',
         paths: 'append',

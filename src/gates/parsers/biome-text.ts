@@ -52,7 +52,7 @@ function parseHeading(line: string, root: string): Heading | undefined {
 export function parseBiomeText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
   let pending: Heading | undefined;
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const heading = parseHeading(line, root);
     if (heading) {
       pending = heading;

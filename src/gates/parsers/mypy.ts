@@ -11,7 +11,7 @@ const CODE = /\s\s\[([\w-]{1,64})\]$/;
 
 export function parseMypyText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const match = LINE.exec(line);
     if (!match) continue;
     const file = relativeToRoot(match[1]!, root);

@@ -13,7 +13,7 @@ const NOT_A_FILE =
 
 export function parseOxfmtText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const trimmed = line.trim();
     if (trimmed === '' || NOT_A_FILE.test(trimmed)) continue;
     const checked = CHECKED_FILE.exec(trimmed);

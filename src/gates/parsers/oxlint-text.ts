@@ -22,7 +22,7 @@ const MARKS: Record<string, Severity> = {
 export function parseOxlintText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
   let last: Finding | undefined;
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const headline = HEADLINE.exec(line);
     if (headline) {
       const rule = RULE_PREFIX.exec(headline[2]!);

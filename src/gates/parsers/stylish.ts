@@ -63,7 +63,7 @@ function parseRow(text: string): Row | undefined {
 export function parseStylishText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
   let file: string | null = null;
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     if (line.trim() === '') continue;
     const row = file !== null ? parseRow(line) : undefined;
     if (row) {

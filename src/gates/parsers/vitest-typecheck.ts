@@ -13,7 +13,7 @@ const POINTER = /^\s+(?:❯|>)\s(.*):(\d{1,9}):(\d{1,9})$/;
 export function parseVitestText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
   let pending: { rule: string; message: string } | undefined;
-  for (const line of lines(text)) {
+  for (const line of lines(text, findings)) {
     const error = ERROR_LINE.exec(line);
     if (error) {
       pending = { rule: error[1]!, message: error[2]! };

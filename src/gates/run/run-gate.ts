@@ -7,6 +7,7 @@ import type { ParseResult } from '../parsers/index.js';
 import { buildGateResult, failureResult } from '../report/gate-result.js';
 import { confinePaths } from './confine-paths.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
+import { locatePrettierFindings } from './locate-format.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
 import { runGateCommand, type RunOutcome } from './runner.js';
 import { compareTrees, fingerprintTree, type TreeWatch } from './tree-fingerprint.js';
@@ -254,8 +255,21 @@ async function runWatched(call: GateCall): Promise<ToolResult> {
   );
 }
 
-/** The gate's check: its steps (a split package.json chain) or its one command. */
+/** The gate's check, with whole-file format findings pointed at their first changed line. */
 async function runCheck(call: GateCall): Promise<CommandRun> {
+  const run = await runCheckCommands(call);
+  if (run.outcome.end === 'exited')
+    await locatePrettierFindings(run.parsed.findings, {
+      root: call.options.root,
+      runDir: call.runDir,
+      env: call.options.env ?? process.env,
+      signal: call.context.signal,
+    });
+  return run;
+}
+
+/** The gate's check: its steps (a split package.json chain) or its one command. */
+async function runCheckCommands(call: GateCall): Promise<CommandRun> {
   const { gate } = call;
   if (!gate.steps || gate.steps.length === 0) {
     const run = await runCommand(call, call.checkArgv, gate.parser);

@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Finding } from '../report/finding.js';
+import { resolveCommand } from './resolve-command.js';
+
+/** At most this many whole-file format findings get a line: one formatter run each. */
+const MAX_LOCATED_FILES = 10;
+const LOCATE_TIMEOUT_MS = 15_000;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** The 1-based first line where two texts differ (line endings normalised), or null. */
+export function firstDifferentLine(original: string, formatted: string): number | null {
+  const before = original.replace(/\r\n?/g, '\n').split('\n');
+  const after = formatted.replace(/\r\n?/g, '\n').split('\n');
+  const length = Math.max(before.length, after.length);
+  for (let index = 0; index < length; index += 1)
+    if (before[index] !== after[index]) return index + 1;
+  return null;
+}
+
+function formatted(
+  file: string,
+  args: string[],
+  runDir: string,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd: runDir,
+        env,
+        timeout: LOCATE_TIMEOUT_MS,
+        maxBuffer: MAX_FILE_BYTES * 2,
+        signal,
+        windowsHide: true,
+        encoding: 'utf8',
+      },
+      (error, stdout) => resolve(error ? null : stdout),
+    ).stdin?.end();
+  });
+}
+
+/**
+ * `prettier --check` names unformatted files but no line. For the first few such files,
+ * prettier prints the formatted text to stdout (it writes nothing with no --write) and
+ * the first line that differs from the file on disk becomes the finding's line, so an
+ * agent is pointed at the change, not at the file. Files past the cap stay whole-file.
+ */
+export async function locatePrettierFindings(
+  findings: Finding[],
+  options: { root: string; runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
+): Promise<void> {
+  const unlocated = findings.filter(
+    (finding) => finding.rule === 'prettier' && finding.line === null && finding.file !== null,
+  );
+  if (unlocated.length === 0) return;
+  for (const finding of unlocated.slice(0, MAX_LOCATED_FILES)) {
+    if (options.signal.aborted) return;
+    const absolute = path.resolve(options.root, finding.file!);
+    let original: string;
+    try {
+      if (fs.statSync(absolute).size > MAX_FILE_BYTES) continue;
+      original = fs.readFileSync(absolute, 'utf8');
+    } catch {
+      continue;
+    }
+    const resolved = resolveCommand(['prettier', absolute], options.runDir, options.env);
+    if (!resolved.ok) return;
+    const output = await formatted(
+      resolved.file,
+      resolved.args,
+      options.runDir,
+      options.env,
+      options.signal,
+    );
+    if (output === null) continue;
+    const line = firstDifferentLine(original, output);
+    if (line !== null) finding.line = line;
+  }
+}
