@@ -1,4 +1,5 @@
 import { createFinding, type Finding } from '../report/finding.js';
+import { MAX_PARSED_FINDINGS } from './parse-budget.js';
 import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
 import { parseColonLine } from './text-lines.js';
 
@@ -60,7 +61,8 @@ export const gofmtParser: Parser = {
       const name = line.trim();
       if (name === '') continue;
       file = null;
-      listed.push(relativeToRoot(name, output.root));
+      // Bounded like the findings themselves: a flood of lines is not a flood of files.
+      if (listed.length < MAX_PARSED_FINDINGS) listed.push(relativeToRoot(name, output.root));
     }
     for (const name of listed) if (!located.has(name)) findings.push(unformatted(name, null));
     for (const line of lines(output.stderr, findings)) {
