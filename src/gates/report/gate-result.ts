@@ -331,12 +331,15 @@ export interface ShapeInput {
   maxChars?: number;
   extra: Omit<GateStructuredContent, keyof CompactData | 'status' | 'passed' | 'gate'>;
   isError?: boolean;
+  /** A complete log that already exists (the capture's, of a run without findings). */
+  existingLog?: string;
 }
 
 /** The budgeted ToolResult; the full log is written only when something is left out. */
 export function shapeResult(input: ShapeInput): ToolResult {
   const verdict = `${input.toolName}: ${input.status} (${input.verdictTail})`;
   const logPath = () => {
+    if (input.existingLog !== undefined) return input.existingLog;
     try {
       return writeFullLog(fullLogDirectory(), {
         name: input.toolName,
@@ -564,6 +567,10 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
     fullOutput: () =>
       `--- stdout ---\n${outcome.stdout}\n--- stderr ---\n${outcome.stderr}${outcome.output.logPath ? `\n(interleaved output: ${outcome.output.logPath})` : ''}`,
     ...(page?.offset ? { offset: page.offset } : {}),
+    // The capture's full log has all of the output, in order: with no findings, it is the log.
+    ...(parsed.findings.length === 0 && outcome.output.logPath
+      ? { existingLog: outcome.output.logPath }
+      : {}),
     ...(view.maxChars !== undefined ? { maxChars: view.maxChars } : {}),
     extra: {
       exitCode: outcome.exitCode,

@@ -393,7 +393,12 @@ export async function runGate(
       }
       run.data.notes = [...(run.data.notes ?? []), note];
     }
-    if (!fixing && run.after) lastRuns.set(key, { data: run.data, after: run.after, scope });
+    if (!fixing && run.after) {
+      // The raw streams (up to 8 MiB each) are not kept between calls: a reused result's
+      // log has the findings and the shown output.
+      const outcome = { ...run.data.outcome, stdout: '', stderr: '' };
+      lastRuns.set(key, { data: { ...run.data, outcome }, after: run.after, scope });
+    }
     const result = buildGateResult(run.data, viewOf(run.data, scope, 'ran'));
     const status = (result.structuredContent as { status: string }).status;
     log(result.isError ? 'warning' : 'info', `${toolName}: ${status}`, 'mcp-gates');
