@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolResult } from '../../server/tool.js';
@@ -57,6 +58,24 @@ export interface GateToolOptions {
    * interleave into one capture.
    */
   ownTranscript?: boolean;
+  /** Where `baseline: true` writes (the CLI's `baseline --write-file`); default: see baselineFileOf. */
+  baselineFile?: string;
+}
+
+/** The committed baseline of a gate, inside the repository (`baseline --write-file`). */
+export function committedBaselinePath(root: string, gate: string): string {
+  return path.join(root, '.mcp-gates', `baseline-${gate}.json`);
+}
+
+/**
+ * Where a gate's baseline is: the committed file when the repository has one, else the
+ * per-root cache outside the repository.
+ */
+function baselineFileOf(root: string, gate: string, env: NodeJS.ProcessEnv): string {
+  const committed = committedBaselinePath(root, gate);
+  // baselinePath checks the gate name whichever file is used.
+  const cached = baselinePath(root, gate, { env });
+  return fs.existsSync(committed) ? committed : cached;
 }
 
 /** The OS refused the command line (argv plus environment) as too long (E2BIG). */
@@ -257,7 +276,10 @@ export async function runGate(
   let baselineFile: string | undefined;
   if (parsed.newOnly || parsed.recordBaseline) {
     try {
-      baselineFile = baselinePath(options.root, gate.name, { env });
+      baselineFile =
+        parsed.recordBaseline && options.baselineFile
+          ? options.baselineFile
+          : baselineFileOf(options.root, gate.name, env);
       if (parsed.newOnly) baseline = readBaseline(baselineFile, gate.name);
     } catch (error) {
       if (error instanceof BaselineError) return failureResult(toolName, base, error.message);
