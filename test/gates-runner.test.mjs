@@ -297,7 +297,12 @@ describe('gate tools (descriptors)', () => {
       ],
       { root: makeTempDir() },
     );
-    expect(tools.map((tool) => tool.name)).to.deep.equal(['lint', 'lint_fix', 'typecheck', 'check']);
+    expect(tools.map((tool) => tool.name)).to.deep.equal([
+      'lint',
+      'lint_fix',
+      'typecheck',
+      'check',
+    ]);
     const [lint, lintFix, typecheck] = tools;
     expect(lint.annotations).to.include({
       readOnlyHint: true,
@@ -306,18 +311,34 @@ describe('gate tools (descriptors)', () => {
       openWorldHint: false,
     });
     expect(lintFix.annotations).to.include({ readOnlyHint: false, destructiveHint: true });
-    expect(Object.keys(lint.inputSchema.properties).sort()).to.deep.equal(
-      ['base', 'baseline', 'file', 'maxChars', 'new', 'offset', 'paths', 'scope'],
-    );
+    expect(Object.keys(lint.inputSchema.properties).sort()).to.deep.equal([
+      'base',
+      'baseline',
+      'file',
+      'maxChars',
+      'new',
+      'offset',
+      'paths',
+      'scope',
+    ]);
     expect(lint.inputSchema).to.include({ type: 'object', additionalProperties: false });
     expect(lint.inputSchema.properties.paths).to.include({ type: 'array' });
     // A gate that takes no paths has every other argument, and no "paths".
-    expect(Object.keys(typecheck.inputSchema.properties).sort()).to.deep.equal(
-      ['base', 'baseline', 'file', 'maxChars', 'new', 'offset', 'scope'],
-    );
-    expect(Object.keys(lintFix.inputSchema.properties).sort()).to.deep.equal(
-      ['base', 'maxChars', 'paths', 'scope'],
-    );
+    expect(Object.keys(typecheck.inputSchema.properties).sort()).to.deep.equal([
+      'base',
+      'baseline',
+      'file',
+      'maxChars',
+      'new',
+      'offset',
+      'scope',
+    ]);
+    expect(Object.keys(lintFix.inputSchema.properties).sort()).to.deep.equal([
+      'base',
+      'maxChars',
+      'paths',
+      'scope',
+    ]);
     for (const tool of tools) {
       expect(tool.outputSchema).to.equal(GATE_OUTPUT_SCHEMA);
       expect(tool.description).to.be.a('string').and.not.equal('');

@@ -158,10 +158,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         throw usage(`${flag} does not apply to \`${parsed.command}\``);
     }
     if (parsed.base !== undefined && !parsed.changed) throw usage('--base goes with --changed');
-    if (
-      !['run', 'help', 'baseline'].includes(parsed.command) &&
-      parsed.positionals.length > 0
-    ) {
+    if (!['run', 'help', 'baseline'].includes(parsed.command) && parsed.positionals.length > 0) {
       throw usage(
         `\`${parsed.command}\` takes no arguments (got ${JSON.stringify(parsed.positionals[0])})`,
       );

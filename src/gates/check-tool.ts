@@ -50,10 +50,21 @@ export async function runAllChecks(
 ): Promise<ToolResult> {
   const unknown = Object.keys(args).filter((key) => key !== 'maxChars');
   if (unknown.length > 0)
-    return failureResult('check', [], `unknown argument "${unknown[0]}"; check takes only "maxChars"`);
+    return failureResult(
+      'check',
+      [],
+      `unknown argument "${unknown[0]}"; check takes only "maxChars"`,
+    );
   const maxChars = args.maxChars;
-  if (maxChars !== undefined && (!Number.isSafeInteger(maxChars) || (maxChars as number) < MIN_MAX_CHARS))
-    return failureResult('check', [], `"maxChars" is a whole number of characters, at least ${MIN_MAX_CHARS}`);
+  if (
+    maxChars !== undefined &&
+    (!Number.isSafeInteger(maxChars) || (maxChars as number) < MIN_MAX_CHARS)
+  )
+    return failureResult(
+      'check',
+      [],
+      `"maxChars" is a whole number of characters, at least ${MIN_MAX_CHARS}`,
+    );
   const started = Date.now();
   const quiet: ToolContext = { ...context, wantsProgress: false, progress: () => {} };
   const isolated: GateToolOptions = { ...options, ownTranscript: true };
@@ -121,14 +132,16 @@ export async function runAllChecks(
       page: null,
       changedFiles: null,
       treeWatch: null,
-      gates: rows.map(({ gate, status: rowStatus, durationMs: ms, findingCount, errors, logPath }) => ({
-        gate,
-        status: rowStatus,
-        durationMs: ms,
-        findingCount,
-        errors,
-        logPath,
-      })),
+      gates: rows.map(
+        ({ gate, status: rowStatus, durationMs: ms, findingCount, errors, logPath }) => ({
+          gate,
+          status: rowStatus,
+          durationMs: ms,
+          findingCount,
+          errors,
+          logPath,
+        }),
+      ),
     },
   });
 }

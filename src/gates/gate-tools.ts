@@ -40,18 +40,19 @@ const ARGUMENT_SCHEMAS: Record<string, (fixing: boolean) => JsonSchema> = {
   base: () => ({ type: 'string', description: 'With scope "changed": a ref, e.g. main.' }),
   new: () => ({
     type: 'boolean',
-    description:
-      'Lists only findings not in the recorded baseline; fails only on new errors.',
+    description: 'Lists only findings not in the recorded baseline; fails only on new errors.',
   }),
   baseline: () => ({
     type: 'boolean',
-    description: "Records this run's findings as the gate's baseline (kept outside the repository).",
+    description:
+      "Records this run's findings as the gate's baseline (kept outside the repository).",
   }),
 };
 
 function inputSchema(gate: GateSpec, fixing: boolean): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const name of argumentNames(gate, fixing)) properties[name] = ARGUMENT_SCHEMAS[name]!(fixing);
+  for (const name of argumentNames(gate, fixing))
+    properties[name] = ARGUMENT_SCHEMAS[name]!(fixing);
   return { type: 'object', properties, additionalProperties: false };
 }
 

@@ -174,11 +174,16 @@ export async function baselineCommand(args: CliArguments, output: CliOutput): Pr
     if (!names.includes(requested)) {
       const close = closestName(requested, names);
       throw new GatesError('EGATES_UNKNOWN_GATE', `no gate named "${requested}" in ${root}`, {
-        fix: close ? `did you mean "${close}"? Gates: ${names.join(', ')}` : `use one of: ${names.join(', ') || '(none)'}`,
+        fix: close
+          ? `did you mean "${close}"? Gates: ${names.join(', ')}`
+          : `use one of: ${names.join(', ') || '(none)'}`,
       });
     }
   }
-  const chosen = args.positionals.length > 0 ? gates.filter((gate) => args.positionals.includes(gate.name)) : gates;
+  const chosen =
+    args.positionals.length > 0
+      ? gates.filter((gate) => args.positionals.includes(gate.name))
+      : gates;
   let failures = 0;
   for (const gate of chosen) {
     const tool = createGateTools([gate], {

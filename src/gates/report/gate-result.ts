@@ -40,7 +40,8 @@ const FINDING_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-export type GateStatus = 'passed' | 'failed' | 'error' | 'timed-out' | 'cancelled' | 'not-installed';
+export type GateStatus =
+  'passed' | 'failed' | 'error' | 'timed-out' | 'cancelled' | 'not-installed';
 export const GATE_STATUSES: readonly GateStatus[] = [
   'passed',
   'failed',
@@ -80,9 +81,13 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
         changedFiles: { type: 'integer', description: 'Files changed.' },
         checkedFiles: {
           ...nullable('integer'),
-          description: 'Changed files the tool checks (passed as paths); null: the gate takes no paths.',
+          description:
+            'Changed files the tool checks (passed as paths); null: the gate takes no paths.',
         },
-        otherFindings: { type: 'integer', description: 'Findings in files not changed (not listed).' },
+        otherFindings: {
+          type: 'integer',
+          description: 'Findings in files not changed (not listed).',
+        },
       },
       required: ['base', 'changedFiles', 'checkedFiles', 'otherFindings'],
       additionalProperties: false,
@@ -311,6 +316,8 @@ export interface ResultView {
   page?: { file: string | null; offset: number; matches?: (file: string | null) => boolean };
   /** Changed scope: the changed files, and for a gate that takes no paths, which to list first. */
   scope?: { base: string | null; changedFiles: readonly string[]; checkedFiles: number | null };
+  /** Write no log: the call was cancelled, so its result is never delivered. */
+  noLog?: boolean;
   /** New only: the split against the baseline. */
   split?: { path: string; newFindings: Finding[]; oldFindings: Finding[]; fixedCount: number };
 }
@@ -333,6 +340,8 @@ export interface ShapeInput {
   isError?: boolean;
   /** A complete log that already exists (the capture's, of a run without findings). */
   existingLog?: string;
+  /** Write no log: the result is never delivered (a cancelled call). */
+  noLog?: boolean;
 }
 
 /** The budgeted ToolResult; the full log is written only when something is left out. */
@@ -357,7 +366,7 @@ export function shapeResult(input: ShapeInput): ToolResult {
     findings: input.findings,
     output: input.output,
     outputBytes: input.outputBytes,
-    logPath,
+    logPath: input.noLog ? null : logPath,
     ...(input.offset ? { offset: input.offset } : {}),
     ...(input.maxChars !== undefined ? { maxChars: input.maxChars } : {}),
     structuredExtra: {
@@ -497,7 +506,9 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
   const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
   const details = [`$ ${options.argv.map(shellQuote).join(' ')}`];
   if (view.source === 'reused')
-    details.push('not run again: the tree is unchanged since the last run, whose findings these are');
+    details.push(
+      'not run again: the tree is unchanged since the last run, whose findings these are',
+    );
   if (outcome.problem) details.push(...outcome.problem.split('\n'));
   if (tree) details.push(...describeTree(tree, options.fixing));
   if (ran && parsed.note) details.push(`note: ${parsed.note}`);
@@ -567,6 +578,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
     fullOutput: () =>
       `--- stdout ---\n${outcome.stdout}\n--- stderr ---\n${outcome.stderr}${outcome.output.logPath ? `\n(interleaved output: ${outcome.output.logPath})` : ''}`,
     ...(page?.offset ? { offset: page.offset } : {}),
+    ...(view.noLog ? { noLog: true } : {}),
     // The capture's full log has all of the output, in order: with no findings, it is the log.
     ...(parsed.findings.length === 0 && outcome.output.logPath
       ? { existingLog: outcome.output.logPath }

@@ -150,7 +150,10 @@ export function parseCallArguments(
   const unknown = Object.keys(args).filter((key) => !allowed.includes(key));
   if (unknown.length > 0)
     return fail(
-      `unknown argument ${unknown.map((key) => `"${key}"`).join(', ')}; this tool takes ${argumentNames(gate, fixing)
+      `unknown argument ${unknown.map((key) => `"${key}"`).join(', ')}; this tool takes ${argumentNames(
+        gate,
+        fixing,
+      )
         .map((key) => `"${key}"`)
         .join(', ')}`,
     );
@@ -162,7 +165,9 @@ export function parseCallArguments(
   }
   if (args.file !== undefined) {
     if (typeof args.file !== 'string' || args.file.trim() === '')
-      return fail('"file" is a path or glob relative to the project root, e.g. "src/a.ts" or "src/**/*.ts"');
+      return fail(
+        '"file" is a path or glob relative to the project root, e.g. "src/a.ts" or "src/**/*.ts"',
+      );
     parsed.file = args.file;
   }
   if (args.offset !== undefined) {
@@ -177,14 +182,19 @@ export function parseCallArguments(
   parsed.newOnly = args.new === true;
   parsed.recordBaseline = args.baseline === true;
   if (parsed.newOnly && parsed.recordBaseline)
-    return fail('"new" and "baseline" do not go together: "baseline" records the findings, "new" compares with them');
+    return fail(
+      '"new" and "baseline" do not go together: "baseline" records the findings, "new" compares with them',
+    );
   if (args.scope !== undefined && args.scope !== 'changed' && args.scope !== 'all')
-    return fail('"scope" is "changed" (the files changed against HEAD, or against "base") or "all"');
+    return fail(
+      '"scope" is "changed" (the files changed against HEAD, or against "base") or "all"',
+    );
   if (args.base !== undefined && (typeof args.base !== 'string' || args.base === ''))
     return fail('"base" is a git ref, e.g. "main"');
   if (args.base !== undefined && args.scope !== 'changed')
     return fail('"base" goes with "scope": "changed"');
-  if (args.scope === 'changed') parsed.changed = { base: (args.base as string | undefined) ?? null };
+  if (args.scope === 'changed')
+    parsed.changed = { base: (args.base as string | undefined) ?? null };
   if (args.paths === undefined) return parsed;
   if (!Array.isArray(args.paths)) return fail('"paths" must be an array of strings');
   if (gate.paths !== 'append' && args.paths.length > 0) {
@@ -193,7 +203,9 @@ export function parseCallArguments(
     );
   }
   if (parsed.changed && args.paths.length > 0)
-    return fail('"paths" and "scope": "changed" do not go together: the changed scope picks the paths');
+    return fail(
+      '"paths" and "scope": "changed" do not go together: the changed scope picks the paths',
+    );
   try {
     parsed.paths = confinePaths(root, args.paths);
     return parsed;
@@ -226,7 +238,7 @@ async function changedScope(
   changed: { base: string | null },
   context: ToolContext,
   options: GateToolOptions,
-): Promise<NonNullable<ResultView['scope']> & { paths: string[] } | ToolResult> {
+): Promise<(NonNullable<ResultView['scope']> & { paths: string[] }) | ToolResult> {
   let files: string[];
   try {
     files = await listChangedFiles(options.root, {
@@ -305,7 +317,7 @@ export async function runGate(
     scope: ResultView['scope'],
     source: 'ran' | 'reused',
   ): ResultView => {
-    const view: ResultView = { source };
+    const view: ResultView = { source, noLog: context.signal.aborted };
     if (parsed.maxChars !== undefined || gate.maxChars !== undefined)
       view.maxChars = parsed.maxChars ?? gate.maxChars!;
     if (page) view.page = page;
