@@ -562,10 +562,14 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
     findings = findings.filter((finding) => matches(finding.file));
     details.push(`file filter ${page.file}: ${plural(findings.length, 'finding')} match`);
   }
-  const shownOutput =
-    !options.stdoutInReport && parsed.unparsed && outcome.stdout.trim() !== ''
-      ? `${outcome.stdout.trimEnd()}\n${outcome.output.text}`
-      : outcome.output.text;
+  // A machine-format gate's stdout is its findings, kept out of the output section: only
+  // when it held no report is it shown (and counted) as output.
+  const stdoutShown = !options.stdoutInReport && parsed.unparsed && outcome.stdout.trim() !== '';
+  const shownOutput = stdoutShown
+    ? `${outcome.stdout.trimEnd()}\n${outcome.output.text}`
+    : outcome.output.text;
+  const outputBytes =
+    outcome.output.totalBytes + (stdoutShown ? Buffer.byteLength(outcome.stdout) : 0);
   return shapeResult({
     toolName,
     status,
@@ -574,7 +578,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
     allFindings: parsed.findings,
     findings,
     output: shownOutput,
-    outputBytes: Math.max(outcome.outputBytes, Buffer.byteLength(shownOutput)),
+    outputBytes: Math.max(outputBytes, Buffer.byteLength(shownOutput)),
     fullOutput: () =>
       `--- stdout ---\n${outcome.stdout}\n--- stderr ---\n${outcome.stderr}${outcome.output.logPath ? `\n(interleaved output: ${outcome.output.logPath})` : ''}`,
     ...(page?.offset ? { offset: page.offset } : {}),
