@@ -16,12 +16,15 @@ import { ServerProcess, killAllServers } from './helpers/spawn-server.mjs';
 import { frameViolations } from './helpers/schema.mjs';
 import {
   CLI,
+  HOSTILE,
   cleanupTemporary,
   envWithTools,
   makeRepo,
   makeTempDir,
   runCli,
+  survivors,
   toolContext,
+  waitForFile,
 } from './fixtures/gates-support.mjs';
 
 const GREP_LINT = fileURLToPath(new URL('./fixtures/results/grep-lint.mjs', import.meta.url));
@@ -42,12 +45,12 @@ function runCount(counter) {
 }
 
 /** Calls one tool as the server does (capture wrapper around it); checks budget and schema. */
-async function call(root, gates, name, args = {}, { maxChars = 12_000, env } = {}) {
+async function call(root, gates, name, args = {}, { maxChars = 12_000, env, signal } = {}) {
   const specs = parseConfig({ gates }, 'mcp-gates.json');
   const tool = createGateTools(specs, { root, ...(env ? { env } : {}) }).find(
     (t) => t.name === name,
   );
-  const context = toolContext();
+  const context = toolContext(signal ? { signal } : {});
   const result = await withCapture(() => Promise.resolve(tool.run(args, context)), {
     toolName: name,
     signal: context.signal,
@@ -261,6 +264,35 @@ describe('gate results shaped for agents', function () {
       fs.readFileSync(stamp(name), 'utf8').trim().split(' ').map(Number),
     );
     expect(Math.max(one[0], two[0])).to.be.below(Math.min(one[1], two[1]));
+  });
+
+  it("cancelling check kills every gate's tree", async () => {
+    const root = makeRepo({ 'src/a.js': 'ok\n' });
+    const dir = makeTempDir();
+    const hang = (name) => ({
+      command: [process.execPath, path.join(HOSTILE, 'hangs-with-tree.mjs'), path.join(dir, name)],
+    });
+    const controller = new AbortController();
+    const running = call(
+      root,
+      { one: hang('one'), two: hang('two') },
+      'check',
+      {},
+      {
+        signal: controller.signal,
+      },
+    );
+    await waitForFile(path.join(dir, 'one'));
+    // Both run at once with two cores or more; with one, the second never starts.
+    if (os.availableParallelism() >= 2) await waitForFile(path.join(dir, 'two'));
+    controller.abort();
+    const result = await running;
+    expect(result.structuredContent.status).to.equal('cancelled');
+    const pids = fs
+      .readdirSync(dir)
+      .flatMap((name) => Object.values(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))));
+    expect(pids.length).to.be.at.least(2);
+    expect(await survivors(pids)).to.deep.equal([]);
   });
 
   it('serves results within budget that the MCP schema accepts', async () => {
