@@ -196,7 +196,8 @@ export function parseCallArguments(
   if (args.scope === 'changed')
     parsed.changed = { base: (args.base as string | undefined) ?? null };
   if (args.paths === undefined) return parsed;
-  if (!Array.isArray(args.paths)) return fail(`"paths" is an array of strings (got ${typeof args.paths})`);
+  if (!Array.isArray(args.paths))
+    return fail(`"paths" is an array of strings (got ${typeof args.paths})`);
   if (gate.paths !== 'append' && args.paths.length > 0) {
     return fail(
       `this gate always runs on the whole project and takes no paths (set "paths": "append" for gate "${gate.name}" in mcp-gates.json to change that)`,
