@@ -112,6 +112,19 @@ describe('gate results shaped for agents', function () {
     );
   });
 
+  it('takes maxChars per gate in mcp-gates.json, and refuses a budget below 1000', async () => {
+    expect(() => parseConfig({ gates: { lint: { command: ['x'], maxChars: 999 } } }, 'f.json'))
+      .to.throw(/gates\.lint\.maxChars/)
+      .with.property('fix')
+      .that.match(/from 1000 to 10000000/);
+    const root = makeRepo({ 'src/a.js': 'ok\n' });
+    const result = await call(root, { lint: lintGate(path.join(makeTempDir(), 'runs')) }, 'lint', {
+      maxChars: 10,
+    });
+    expect(result.structuredContent.status).to.equal('error');
+    expect(result.text).to.match(/"maxChars" is a whole number of characters, at least 1000/);
+  });
+
   it('pages through the last run without running again while the tree is unchanged', async () => {
     const root = noisyRepo();
     const counter = path.join(makeTempDir(), 'runs');
