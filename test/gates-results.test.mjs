@@ -184,6 +184,28 @@ describe('gate results shaped for agents', function () {
     });
   });
 
+  it("runs a gate that takes no paths whole in changed scope, listing the changed files' findings", async () => {
+    const root = makeRepo({ 'src/a.js': 'ok\n', 'src/c.js': 'BAD committed\n' });
+    git(root, 'init', '-q');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'base');
+    fs.writeFileSync(path.join(root, 'src/a.js'), 'BAD edited\n');
+    const counter = path.join(makeTempDir(), 'runs');
+    const gates = {
+      whole: { command: [process.execPath, GREP_LINT, counter], parser: 'eslint-json' },
+    };
+    const result = await call(root, gates, 'whole', { scope: 'changed' });
+    expect(runCount(counter)).to.equal(1);
+    expect(result.structuredContent.findings.map((f) => f.file)).to.deep.equal(['src/a.js']);
+    expect(result.structuredContent.scope).to.deep.equal({
+      base: null,
+      changedFiles: 1,
+      checkedFiles: null,
+      otherFindings: 1,
+    });
+    expect(result.text).to.match(/1 finding in other files not counted below/);
+  });
+
   it('filters changed files to what a known tool checks', async () => {
     const root = makeRepo({ 'src/a.js': 'ok\n' });
     git(root, 'init', '-q');
