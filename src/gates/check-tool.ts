@@ -69,8 +69,19 @@ export async function runAllChecks(
   const quiet: ToolContext = { ...context, wantsProgress: false, progress: () => {} };
   const isolated: GateToolOptions = { ...options, ownTranscript: true };
   const limit = Math.max(1, os.availableParallelism());
+  let done = 0;
   const results = await inParallel(
-    gates.map((gate) => () => runGate(gate, false, {}, quiet, isolated)),
+    gates.map((gate) => async () => {
+      const result = await runGate(gate, false, {}, quiet, isolated);
+      done += 1;
+      if (context.wantsProgress)
+        context.progress({
+          progress: done,
+          total: gates.length,
+          message: `check: ${done} of ${gates.length} gates done (${gate.name} last)`,
+        });
+      return result;
+    }),
     limit,
   );
   const rows = results.map((result, index) => {
