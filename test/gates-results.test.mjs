@@ -238,6 +238,8 @@ describe('gate results shaped for agents', function () {
     const missing = await call(root, gates, 'lint', { new: true }, { env });
     expect(missing.structuredContent.status).to.equal('error');
     expect(missing.text).to.match(/no baseline is recorded/);
+    const partial = await call(root, gates, 'lint', { baseline: true, scope: 'changed' }, { env });
+    expect(partial.text).to.match(/"baseline" records the findings of a whole run/);
     const recorded = await call(root, gates, 'lint', { baseline: true }, { env });
     expect(recorded.text).to.match(/baseline recorded: 2 findings in /);
     const baselineFile = /baseline recorded: 2 findings in (\S+)/.exec(recorded.text)[1];

@@ -195,6 +195,15 @@ export function parseCallArguments(
     return fail('"base" goes with "scope": "changed"');
   if (args.scope === 'changed')
     parsed.changed = { base: (args.base as string | undefined) ?? null };
+  const partial =
+    parsed.changed !== undefined ||
+    parsed.file !== undefined ||
+    parsed.offset !== undefined ||
+    (Array.isArray(args.paths) && args.paths.length > 0);
+  if (parsed.recordBaseline && partial)
+    return fail(
+      '"baseline" records the findings of a whole run: it goes without "paths", "scope", "file" and "offset"',
+    );
   if (args.paths === undefined) return parsed;
   if (!Array.isArray(args.paths))
     return fail(`"paths" is an array of strings (got ${typeof args.paths})`);
