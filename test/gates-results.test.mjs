@@ -189,11 +189,14 @@ describe('gate results shaped for agents', function () {
     git(root, 'init', '-q');
     git(root, 'add', '.');
     git(root, 'commit', '-qm', 'base');
-    fs.writeFileSync(path.join(root, 'src/a.js'), 'BAD edited\n');
     const counter = path.join(makeTempDir(), 'runs');
     const gates = {
       whole: { command: [process.execPath, GREP_LINT, counter], parser: 'eslint-json' },
     };
+    const none = await call(root, gates, 'whole', { scope: 'changed' });
+    expect(none.text).to.match(/^whole: passed \(nothing to check: no files changed against HEAD/);
+    expect(runCount(counter)).to.equal(0);
+    fs.writeFileSync(path.join(root, 'src/a.js'), 'BAD edited\n');
     const result = await call(root, gates, 'whole', { scope: 'changed' });
     expect(runCount(counter)).to.equal(1);
     expect(result.structuredContent.findings.map((f) => f.file)).to.deep.equal(['src/a.js']);

@@ -354,14 +354,15 @@ export async function runGate(
     if (!('changedFiles' in found)) return found;
     const { paths: checked, ...rest } = found;
     scope = rest;
-    if (gate.paths === 'append') {
+    // Nothing changed: nothing to say about the changes, whether or not the gate takes paths.
+    if (gate.paths === 'append' || found.changedFiles.length === 0) {
       if (checked.length === 0) {
         const extensions = checkedExtensions(gate);
         const why =
           found.changedFiles.length === 0
             ? `no files changed against ${parsed.changed.base ? `the merge-base with ${parsed.changed.base}` : 'HEAD'}`
             : `none of the ${found.changedFiles.length} changed files is one the tool checks (${extensions ? extensions.map((ext) => `.${ext}`).join(' ') : 'any'})`;
-        return nothingChangedResult(toolName, base, scope, why);
+        return nothingChangedResult(toolName, base, { ...scope, checkedFiles: 0 }, why);
       }
       given = checked;
     }
