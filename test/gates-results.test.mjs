@@ -64,8 +64,8 @@ async function call(root, gates, name, args = {}, { maxChars = 12_000, env, sign
   return result;
 }
 
-function noisyRepo() {
-  const noisy = Array.from({ length: 3000 }, (_, index) =>
+function noisyRepo(count = 3000) {
+  const noisy = Array.from({ length: count }, (_, index) =>
     index % 3 === 0 ? `BAD ${index}` : `MEH ${index}`,
   ).join('\n');
   return makeRepo({ 'src/noisy.js': noisy, 'src/real.js': 'ok\nok\nBAD the real one\n' });
@@ -110,6 +110,19 @@ describe('gate results shaped for agents', function () {
       {},
       { maxChars: 2500 },
     );
+  });
+
+  it("keeps another file's error past the parse cap of 10,000 findings", async () => {
+    const result = await call(
+      noisyRepo(30_000),
+      { lint: lintGate(path.join(makeTempDir(), 'r')) },
+      'lint',
+    );
+    expect(result.structuredContent.findingCount).to.equal(10_000);
+    expect(result.structuredContent.files.map((row) => row.file)).to.include('src/real.js');
+    expect(result.text)
+      .to.include('src/real.js:3:1: error')
+      .and.match(/30001 findings; 10000 are kept/);
   });
 
   it('takes maxChars per gate in mcp-gates.json, and refuses a budget below 1000', async () => {
