@@ -132,7 +132,7 @@ describe('capture files and runs over a server process life (real processes)', f
     });
     const run = runCli(['run', 'big', '--root', root], { env: envWithTools(tempDirEnv(tmp)) });
     expect(run.code, run.stderr).to.equal(0);
-    const logPath = /full log: (\S+)\)/.exec(run.stdout)?.[1];
+    const logPath = /full findings and output: (\S+)/.exec(run.stdout)?.[1];
     expect(logPath, run.stdout).to.be.a('string');
     expect(fs.statSync(logPath).size).to.equal(100 * 1024);
     expect(filesUnder(tmp).map((entry) => path.join(tmp, entry.file))).to.deep.equal([logPath]);

@@ -43,7 +43,9 @@ describe('CLI first run', function () {
       const result = runCli(['frobnicate']);
       expect(result.code).to.equal(2);
       expect(result.stderr).to.not.include('did you mean');
-      expect(result.stderr).to.include('use one of: serve, list, run, init, doctor');
+      expect(result.stderr).to.include(
+        'use one of: serve, list, run, check, baseline, init, doctor',
+      );
     });
 
     it('suggests the gate for a typo (`run lnt`), exit 2, and runs nothing', () => {

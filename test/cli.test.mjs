@@ -220,10 +220,10 @@ describe('mcp-gates CLI', function () {
       const json = JSON.parse(runCli(['run', 'lint', '--json', '--root', root]).stdout);
       expect(json.findings.map((f) => `${f.file}:${f.line} ${f.rule}`)).to.deep.equal([
         'src/unused.js:2 no-unused-vars',
-        'src/unused.js:3 no-console',
         'src/unused.js:6 eqeqeq',
+        'src/unused.js:3 no-console',
       ]);
-      expect(json).to.include({ gate: 'lint', passed: false, exitCode: 1 });
+      expect(json).to.include({ gate: 'lint', status: 'failed', passed: false, exitCode: 1 });
     });
 
     it('passes a clean repo (exit 0) for lint, format and typecheck', () => {

@@ -126,6 +126,7 @@ describe('mcp-gates serve through the official clients', function () {
         const { tools } = await session.client.listTools();
         const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
         expect(Object.keys(byName).sort()).to.deep.equal([
+          'check',
           'hang',
           'lint',
           'lint_fix',
@@ -138,7 +139,7 @@ describe('mcp-gates serve through the official clients', function () {
           destructiveHint: true,
         });
         expect(byName.lint.inputSchema.properties).to.have.property('paths');
-        expect(byName.typecheck.inputSchema.properties).to.deep.equal({});
+        expect(byName.typecheck.inputSchema.properties).to.not.have.property('paths');
         expect(byName.lint.outputSchema.type).to.equal('object');
       });
 
@@ -152,10 +153,11 @@ describe('mcp-gates serve through the official clients', function () {
           result.structuredContent.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.rule}`),
         ).to.deep.equal([
           'src/unused.js:2:9 no-unused-vars',
-          'src/unused.js:3:3 no-console',
           'src/unused.js:6:20 eqeqeq',
+          'src/unused.js:3:3 no-console',
         ]);
-        expect(result.structuredContent.report).to.equal(textOf(result));
+        expect(result.structuredContent).to.include({ status: 'failed', findingCount: 3 });
+        expect(result.structuredContent.omitted).to.include({ findings: 0 });
       });
 
       it('calls lint on a clean path and passes', async () => {

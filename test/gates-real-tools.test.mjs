@@ -41,7 +41,7 @@ describe('gates with real tools on fixture repositories', function () {
     it('eslint (eslint-json) finds the violations with the right file and line', async () => {
       const result = await runDetected(markerRepo('js-dirty'), 'lint');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal([
+      expect(located(result)).to.have.members([
         'src/unused.js:2 error no-unused-vars',
         'src/unused.js:3 warning no-console',
         'src/unused.js:6 error eqeqeq',
@@ -56,7 +56,7 @@ describe('gates with real tools on fixture repositories', function () {
     it('eslint through the package.json script (stylish output) finds the same', async () => {
       const result = await runDetected(copyRepo('js-dirty'), 'lint');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal([
+      expect(located(result)).to.have.members([
         'src/unused.js:2 error no-unused-vars',
         'src/unused.js:3 warning no-console',
         'src/unused.js:6 error eqeqeq',
@@ -88,7 +88,7 @@ describe('gates with real tools on fixture repositories', function () {
     it('tsc finds the type errors with file, line and code', async () => {
       const result = await runDetected(markerRepo('js-dirty'), 'typecheck');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal([
+      expect(located(result)).to.have.members([
         'src/types.ts:5 error TS2322',
         'src/types.ts:8 error TS2322',
       ]);
@@ -119,7 +119,7 @@ describe('gates with real tools on fixture repositories', function () {
     it('oxlint (oxlint-json) reports the error and the warning', async () => {
       const result = await runDetected(copyRepo('js-dirty'), 'oxlint');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal([
+      expect(located(result)).to.have.members([
         'src/unused.js:2 warning eslint(no-unused-vars)',
         'src/unused.js:6 error eslint(eqeqeq)',
       ]);
@@ -140,7 +140,7 @@ describe('gates with real tools on fixture repositories', function () {
     it('cargo clippy (cargo-json) finds the lints with file and line; a clean crate passes', async () => {
       const result = await runDetected(copyRepo('rust-dirty'), 'clippy');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal([
+      expect(located(result)).to.have.members([
         'src/main.rs:3 error unused_variables',
         'src/main.rs:11 error clippy::needless_return',
         'src/main.rs:8 error clippy::ptr_arg',
@@ -162,7 +162,7 @@ describe('gates with real tools on fixture repositories', function () {
       const root = copyRepo('rust-dirty');
       const result = await runDetected(root, 'rustfmt');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal(['src/main.rs:10 error rustfmt']);
+      expect(located(result)).to.have.members(['src/main.rs:10 error rustfmt']);
       expect(result.text).to.not.include('\u001b[');
       expect((await runDetected(root, 'rustfmt_fix')).isError).to.equal(false);
       expect((await runDetected(root, 'rustfmt')).isError).to.equal(false);
@@ -177,7 +177,7 @@ describe('gates with real tools on fixture repositories', function () {
     it('go vet finds the printf misuse', async () => {
       const result = await runDetected(copyRepo('go-dirty'), 'vet');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal(['main.go:7 error null']);
+      expect(located(result)).to.have.members(['main.go:7 error null']);
       const clean = await runDetected(copyRepo('go-clean'), 'vet');
       expect(clean.isError, clean.text).to.equal(false);
     });
@@ -186,7 +186,7 @@ describe('gates with real tools on fixture repositories', function () {
       const result = await runDetected(copyRepo('go-dirty'), 'gofmt');
       expect(result.structuredContent.exitCode).to.equal(0);
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.deep.equal(['ugly.go:3 error gofmt']);
+      expect(located(result)).to.have.members(['ugly.go:3 error gofmt']);
     });
   });
 });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, GATE_OUTPUT_SCHEMA, runGateCommand } from '../dist/gates/index.js';
+import { wireLength } from '../dist/gates/report/budget.js';
 import { gateLifelineMode, watchdogPidForTest } from '../dist/gates/run/gate-lifeline.js';
 import {
   HOSTILE,
@@ -55,7 +56,8 @@ describe('gates runner and tools (hostile gates)', function () {
       exitCode: 0,
       signal: null,
     });
-    expect(result.structuredContent.report).to.equal(result.text);
+    expect(result.structuredContent).to.include({ status: 'passed', source: 'ran' });
+    expect(result.structuredContent).to.not.have.property('report');
   });
 
   it('reports what a grandchild writes', async () => {
@@ -83,7 +85,7 @@ describe('gates runner and tools (hostile gates)', function () {
     expect(await survivors([pids.child, pids.grandchild])).to.deep.equal([]);
     expect(Date.now() - started).to.be.below(10000);
     expect(result.isError).to.equal(true);
-    expect(result.text.split('\n')[0]).to.match(/^hang: failed \(timed out, /);
+    expect(result.text.split('\n')[0]).to.match(/^hang: timed-out \(timed out, /);
     expect(result.text)
       .to.include('timed out after 1.5 s; the process tree was killed')
       .and.include('HANGING');
@@ -145,19 +147,17 @@ describe('gates runner and tools (hostile gates)', function () {
     const alive = process.platform === 'linux' ? tree.filter(isAlive) : await survivors(tree);
     expect(alive).to.deep.equal([]);
     expect(result.isError).to.equal(true);
-    expect(result.text).to.match(/^hang: failed \(cancelled, /);
+    expect(result.text).to.match(/^hang: cancelled \(cancelled, /);
   });
 
   it('keeps the report bounded when a gate writes 100 MB', async () => {
     const result = await callGate(gate('flood', ['node', hostile('floods-stdout.mjs'), '100']));
     expect(result.isError).to.equal(false);
-    expect(result.text.length).to.be.below(40 * 1024);
-    expect(result.text)
-      .to.include('HEAD-MARKER')
-      .and.include('TAIL-MARKER')
-      .and.match(/bytes omitted/);
-    expect(result.text).to.match(/--- output \(104857624 bytes; head and tail shown/);
-    expect(result.structuredContent.truncated).to.equal(true);
+    expect(wireLength(result.text, result.structuredContent)).to.be.at.most(12_000);
+    expect(result.text).to.include('HEAD-MARKER').and.include('TAIL-MARKER');
+    expect(result.text).to.match(/--- output \(104857624 bytes; head and tail, \d+ bytes shown/);
+    expect(result.structuredContent.omitted.outputBytes).to.be.above(104_000_000);
+    expect(result.structuredContent.logPath).to.be.a('string');
   });
 
   it('fails a gate that exits 0 while printing an error finding', async () => {
@@ -206,7 +206,7 @@ describe('gates runner and tools (hostile gates)', function () {
   it('reports a missing binary with the fix, as an isError result', async () => {
     const result = await callGate(gate('lint', ['definitely-not-a-real-linter-xyz', '.']));
     expect(result.isError).to.equal(true);
-    expect(result.text.split('\n')[0]).to.match(/^lint: failed \(not run, /);
+    expect(result.text.split('\n')[0]).to.match(/^lint: not-installed \(not run, /);
     expect(result.text).to.include('`definitely-not-a-real-linter-xyz` was not found in');
     expect(result.text)
       .to.match(/Fix: install definitely-not-a-real-linter-xyz/)
@@ -242,7 +242,7 @@ describe('gates runner and tools (hostile gates)', function () {
     for (const bad of ['../x', '/etc/passwd', '--help']) {
       const result = await callGate(spec, { args: { paths: [bad] } });
       expect(result.isError, bad).to.equal(true);
-      expect(result.text, bad).to.match(/^color: failed \(not run\)/);
+      expect(result.text, bad).to.match(/^color: error \(not run\)/);
       expect(result.text, bad).to.not.include('ARGS=');
     }
   });
@@ -297,7 +297,12 @@ describe('gate tools (descriptors)', () => {
       ],
       { root: makeTempDir() },
     );
-    expect(tools.map((tool) => tool.name)).to.deep.equal(['lint', 'lint_fix', 'typecheck']);
+    expect(tools.map((tool) => tool.name)).to.deep.equal([
+      'lint',
+      'lint_fix',
+      'typecheck',
+      'check',
+    ]);
     const [lint, lintFix, typecheck] = tools;
     expect(lint.annotations).to.include({
       readOnlyHint: true,
@@ -306,22 +311,34 @@ describe('gate tools (descriptors)', () => {
       openWorldHint: false,
     });
     expect(lintFix.annotations).to.include({ readOnlyHint: false, destructiveHint: true });
-    expect(lint.inputSchema).to.deep.equal({
-      type: 'object',
-      properties: {
-        paths: {
-          type: 'array',
-          items: { type: 'string' },
-          description: lint.inputSchema.properties.paths.description,
-        },
-      },
-      additionalProperties: false,
-    });
-    expect(typecheck.inputSchema).to.deep.equal({
-      type: 'object',
-      properties: {},
-      additionalProperties: false,
-    });
+    expect(Object.keys(lint.inputSchema.properties).sort()).to.deep.equal([
+      'base',
+      'baseline',
+      'file',
+      'maxChars',
+      'new',
+      'offset',
+      'paths',
+      'scope',
+    ]);
+    expect(lint.inputSchema).to.include({ type: 'object', additionalProperties: false });
+    expect(lint.inputSchema.properties.paths).to.include({ type: 'array' });
+    // A gate that takes no paths has every other argument, and no "paths".
+    expect(Object.keys(typecheck.inputSchema.properties).sort()).to.deep.equal([
+      'base',
+      'baseline',
+      'file',
+      'maxChars',
+      'new',
+      'offset',
+      'scope',
+    ]);
+    expect(Object.keys(lintFix.inputSchema.properties).sort()).to.deep.equal([
+      'base',
+      'maxChars',
+      'paths',
+      'scope',
+    ]);
     for (const tool of tools) {
       expect(tool.outputSchema).to.equal(GATE_OUTPUT_SCHEMA);
       expect(tool.description).to.be.a('string').and.not.equal('');
@@ -335,8 +352,10 @@ describe('gate tools (descriptors)', () => {
       'signal',
       'durationMs',
       'findings',
-      'truncated',
-      'report',
+      'status',
+      'omitted',
+      'logPath',
     ]);
+    expect(GATE_OUTPUT_SCHEMA.properties).to.not.have.property('report');
   });
 });

@@ -99,7 +99,8 @@ describe('live tool list (mcp-gates serve, official v2 client)', function () {
 
       let changed = nextChange(session.waiting);
       writeConfig(root, { alpha: gate('first gate'), beta: gate('second gate') });
-      expect(await changed).to.deep.equal(['alpha', 'beta']);
+      // Two gates: the combined `check` tool joins them.
+      expect(await changed).to.deep.equal(['alpha', 'beta', 'check']);
 
       changed = nextChange(session.waiting);
       writeConfig(root, { beta: gate('second gate') });

@@ -167,7 +167,8 @@ describe('security review', function () {
       .and.not.include('ARGV');
     const within = await server.request(3, 'tools/call', {
       name: 'argv',
-      arguments: { paths: Array.from({ length: 1000 }, () => 'src/a.js') },
+      // A budget that holds the whole echoed argv (about 11 KB).
+      arguments: { paths: Array.from({ length: 1000 }, () => 'src/a.js'), maxChars: 100_000 },
     });
     expect(within.result.isError).to.equal(false);
     expect(JSON.parse(/ARGV (.*)/.exec(textOf(within))[1])).to.have.length(1000);

@@ -1,7 +1,16 @@
 import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
 
-export const COMMANDS = ['serve', 'list', 'run', 'init', 'doctor', 'help'] as const;
+export const COMMANDS = [
+  'serve',
+  'list',
+  'run',
+  'check',
+  'baseline',
+  'init',
+  'doctor',
+  'help',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliArguments {
@@ -11,14 +20,25 @@ export interface CliArguments {
   fix: boolean;
   help: boolean;
   version: boolean;
-  /** Positionals after the command (run: the gate, then paths). */
+  /** run: only the files changed against HEAD, or the merge-base with `base`. */
+  changed: boolean;
+  base: string | undefined;
+  /** run: only findings not in the baseline. */
+  newOnly: boolean;
+  /** run, check: the result budget in characters. */
+  maxChars: number | undefined;
+  /** baseline: write the baseline into the repository (committed) rather than the cache. */
+  writeFile: boolean;
+  /** Positionals after the command (run: the gate, then paths; baseline: gates). */
   positionals: string[];
 }
 
 const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
   serve: ['--root'],
   list: ['--root', '--json'],
-  run: ['--root', '--json', '--fix'],
+  run: ['--root', '--json', '--fix', '--changed', '--base', '--new', '--max-chars'],
+  check: ['--root', '--json', '--max-chars'],
+  baseline: ['--root', '--write-file'],
   init: ['--root'],
   doctor: ['--root', '--json'],
   help: [],
@@ -37,6 +57,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     fix: false,
     help: false,
     version: false,
+    changed: false,
+    base: undefined,
+    newOnly: false,
+    maxChars: undefined,
+    writeFile: false,
     positionals: [],
   };
   let commandSeen = false;
@@ -68,6 +93,34 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           parsed.fix = true;
           flags.push(flag);
           break;
+        case '--changed':
+          parsed.changed = true;
+          flags.push(flag);
+          break;
+        case '--new':
+          parsed.newOnly = true;
+          flags.push(flag);
+          break;
+        case '--write-file':
+          parsed.writeFile = true;
+          flags.push(flag);
+          break;
+        case '--base': {
+          const value = inline ?? argv[(index += 1)];
+          if (value === undefined || value === '') throw usage('--base needs a git ref, e.g. main');
+          parsed.base = value;
+          flags.push(flag);
+          break;
+        }
+        case '--max-chars': {
+          const value = inline ?? argv[(index += 1)];
+          const number = Number(value);
+          if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(number))
+            throw usage('--max-chars needs a whole number of characters, e.g. 12000');
+          parsed.maxChars = number;
+          flags.push(flag);
+          break;
+        }
         case '--root': {
           const value = inline ?? argv[(index += 1)];
           if (value === undefined || value === '') throw usage('--root needs a directory');
@@ -104,7 +157,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       if (!FLAGS_BY_COMMAND[parsed.command].includes(flag))
         throw usage(`${flag} does not apply to \`${parsed.command}\``);
     }
-    if (parsed.command !== 'run' && parsed.command !== 'help' && parsed.positionals.length > 0) {
+    if (parsed.base !== undefined && !parsed.changed) throw usage('--base goes with --changed');
+    if (!['run', 'help', 'baseline'].includes(parsed.command) && parsed.positionals.length > 0) {
       throw usage(
         `\`${parsed.command}\` takes no arguments (got ${JSON.stringify(parsed.positionals[0])})`,
       );

@@ -11,6 +11,8 @@ Commands:
   serve            serve the gates over MCP on stdio (the default command)
   list             show the gates that would be served
   run <gate>       run one gate in the terminal, exactly as the MCP tool does
+  check            run every gate in parallel, one combined report
+  baseline [gate]  record the current findings, so --new lists only new ones
   init             write mcp-gates.json from what detection finds
   doctor           check the setup: versions, capture mode, root, gates, programs
 
@@ -40,7 +42,8 @@ detection read.
 Options:
 ${ROOT_LINE}
   --json       machine-readable output`,
-  run: `Usage: mcp-gates run <gate> [--root DIR] [--fix] [--json] [paths...]
+  run: `Usage: mcp-gates run <gate> [--root DIR] [--fix] [--json] [--changed [--base REF]]
+                     [--new] [--max-chars N] [paths...]
 
 Runs one gate through the same code path as its MCP tool and prints the report.
 Paths are relative to the working directory and must lie inside the root.
@@ -50,7 +53,33 @@ Exit 0 when the gate passed, 1 when it failed, 2 on a usage or config error,
 Options:
 ${ROOT_LINE}
   --fix        run the gate's fix command instead (the <gate>_fix tool)
-  --json       print the structured result (findings) as JSON`,
+  --json       print the structured result (findings) as JSON
+  --changed    only the files changed against HEAD (--base REF: the merge-base with REF)
+  --new        only findings not in the baseline (see \`mcp-gates baseline\`); fails
+               only on new errors
+  --max-chars N  the report's budget in characters (default 12000)`,
+  check: `Usage: mcp-gates check [--root DIR] [--json] [--max-chars N]
+
+Runs every gate's check in parallel (as many at once as there are cores) and prints
+one report: a line per gate with its log, then the findings of the gates that did
+not pass. Exit 0 when every gate passed, 1 otherwise, 130 when interrupted.
+
+Options:
+${ROOT_LINE}
+  --json       print the structured result as JSON
+  --max-chars N  the report's budget in characters (default 12000)`,
+  baseline: `Usage: mcp-gates baseline [gate...] [--root DIR] [--write-file]
+
+Runs each named gate (default: every gate) and records its findings as the baseline
+that \`run --new\` and the tools' "new": true compare with. Findings are matched by
+their content and neighbouring lines, not line numbers. The baseline lives outside
+the repository (~/.cache/mcp-gates/<root hash>/), or with --write-file in
+.mcp-gates/baseline-<gate>.json at the root, to be committed (used when present).
+Exit 0 when every baseline was recorded, 1 otherwise.
+
+Options:
+${ROOT_LINE}
+  --write-file write the baseline into the repository`,
   init: `Usage: mcp-gates init [--root DIR]
 
 Writes mcp-gates.json at the root from what detection finds, for you to edit.

@@ -6,7 +6,7 @@ import { processOutput, type CliOutput } from './cli-output.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
-import { runCommand } from './commands/run.js';
+import { baselineCommand, checkCommand, runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { helpText } from './help-text.js';
 import { COMMANDS, type CommandName } from './cli-arguments.js';
@@ -22,6 +22,10 @@ function dispatch(args: CliArguments, output: CliOutput): number | Promise<numbe
       return listCommand(args, output);
     case 'run':
       return runCommand(args, output);
+    case 'check':
+      return checkCommand(args, output);
+    case 'baseline':
+      return baselineCommand(args, output);
     case 'init':
       return initCommand(args, output);
     case 'doctor':

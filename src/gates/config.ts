@@ -10,6 +10,7 @@ import {
   type PathsMode,
 } from './gate-spec.js';
 import { closestName } from './closest-name.js';
+import { MIN_MAX_CHARS } from './report/budget.js';
 import { findDuplicateKey } from './duplicate-keys.js';
 import { derivedFilesOf } from './run/derived-files.js';
 import { inferTscPrepare } from './run/tsc-build.js';
@@ -20,7 +21,17 @@ export const CONFIG_FILE = 'mcp-gates.json';
 
 /** The keys the loader accepts (schema/mcp-gates.schema.json must list the same). */
 export const ROOT_KEYS = ['$schema', 'gates'] as const;
-export const GATE_KEYS = ['command', 'fix', 'description', 'parser', 'timeoutMs', 'paths'] as const;
+export const GATE_KEYS = [
+  'command',
+  'fix',
+  'description',
+  'parser',
+  'timeoutMs',
+  'maxChars',
+  'paths',
+] as const;
+/** Bounds of a gate's `maxChars` (the schema says the same). */
+export const MAX_CHARS_RANGE = { min: MIN_MAX_CHARS, max: 10_000_000 } as const;
 const PATHS_MODES: readonly PathsMode[] = ['append', 'none'];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -262,6 +273,22 @@ function readGate(
     }
     timeoutMs = gate.timeoutMs;
   }
+  let maxChars: number | undefined;
+  if (gate.maxChars !== undefined) {
+    if (
+      typeof gate.maxChars !== 'number' ||
+      !Number.isInteger(gate.maxChars) ||
+      gate.maxChars < MAX_CHARS_RANGE.min ||
+      gate.maxChars > MAX_CHARS_RANGE.max
+    )
+      reader.fail(
+        typeof gate.maxChars === 'number' ? 'ECONFIG_VALUE' : 'ECONFIG_TYPE',
+        `${keyPath}.maxChars`,
+        `expected a whole number of characters, got ${describeValue(gate.maxChars)}`,
+        `use a whole number from ${MAX_CHARS_RANGE.min} to ${MAX_CHARS_RANGE.max} (default 12000)`,
+      );
+    maxChars = gate.maxChars;
+  }
   let paths: PathsMode = 'none';
   if (gate.paths !== undefined) {
     if (typeof gate.paths !== 'string')
@@ -289,6 +316,7 @@ function readGate(
     fix,
     parser,
     timeoutMs,
+    ...(maxChars !== undefined ? { maxChars } : {}),
     paths,
     source: 'config',
     ...(prepare ? { prepare } : {}),

@@ -20,6 +20,8 @@ export interface GateSpec {
   /** A findings parser name (see parsers/index.ts). */
   parser: string;
   timeoutMs: number;
+  /** The result budget in characters (mcp-gates.json `maxChars`); absent: the default. */
+  maxChars?: number;
   /**
    * `append`: a call's paths go at the end of argv, replacing a final `.` (so `eslint .`
    * checks the whole project by default and only the given paths when called with some).

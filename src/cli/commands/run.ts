@@ -3,11 +3,14 @@ import { keepCaptureLogs, withCapture } from '../../capture/index.js';
 import { closestName } from '../../gates/closest-name.js';
 import { CONFIG_FILE } from '../../gates/config.js';
 import { confinePaths } from '../../gates/run/confine-paths.js';
+import { createCheckTool } from '../../gates/check-tool.js';
 import { createGateTools } from '../../gates/gate-tools.js';
+import { keepFullLogs } from '../../gates/report/log-directory.js';
+import { committedBaselinePath } from '../../gates/run/run-gate.js';
 import { fixToolName } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import { loadGates } from '../../gates/load-gates.js';
-import type { ToolContext } from '../../server/tool.js';
+import type { Tool, ToolContext, ToolResult } from '../../server/tool.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -89,9 +92,31 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
   const paths = confineCliPaths(root, process.cwd(), rawPaths);
   const toolName = fixing ? fixToolName(gate.name) : gate.name;
   const tool = createGateTools([gate], { root }).find((candidate) => candidate.name === toolName)!;
+  const toolArgs: Record<string, unknown> = {};
+  if (paths.length > 0) toolArgs.paths = paths;
+  if (args.changed) toolArgs.scope = 'changed';
+  if (args.base !== undefined) toolArgs.base = args.base;
+  if (args.newOnly) toolArgs.new = true;
+  if (args.maxChars !== undefined) toolArgs.maxChars = args.maxChars;
+  const { result, interrupted } = await runInTerminal(tool, toolArgs);
+  output.out(
+    args.json ? JSON.stringify(result.structuredContent ?? {}, null, 2) : (result.text ?? ''),
+  );
+  if (interrupted) return INTERRUPTED_EXIT_CODE;
+  return result.isError ? 1 : 0;
+}
 
-  // The report is printed even when interrupted, so the full log it names must stay.
+/**
+ * Runs one tool as the MCP server would (capture wrapper included), with Ctrl-C as
+ * cancellation and a live progress line on a terminal.
+ */
+async function runInTerminal(
+  tool: Tool,
+  toolArgs: Record<string, unknown>,
+): Promise<{ result: ToolResult; interrupted: boolean }> {
+  // The report is printed even when interrupted, so the full logs it names must stay.
   keepCaptureLogs();
+  keepFullLogs();
   const controller = new AbortController();
   const interrupt = () => {
     if (controller.signal.aborted) process.exit(INTERRUPTED_EXIT_CODE);
@@ -108,25 +133,74 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
     log: () => {},
     meta: {},
   };
-  progressLine?.update(`… ${toolName}: starting`);
+  progressLine?.update(`… ${tool.name}: starting`);
   try {
-    const result = await withCapture(
-      () => Promise.resolve(tool.run(paths.length > 0 ? { paths } : {}, context)),
-      {
-        toolName,
-        signal: controller.signal,
-      },
-    );
+    const result = await withCapture(() => Promise.resolve(tool.run(toolArgs, context)), {
+      toolName: tool.name,
+      signal: controller.signal,
+    });
     progressLine?.close();
-    output.out(
-      args.json
-        ? JSON.stringify(result.structuredContent ?? { report: result.text }, null, 2)
-        : (result.text ?? ''),
-    );
-    if (controller.signal.aborted) return INTERRUPTED_EXIT_CODE;
-    return result.isError ? 1 : 0;
+    return { result, interrupted: controller.signal.aborted };
   } finally {
     progressLine?.close();
     process.off('SIGINT', interrupt);
   }
+}
+
+/** `mcp-gates check`: every gate in parallel, one combined report. */
+export async function checkCommand(args: CliArguments, output: CliOutput): Promise<number> {
+  const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  const { gates } = loadGates(root);
+  if (gates.length === 0)
+    throw new GatesError('EGATES_USAGE', `no gates in ${root}`, {
+      fix: 'see what detection finds with `mcp-gates list`, or write mcp-gates.json',
+    });
+  const tool = createCheckTool(gates, { root });
+  const toolArgs = args.maxChars !== undefined ? { maxChars: args.maxChars } : {};
+  const { result, interrupted } = await runInTerminal(tool, toolArgs);
+  output.out(
+    args.json ? JSON.stringify(result.structuredContent ?? {}, null, 2) : (result.text ?? ''),
+  );
+  if (interrupted) return INTERRUPTED_EXIT_CODE;
+  return result.isError ? 1 : 0;
+}
+
+/** `mcp-gates baseline [gate...]`: records each gate's current findings. */
+export async function baselineCommand(args: CliArguments, output: CliOutput): Promise<number> {
+  const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  const { gates } = loadGates(root);
+  const names = gates.map((gate) => gate.name);
+  for (const requested of args.positionals) {
+    if (!names.includes(requested)) {
+      const close = closestName(requested, names);
+      throw new GatesError('EGATES_UNKNOWN_GATE', `no gate named "${requested}" in ${root}`, {
+        fix: close
+          ? `did you mean "${close}"? Gates: ${names.join(', ')}`
+          : `use one of: ${names.join(', ') || '(none)'}`,
+      });
+    }
+  }
+  const chosen =
+    args.positionals.length > 0
+      ? gates.filter((gate) => args.positionals.includes(gate.name))
+      : gates;
+  let failures = 0;
+  for (const gate of chosen) {
+    const tool = createGateTools([gate], {
+      root,
+      ...(args.writeFile ? { baselineFile: committedBaselinePath(root, gate.name) } : {}),
+    }).find((candidate) => candidate.name === gate.name)!;
+    const { result, interrupted } = await runInTerminal(tool, { baseline: true });
+    if (interrupted) return INTERRUPTED_EXIT_CODE;
+    const text = result.text ?? '';
+    const recorded = /^note: baseline recorded: .*$/m.exec(text);
+    if (recorded) {
+      output.out(`${gate.name}: ${recorded[0].slice('note: '.length)}`);
+    } else {
+      failures += 1;
+      const why = /^note: baseline not recorded: .*$/m.exec(text);
+      output.out(`${gate.name}: ${why ? why[0].slice('note: '.length) : text.split('\n')[0]}`);
+    }
+  }
+  return failures > 0 ? 1 : 0;
 }

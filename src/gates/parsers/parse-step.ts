@@ -1,4 +1,5 @@
 import { stripAnsi } from '../report/ansi.js';
+import { orderForListing } from '../report/budget.js';
 import { findParser } from './index.js';
 import { MAX_JSON_FAILURES, MAX_PARSED_FINDINGS, runWithBudget } from './parse-budget.js';
 import type { ParseResult } from './parser.js';
@@ -76,10 +77,12 @@ export function parseGateOutputSync(request: ParseRequest): ParseStepResult {
     const total = parsed.findings.length;
     parsed = {
       ...parsed,
-      findings: parsed.findings.slice(0, MAX_PARSED_FINDINGS),
+      // Errors first, spread across files: one noisy file cannot push another file's
+      // error out of the kept findings.
+      findings: orderForListing(parsed.findings).slice(0, MAX_PARSED_FINDINGS),
       note: [
         parsed.note,
-        `the output reports ${total} findings; the first ${MAX_PARSED_FINDINGS} are kept`,
+        `the output reports ${total} findings; ${MAX_PARSED_FINDINGS} are kept, errors first and spread across files`,
       ]
         .filter(Boolean)
         .join('; '),

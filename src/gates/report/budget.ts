@@ -76,6 +76,13 @@ export interface CompactData {
 export interface BudgetInput {
   /** The first line of the result, e.g. `lint: failed (exit 1, 4.2 s, 3001 findings)`. */
   verdict: string;
+  /**
+   * Lines after the verdict (the command, notes on the run), counted in the budget; the
+   * last ones go first when the budget cannot hold them all.
+   */
+  details?: readonly string[];
+  /** Findings to skip in listing order (paging); the counts still cover all of them. */
+  offset?: number;
   findings: readonly Finding[];
   /** The raw output the head and tail come from ('' for none). */
   output: string;
@@ -286,6 +293,8 @@ function sumCounts(rows: readonly SeverityCounts[]): SeverityCounts {
 
 interface Layout {
   verdict: string;
+  details: string[];
+  offset: number;
   counts: SeverityCounts;
   findingCount: number;
   files: FileCount[];
@@ -319,7 +328,7 @@ function pushTable<Row extends SeverityCounts>(
 
 function renderText(layout: Layout): string {
   const { counts } = layout;
-  const lines = [layout.verdict];
+  const lines = [layout.verdict, ...layout.details];
   if (layout.findingCount === 0) {
     lines.push('counts: no findings');
   } else {
@@ -342,9 +351,11 @@ function renderText(layout: Layout): string {
       layout.omitted.rules,
       (row) => row.rule ?? '(no rule)',
     );
-    lines.push(
-      `findings (${layout.listed.length} of ${layout.findingCount} listed; errors first, spread across files):`,
-    );
+    const from =
+      layout.offset > 0
+        ? `${layout.listed.length} of ${layout.findingCount} listed from offset ${layout.offset}`
+        : `${layout.listed.length} of ${layout.findingCount} listed`;
+    lines.push(`findings (${from}; errors first, spread across files):`);
     for (const line of layout.listedLines) lines.push(line);
   }
   const omitted = layout.omitted;
@@ -415,6 +426,8 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
   // Worst-case numbers while sizing (every count only shrinks from here).
   const layout: Layout = {
     verdict: input.verdict.split('\n')[0],
+    details: (input.details ?? []).map((line) => cutVerdict(line, MESSAGE_CHARS * 4)),
+    offset: Math.max(0, Math.min(input.offset ?? 0, findings.length)),
     counts: countBySeverity(findings),
     findingCount: findings.length,
     files: allFileCounts.slice(0, MAX_TABLE_ROWS),
@@ -455,6 +468,10 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
   };
   shrink(TABLE_SHARE, MIN_FILE_ROWS);
   shrink(1, 0);
+  while (size > maxChars && layout.details.length > 0) {
+    layout.details = layout.details.slice(0, -1);
+    size = measure(layout, extra);
+  }
   if (size > maxChars) {
     layout.verdict = cutVerdict(layout.verdict, VERDICT_MIN_CHARS);
     size = measure(layout, extra);
@@ -468,7 +485,12 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
 
   // Findings, in listing order, while they fit: the text line plus the structured copy.
   let room = maxChars - size - SAFETY_CHARS;
+  let skip = layout.offset;
   for (const finding of spreadAcrossFiles(groups)) {
+    if (skip > 0) {
+      skip -= 1;
+      continue;
+    }
     // The Finding fields only (the output schema allows no others), the message cut.
     const { file, line: at, column, endLine, endColumn, severity, rule } = finding;
     const message = compactMessage(finding.message);

@@ -3,14 +3,18 @@ import { countBySeverity, formatLocation, type Finding } from './finding.js';
 import type { ParseResult } from '../parsers/index.js';
 import { PARSE_LIMIT_BYTES, type RunOutcome } from '../run/runner.js';
 import type { TreeWatch } from '../run/tree-fingerprint.js';
+import {
+  COMPACT_OUTPUT_PROPERTIES,
+  COMPACT_OUTPUT_REQUIRED,
+  shapeToBudget,
+  writeFullLog,
+  type CompactData,
+} from './budget.js';
+import { fullLogDirectory } from './log-directory.js';
 
-/** At most this many findings go into structuredContent; `findingCount` has the total. */
-export const MAX_STRUCTURED_FINDINGS = 500;
-/** At most this many findings are listed in the text report (machine-format gates). */
-const MAX_LISTED_FINDINGS = 100;
 /** At most this many changed files go into structuredContent, and this many into the text. */
-export const MAX_STRUCTURED_CHANGED_FILES = 500;
-const MAX_LISTED_CHANGED_FILES = 50;
+export const MAX_STRUCTURED_CHANGED_FILES = 50;
+const MAX_LISTED_CHANGED_FILES = 20;
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 
@@ -36,11 +40,27 @@ const FINDING_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
+export type GateStatus =
+  'passed' | 'failed' | 'error' | 'timed-out' | 'cancelled' | 'not-installed';
+export const GATE_STATUSES: readonly GateStatus[] = [
+  'passed',
+  'failed',
+  'error',
+  'timed-out',
+  'cancelled',
+  'not-installed',
+];
+
 export const GATE_OUTPUT_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
-    gate: { type: 'string', description: 'The tool that ran (a gate, or <gate>_fix).' },
-    passed: { type: 'boolean' },
+    gate: { type: 'string', description: 'The tool that ran (a gate, <gate>_fix, or check).' },
+    status: {
+      enum: [...GATE_STATUSES],
+      description:
+        'passed only when the check ran and finished clean; error: the tool could not run its check (config error, crash); not-installed: its program was not found.',
+    },
+    passed: { type: 'boolean', description: 'status is passed.' },
     exitCode: {
       ...nullable('integer'),
       description: 'null when the gate did not run or was killed.',
@@ -48,15 +68,64 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     signal: { ...nullable('string'), description: 'The signal that ended the gate, if any.' },
     durationMs: { type: 'integer' },
     command: { type: 'array', items: { type: 'string' }, description: 'The argv that ran.' },
+    source: {
+      enum: ['ran', 'reused'],
+      description:
+        'ran: the gate ran for this call; reused: the findings of the last run, the tree unchanged since.',
+    },
+    scope: {
+      type: ['object', 'null'],
+      description: 'The changed-files scope of the call; null: the whole project.',
+      properties: {
+        base: { ...nullable('string'), description: 'The ref compared with; null: HEAD.' },
+        changedFiles: { type: 'integer', description: 'Files changed.' },
+        checkedFiles: {
+          ...nullable('integer'),
+          description:
+            'Changed files the tool checks (passed as paths); null: the gate takes no paths.',
+        },
+        otherFindings: {
+          type: 'integer',
+          description: 'Findings in files not changed (not listed).',
+        },
+      },
+      required: ['base', 'changedFiles', 'checkedFiles', 'otherFindings'],
+      additionalProperties: false,
+    },
+    baseline: {
+      type: ['object', 'null'],
+      description: 'With new: true, the split against the recorded baseline.',
+      properties: {
+        path: { type: 'string' },
+        newFindings: { type: 'integer' },
+        oldFindings: { type: 'integer' },
+        oldErrors: { type: 'integer' },
+        fixed: { type: 'integer', description: 'Baseline findings no longer found.' },
+      },
+      required: ['path', 'newFindings', 'oldFindings', 'oldErrors', 'fixed'],
+      additionalProperties: false,
+    },
+    page: {
+      type: ['object', 'null'],
+      description: 'The file filter and offset of the call; null: none.',
+      properties: {
+        file: { ...nullable('string') },
+        offset: { type: 'integer' },
+      },
+      required: ['file', 'offset'],
+      additionalProperties: false,
+    },
     findings: {
       type: 'array',
       items: FINDING_SCHEMA,
-      description: `The first ${MAX_STRUCTURED_FINDINGS} findings.`,
+      description: 'The listed findings: errors first, spread across files; see omitted.',
     },
-    findingCount: { type: 'integer', description: 'All findings, including any not listed.' },
-    truncated: { type: 'boolean', description: 'The report or the findings list was cut.' },
-    logPath: { ...nullable('string'), description: 'The full output, when the report was cut.' },
-    report: { type: 'string', description: 'The same text report as the content block.' },
+    findingCount: { type: 'integer', description: 'All findings counted (after any filter).' },
+    ...COMPACT_OUTPUT_PROPERTIES,
+    logPath: {
+      ...nullable('string'),
+      description: 'A log with every finding and the output; null when nothing was left out.',
+    },
     changedFiles: {
       type: ['array', 'null'],
       items: { type: 'string' },
@@ -80,37 +149,73 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
       required: ['method', 'capped', 'changedFileCount', 'durationMs'],
       additionalProperties: false,
     },
+    gates: {
+      type: 'array',
+      description: 'check only: one row per gate.',
+      items: {
+        type: 'object',
+        properties: {
+          gate: { type: 'string' },
+          status: { enum: [...GATE_STATUSES] },
+          durationMs: { type: 'integer' },
+          findingCount: { type: 'integer' },
+          errors: { type: 'integer' },
+          logPath: { ...nullable('string') },
+        },
+        required: ['gate', 'status', 'durationMs', 'findingCount', 'errors', 'logPath'],
+        additionalProperties: false,
+      },
+    },
   },
   required: [
     'gate',
+    'status',
     'passed',
     'exitCode',
     'signal',
     'durationMs',
     'command',
+    'source',
+    'scope',
+    'baseline',
+    'page',
     'findings',
     'findingCount',
-    'truncated',
+    ...COMPACT_OUTPUT_REQUIRED,
     'logPath',
-    'report',
     'changedFiles',
     'treeWatch',
   ],
   additionalProperties: false,
 };
 
-export interface GateStructuredContent {
+export interface ScopeInfo {
+  base: string | null;
+  changedFiles: number;
+  checkedFiles: number | null;
+  otherFindings: number;
+}
+
+export interface BaselineInfo {
+  path: string;
+  newFindings: number;
+  oldFindings: number;
+  oldErrors: number;
+  fixed: number;
+}
+
+export interface GateStructuredContent extends CompactData {
   gate: string;
+  status: GateStatus;
   passed: boolean;
   exitCode: number | null;
   signal: string | null;
   durationMs: number;
   command: string[];
-  findings: Finding[];
-  findingCount: number;
-  truncated: boolean;
-  logPath: string | null;
-  report: string;
+  source: 'ran' | 'reused';
+  scope: ScopeInfo | null;
+  baseline: BaselineInfo | null;
+  page: { file: string | null; offset: number } | null;
   changedFiles: string[] | null;
   treeWatch: {
     method: 'git' | 'walk';
@@ -118,23 +223,21 @@ export interface GateStructuredContent {
     changedFileCount: number;
     durationMs: number;
   } | null;
-}
-
-const STDOUT_EXCERPT_CHARS = 8 * 1024;
-
-function headAndTail(text: string): string {
-  // trimEnd, not replace(/\s+$/): that pattern retries at every space of a long run (quadratic).
-  const trimmed = text.trimEnd();
-  if (trimmed.length <= STDOUT_EXCERPT_CHARS * 2) return trimmed;
-  const omitted = trimmed.length - STDOUT_EXCERPT_CHARS * 2;
-  return `${trimmed.slice(0, STDOUT_EXCERPT_CHARS)}\n[… ${omitted} characters omitted …]\n${trimmed.slice(-STDOUT_EXCERPT_CHARS)}`;
+  gates?: {
+    gate: string;
+    status: GateStatus;
+    durationMs: number;
+    findingCount: number;
+    errors: number;
+    logPath: string | null;
+  }[];
 }
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function describeFindings(findings: readonly Finding[]): string {
+export function describeFindings(findings: readonly Finding[]): string {
   if (findings.length === 0) return 'no findings';
   const counts = countBySeverity(findings);
   const parts = [
@@ -160,7 +263,7 @@ function describeTree(tree: TreeWatch, fixing: boolean): string[] {
   const changed = tree.changedFiles;
   if (!fixing && changed.length > 0) {
     lines.push(
-      `failed: this check changed ${plural(changed.length, 'file')} in the project tree, and a check must never write (the tool may have applied fixes, e.g. \`fix = true\` in its config, or something else wrote while it ran)${tree.method === 'git' ? '; review them with `git status` / `git diff`' : ''}:`,
+      `failed: this check changed ${plural(changed.length, 'file')} in the project tree, which a check never does (the tool may have applied fixes, e.g. \`fix = true\` in its config, or something else wrote while it ran)${tree.method === 'git' ? '; `git status` / `git diff` show them' : ''}:`,
     );
   } else if (fixing) {
     lines.push(
@@ -170,9 +273,7 @@ function describeTree(tree: TreeWatch, fixing: boolean): string[] {
   if (changed.length > 0) {
     for (const file of changed.slice(0, MAX_LISTED_CHANGED_FILES)) lines.push(`  ${file}`);
     if (changed.length > MAX_LISTED_CHANGED_FILES)
-      lines.push(
-        `  … and ${changed.length - MAX_LISTED_CHANGED_FILES} more (see structuredContent.changedFiles)`,
-      );
+      lines.push(`  … and ${changed.length - MAX_LISTED_CHANGED_FILES} more`);
   }
   if (tree.capped) {
     lines.push(
@@ -199,41 +300,171 @@ export function formatFinding(finding: Finding): string {
   return `${formatLocation(finding)}: ${finding.severity}: ${finding.message.split('\n')[0]}${rule}`;
 }
 
-/**
- * The tool result of one gate run. The text is one header line (gate, verdict, exit,
- * duration, findings), the command, any note on the verdict, a findings list for
- * machine-format gates (their raw output is JSON), then the captured output, head and
- * tail. structuredContent repeats the text as `report`: some hosts show only it.
- */
+/** A long argv (many paths in changed scope) is cut in the result: the log has all of it. */
+const MAX_COMMAND_WORDS = 40;
+
+function compactCommand(argv: readonly string[]): string[] {
+  if (argv.length <= MAX_COMMAND_WORDS) return [...argv];
+  return [...argv.slice(0, MAX_COMMAND_WORDS), `… ${argv.length - MAX_COMMAND_WORDS} more`];
+}
+
+/** How a result was made: the caller's view of one run. */
+export interface ResultView {
+  maxChars?: number;
+  /** ran: the gate ran for this call; reused: the last run's findings (tree unchanged). */
+  source?: 'ran' | 'reused';
+  page?: { file: string | null; offset: number; matches?: (file: string | null) => boolean };
+  /** Changed scope: the changed files, and for a gate that takes no paths, which to list first. */
+  scope?: { base: string | null; changedFiles: readonly string[]; checkedFiles: number | null };
+  /** Write no log: the call was cancelled, so its result is never delivered. */
+  noLog?: boolean;
+  /** New only: the split against the baseline. */
+  split?: { path: string; newFindings: Finding[]; oldFindings: Finding[]; fixedCount: number };
+}
+
+export interface ShapeInput {
+  toolName: string;
+  status: GateStatus;
+  verdictTail: string;
+  details: string[];
+  /** Every finding of the run (the log holds them all). */
+  allFindings: readonly Finding[];
+  /** The findings this result counts and lists. */
+  findings: readonly Finding[];
+  output: string;
+  outputBytes: number;
+  fullOutput: () => string;
+  offset?: number;
+  maxChars?: number;
+  extra: Omit<GateStructuredContent, keyof CompactData | 'status' | 'passed' | 'gate'>;
+  isError?: boolean;
+  /** A complete log that already exists (the capture's, of a run without findings). */
+  existingLog?: string;
+  /** Write no log: the result is never delivered (a cancelled call). */
+  noLog?: boolean;
+}
+
+/** The budgeted ToolResult; the full log is written only when something is left out. */
+export function shapeResult(input: ShapeInput): ToolResult {
+  const verdict = `${input.toolName}: ${input.status} (${input.verdictTail})`;
+  const logPath = () => {
+    if (input.existingLog !== undefined) return input.existingLog;
+    try {
+      return writeFullLog(fullLogDirectory(), {
+        name: input.toolName,
+        verdict: [verdict, ...input.details].join('\n'),
+        findings: input.allFindings,
+        output: input.fullOutput(),
+      });
+    } catch {
+      return null;
+    }
+  };
+  const shaped = shapeToBudget({
+    verdict,
+    details: input.details,
+    findings: input.findings,
+    output: input.output,
+    outputBytes: input.outputBytes,
+    logPath: input.noLog ? null : logPath,
+    ...(input.offset ? { offset: input.offset } : {}),
+    ...(input.maxChars !== undefined ? { maxChars: input.maxChars } : {}),
+    structuredExtra: {
+      gate: input.toolName,
+      status: input.status,
+      passed: input.status === 'passed',
+      ...input.extra,
+    },
+  });
+  return {
+    text: shaped.text,
+    isError: input.isError ?? input.status !== 'passed',
+    structuredContent: shaped.structuredContent,
+  };
+}
+
 /** The result of a call that did not run its gate: bad arguments, an unpreparable run. */
 export function failureResult(
   toolName: string,
   argv: readonly string[],
   message: string,
+  status: GateStatus = 'error',
 ): ToolResult {
-  const report = `${toolName}: failed (not run)\n${message}`;
+  return shapeResult({
+    toolName,
+    status,
+    verdictTail: 'not run',
+    details: message.split('\n'),
+    allFindings: [],
+    findings: [],
+    output: '',
+    outputBytes: 0,
+    fullOutput: () => '',
+    extra: emptyExtra(argv),
+  });
+}
+
+function emptyExtra(argv: readonly string[]): ShapeInput['extra'] {
   return {
-    text: report,
-    isError: true,
-    structuredContent: {
-      gate: toolName,
-      passed: false,
-      exitCode: null,
-      signal: null,
-      durationMs: 0,
-      command: [...argv],
-      findings: [],
-      findingCount: 0,
-      truncated: false,
-      logPath: null,
-      report,
-      changedFiles: null,
-      treeWatch: null,
-    },
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    command: compactCommand(argv),
+    source: 'ran',
+    scope: null,
+    baseline: null,
+    page: null,
+    changedFiles: null,
+    treeWatch: null,
   };
 }
 
-export function buildGateResult(options: {
+/**
+ * A changed-scope call with nothing to check: a pass that says so (no run over the whole
+ * tree, no claim about files the tool was not given).
+ */
+export function nothingChangedResult(
+  toolName: string,
+  argv: readonly string[],
+  scope: NonNullable<ResultView['scope']>,
+  why: string,
+): ToolResult {
+  return shapeResult({
+    toolName,
+    status: 'passed',
+    verdictTail: `nothing to check: ${why}`,
+    details: [],
+    allFindings: [],
+    findings: [],
+    output: '',
+    outputBytes: 0,
+    fullOutput: () => '',
+    extra: {
+      ...emptyExtra(argv),
+      scope: {
+        base: scope.base,
+        changedFiles: scope.changedFiles.length,
+        checkedFiles: 0,
+        otherFindings: 0,
+      },
+    },
+  });
+}
+
+/** The status of a run: passed only when the check ran, finished and found it clean. */
+export function statusOf(outcome: RunOutcome, parsed: ParseResult, passed: boolean): GateStatus {
+  if (outcome.end === 'not-found') return 'not-installed';
+  if (outcome.end === 'spawn-failed') return 'error';
+  if (outcome.end === 'timed-out') return 'timed-out';
+  if (outcome.end === 'cancelled') return 'cancelled';
+  if (passed) return 'passed';
+  // Killed by a signal, or a machine-format tool that printed no report: it did not check.
+  if (outcome.signal) return 'error';
+  if (parsed.unparsed && parsed.findings.length === 0) return 'error';
+  return 'failed';
+}
+
+export interface GateRunData {
   toolName: string;
   argv: readonly string[];
   outcome: RunOutcome;
@@ -247,76 +478,134 @@ export function buildGateResult(options: {
   tree?: TreeWatch;
   /** Notes on the check's reach from preparing it (e.g. tsc's project references). */
   notes?: readonly string[];
-}): ToolResult {
+}
+
+function matchesAny(files: ReadonlySet<string>, file: string | null): boolean {
+  return file !== null && files.has(file);
+}
+
+/**
+ * The tool result of one gate run, within its budget (report/budget.ts): the verdict
+ * line with the status, the command and notes, complete counts, the findings (errors
+ * first, spread across files), then the output's head and tail. structuredContent has
+ * the same compact data; the full findings and output go to a log when any is left out.
+ */
+export function buildGateResult(options: GateRunData, view: ResultView = {}): ToolResult {
   const { toolName, outcome, parsed, tree } = options;
   const ran = outcome.end === 'exited';
   const changed = tree?.changedFiles ?? [];
   const checkWrote = !options.fixing && changed.length > 0;
-  const passed = ran && parsed.passed && !checkWrote;
+  const split = view.split;
+  const newErrors = split?.newFindings.filter((finding) => finding.severity === 'error').length;
+  const cleanVerdict = split
+    ? newErrors === 0 && !(parsed.unparsed && parsed.findings.length === 0 && !parsed.passed)
+    : parsed.passed;
+  let status = statusOf(outcome, parsed, ran && cleanVerdict && !checkWrote);
+  if (checkWrote && status === 'error') status = 'failed';
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
-  const header = `${toolName}: ${passed ? 'passed' : 'failed'} (${describeEnd(outcome)}, ${seconds} s, ${describeFindings(parsed.findings)}${changedPart})`;
-  const lines = [header, `$ ${options.argv.map(shellQuote).join(' ')}`];
-  if (outcome.problem) lines.push(outcome.problem);
-  if (tree) lines.push(...describeTree(tree, options.fixing));
-  if (ran && parsed.note) lines.push(`note: ${parsed.note}`);
-  for (const note of options.notes ?? []) lines.push(`note: ${note}`);
+  const details = [`$ ${options.argv.map(shellQuote).join(' ')}`];
+  if (view.source === 'reused')
+    details.push(
+      'not run again: the tree is unchanged since the last run, whose findings these are',
+    );
+  if (outcome.problem) details.push(...outcome.problem.split('\n'));
+  if (tree) details.push(...describeTree(tree, options.fixing));
+  if (ran && parsed.note) details.push(`note: ${parsed.note}`);
+  for (const note of options.notes ?? []) details.push(`note: ${note}`);
   if (outcome.parseTruncated)
-    lines.push(
+    details.push(
       `note: the output passed ${PARSE_LIMIT_BYTES / 1024 / 1024} MiB per stream; findings come from its first part`,
     );
-  if (options.listFindings && parsed.findings.length > 0) {
-    lines.push('', 'findings:');
-    for (const finding of parsed.findings.slice(0, MAX_LISTED_FINDINGS))
-      lines.push(`  ${formatFinding(finding)}`);
-    if (parsed.findings.length > MAX_LISTED_FINDINGS) {
-      lines.push(
-        `  … and ${parsed.findings.length - MAX_LISTED_FINDINGS} more (see structuredContent.findings)`,
-      );
-    }
-  }
-  if (!options.stdoutInReport && parsed.unparsed && outcome.stdout.trim() !== '') {
-    lines.push(
-      '',
-      `--- stdout (${Buffer.byteLength(outcome.stdout)} bytes) ---`,
-      headAndTail(outcome.stdout),
+  if (ran && outcome.outputBytes === 0) details.push('(no output)');
+
+  let findings: readonly Finding[] = split ? split.newFindings : parsed.findings;
+  let baseline: BaselineInfo | null = null;
+  if (split) {
+    const oldErrors = split.oldFindings.filter((finding) => finding.severity === 'error').length;
+    baseline = {
+      path: split.path,
+      newFindings: split.newFindings.length,
+      oldFindings: split.oldFindings.length,
+      oldErrors,
+      fixed: split.fixedCount,
+    };
+    details.push(
+      `new only: ${plural(split.newFindings.length, 'new finding')} (${plural(newErrors ?? 0, 'new error')}); ${plural(split.oldFindings.length, 'old finding')} remain (${plural(oldErrors, 'error')}), ${split.fixedCount} fixed since the baseline ${split.path}`,
     );
   }
-  const output = outcome.output;
-  if (output.totalBytes > 0) {
-    const heading = output.truncated
-      ? `--- output (${output.totalBytes} bytes; head and tail shown${output.logPath ? `, full log: ${output.logPath}` : ''}) ---`
-      : `--- output (${output.totalBytes} bytes) ---`;
-    lines.push('', heading, output.text.trimEnd());
-  } else if (ran && (options.stdoutInReport || outcome.outputBytes === 0)) {
-    lines.push('(no output)');
+  let scope: ScopeInfo | null = null;
+  if (view.scope) {
+    const changedSet = new Set(view.scope.changedFiles);
+    let otherFindings = 0;
+    if (view.scope.checkedFiles === null) {
+      const inChanged = findings.filter((finding) => matchesAny(changedSet, finding.file));
+      otherFindings = findings.length - inChanged.length;
+      findings = inChanged;
+    }
+    scope = {
+      base: view.scope.base,
+      changedFiles: view.scope.changedFiles.length,
+      checkedFiles: view.scope.checkedFiles,
+      otherFindings,
+    };
+    const against = view.scope.base ? `the merge-base with ${view.scope.base}` : 'HEAD';
+    details.push(
+      view.scope.checkedFiles === null
+        ? `changed scope: ${plural(view.scope.changedFiles.length, 'file')} changed against ${against}; the gate checks the whole project: ${plural(otherFindings, 'finding')} in other files not counted below (the log has them)`
+        : `changed scope: ${plural(view.scope.checkedFiles, 'file')} checked of ${view.scope.changedFiles.length} changed against ${against}`,
+    );
   }
-  const report = lines.join('\n');
-  const structured: GateStructuredContent = {
-    gate: toolName,
-    passed,
-    exitCode: outcome.exitCode,
-    signal: outcome.signal,
-    durationMs: outcome.durationMs,
-    command: [...options.argv],
-    findings: parsed.findings.slice(0, MAX_STRUCTURED_FINDINGS),
-    findingCount: parsed.findings.length,
-    truncated:
-      output.truncated ||
-      outcome.parseTruncated ||
-      parsed.findings.length > MAX_STRUCTURED_FINDINGS ||
-      changed.length > MAX_STRUCTURED_CHANGED_FILES,
-    logPath: output.logPath ?? null,
-    report,
-    changedFiles: tree ? changed.slice(0, MAX_STRUCTURED_CHANGED_FILES) : null,
-    treeWatch: tree
-      ? {
-          method: tree.method,
-          capped: tree.capped,
-          changedFileCount: changed.length,
-          durationMs: tree.durationMs,
-        }
-      : null,
-  };
-  return { text: report, isError: !passed, structuredContent: structured };
+  const page = view.page;
+  if (page?.matches) {
+    const matches = page.matches;
+    findings = findings.filter((finding) => matches(finding.file));
+    details.push(`file filter ${page.file}: ${plural(findings.length, 'finding')} match`);
+  }
+  // A machine-format gate's stdout is its findings, kept out of the output section: only
+  // when it held no report is it shown (and counted) as output.
+  const stdoutShown = !options.stdoutInReport && parsed.unparsed && outcome.stdout.trim() !== '';
+  const shownOutput = stdoutShown
+    ? `${outcome.stdout.trimEnd()}\n${outcome.output.text}`
+    : outcome.output.text;
+  const outputBytes =
+    outcome.output.totalBytes + (stdoutShown ? Buffer.byteLength(outcome.stdout) : 0);
+  return shapeResult({
+    toolName,
+    status,
+    verdictTail: `${describeEnd(outcome)}, ${seconds} s, ${describeFindings(split ? split.newFindings : parsed.findings)}${split ? ' new' : ''}${changedPart}`,
+    details,
+    allFindings: parsed.findings,
+    findings,
+    output: shownOutput,
+    outputBytes: Math.max(outputBytes, Buffer.byteLength(shownOutput)),
+    fullOutput: () =>
+      `--- stdout ---\n${outcome.stdout}\n--- stderr ---\n${outcome.stderr}${outcome.output.logPath ? `\n(interleaved output: ${outcome.output.logPath})` : ''}`,
+    ...(page?.offset ? { offset: page.offset } : {}),
+    ...(view.noLog ? { noLog: true } : {}),
+    // The capture's full log has all of the output, in order: with no findings, it is the log.
+    ...(parsed.findings.length === 0 && outcome.output.logPath
+      ? { existingLog: outcome.output.logPath }
+      : {}),
+    ...(view.maxChars !== undefined ? { maxChars: view.maxChars } : {}),
+    extra: {
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      durationMs: outcome.durationMs,
+      command: compactCommand(options.argv),
+      source: view.source ?? 'ran',
+      scope,
+      baseline,
+      page: page ? { file: page.file, offset: page.offset } : null,
+      changedFiles: tree ? changed.slice(0, MAX_STRUCTURED_CHANGED_FILES) : null,
+      treeWatch: tree
+        ? {
+            method: tree.method,
+            capped: tree.capped,
+            changedFileCount: changed.length,
+            durationMs: tree.durationMs,
+          }
+        : null,
+    },
+  });
 }

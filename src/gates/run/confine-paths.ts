@@ -69,7 +69,7 @@ export function confinePaths(root: string, paths: readonly unknown[]): string[] 
     if (typeof given !== 'string' || given.trim() === '') {
       throw new GatesError(
         'EGATES_PATH',
-        `each path must be a non-empty string, got ${JSON.stringify(given)}`,
+        `each path is a non-empty string; got ${JSON.stringify(given)}`,
         {
           fix: 'pass file or directory paths relative to the project root, e.g. ["src/index.ts"]',
         },

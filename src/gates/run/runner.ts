@@ -33,6 +33,11 @@ export interface RunRequest {
    * stdout) say false: the parser reads it and the report lists the findings instead.
    */
   stdoutInReport?: boolean;
+  /**
+   * Keep the output in this run's own transcript even inside a capture: runs in parallel
+   * within one dispatch (the `check` tool) must not interleave into the one capture.
+   */
+  ownTranscript?: boolean;
 }
 
 export type RunEnd = 'exited' | 'timed-out' | 'cancelled' | 'not-found' | 'spawn-failed';
@@ -128,7 +133,7 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   const started = Date.now();
   const baseEnv = request.env ?? process.env;
   const resolved = resolveCommand(request.argv, request.root, baseEnv);
-  const capture = activeCapture();
+  const capture = request.ownTranscript ? undefined : activeCapture();
   const transcript = new BoundedTranscript(REPORT_LIMIT_BYTES);
   const stdout = new StreamCopy();
   const stderr = new StreamCopy();
