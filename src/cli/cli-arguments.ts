@@ -9,6 +9,8 @@ export interface CliArguments {
   root: string | undefined;
   json: boolean;
   fix: boolean;
+  /** `--no-warm`: no warm workers (serve; `run` is always cold). */
+  warm: boolean;
   help: boolean;
   version: boolean;
   /** Positionals after the command (run: the gate, then paths). */
@@ -16,9 +18,9 @@ export interface CliArguments {
 }
 
 const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
-  serve: ['--root'],
+  serve: ['--root', '--no-warm'],
   list: ['--root', '--json'],
-  run: ['--root', '--json', '--fix'],
+  run: ['--root', '--json', '--fix', '--no-warm'],
   init: ['--root'],
   doctor: ['--root', '--json'],
   help: [],
@@ -35,6 +37,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     root: undefined,
     json: false,
     fix: false,
+    warm: true,
     help: false,
     version: false,
     positionals: [],
@@ -66,6 +69,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           break;
         case '--fix':
           parsed.fix = true;
+          flags.push(flag);
+          break;
+        case '--no-warm':
+          parsed.warm = false;
           flags.push(flag);
           break;
         case '--root': {

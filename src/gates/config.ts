@@ -20,7 +20,15 @@ export const CONFIG_FILE = 'mcp-gates.json';
 
 /** The keys the loader accepts (schema/mcp-gates.schema.json must list the same). */
 export const ROOT_KEYS = ['$schema', 'gates'] as const;
-export const GATE_KEYS = ['command', 'fix', 'description', 'parser', 'timeoutMs', 'paths'] as const;
+export const GATE_KEYS = [
+  'command',
+  'fix',
+  'description',
+  'parser',
+  'timeoutMs',
+  'paths',
+  'warm',
+] as const;
 const PATHS_MODES: readonly PathsMode[] = ['append', 'none'];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -280,6 +288,13 @@ function readGate(
       );
     paths = gate.paths as PathsMode;
   }
+  if (gate.warm !== undefined && typeof gate.warm !== 'boolean')
+    reader.fail(
+      'ECONFIG_TYPE',
+      `${keyPath}.warm`,
+      `expected true or false, got ${describeValue(gate.warm)}`,
+      'use false to always run this gate cold in `serve` (true, the default, lets it run warm)',
+    );
   const prepare = inferTscPrepare(command);
   const derivedFiles = derivedFilesOf(command);
   return {
@@ -293,6 +308,7 @@ function readGate(
     source: 'config',
     ...(prepare ? { prepare } : {}),
     ...(derivedFiles ? { derivedFiles } : {}),
+    ...(gate.warm === false ? { warm: false } : {}),
   };
 }
 

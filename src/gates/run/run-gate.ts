@@ -8,7 +8,9 @@ import { buildGateResult, failureResult } from '../report/gate-result.js';
 import { confinePaths } from './confine-paths.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
-import { runGateCommand, type RunOutcome } from './runner.js';
+import { type RunOutcome, type RunRequest } from './runner.js';
+import { combineWarmHints, runMaybeWarm, type WarmHint } from './run-warm.js';
+import type { WarmPool } from '../warm/warm-pool.js';
 import { compareTrees, fingerprintTree, type TreeWatch } from './tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
 
@@ -25,6 +27,8 @@ export interface GateToolOptions {
   root: string;
   /** The environment gates run with (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Warm workers (`serve` only): checks of eslint, prettier and tsc answer from them. */
+  warm?: WarmPool;
 }
 
 /** The OS refused the command line (argv plus environment) as too long (E2BIG). */
@@ -52,6 +56,8 @@ interface GateCall {
   pathCount: number;
   context: ToolContext;
   options: GateToolOptions;
+  /** What each command of the call said about warm (see run-warm.ts). */
+  warmHints: WarmHint[];
 }
 
 /** What one command (or a gate's steps) gave: enough to build a result. */
@@ -158,6 +164,7 @@ export async function runGate(
     pathCount: paths.length,
     context,
     options,
+    warmHints: [],
   };
   // Tolerant of a hand-made context without log (direct runGate callers predate it).
   const log: ToolContext['log'] = context.log ?? (() => {});
@@ -212,7 +219,7 @@ async function runWatched(call: GateCall): Promise<ToolResult> {
   };
   const result = async (run: CommandRun, parsed = run.parsed, durationMs?: number) => {
     const tree = await treeAfter(run);
-    return buildGateResult({
+    return withWarmHint(call, buildGateResult({
       toolName,
       argv: fixing ? call.fixArgv : run.argv,
       outcome: durationMs === undefined ? run.outcome : { ...run.outcome, durationMs },
@@ -222,7 +229,7 @@ async function runWatched(call: GateCall): Promise<ToolResult> {
       fixing,
       notes,
       ...(tree ? { tree } : {}),
-    });
+    }));
   };
 
   if (!fixing) return result(await runCheck(call));
@@ -270,6 +277,7 @@ async function runCheck(call: GateCall): Promise<CommandRun> {
     runDir: call.runDir,
     steps: gate.steps,
     isMachineFormat: (parser) => MACHINE_FORMAT_PARSERS.has(parser),
+    runCommand: async (request) => (await runOneCommand(call, request, true)).outcome,
   });
   return {
     argv: steps.argv,
@@ -303,12 +311,13 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
   const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
   let outcome: RunOutcome;
   try {
-    outcome = await runGateCommand({
-      ...commonRequest(call),
-      root: call.runDir,
-      argv,
-      stdoutInReport: !machineFormat,
-    });
+    // A fix rewrites files: it always runs cold (no worker serves --fix or --write).
+    const isCheck = !(call.fixing && argv === call.fixArgv);
+    ({ outcome } = await runOneCommand(
+      call,
+      { ...commonRequest(call), root: call.runDir, argv, stdoutInReport: !machineFormat },
+      isCheck,
+    ));
   } catch (error) {
     // spawn throws E2BIG synchronously (nothing was started): a result, not a crash.
     if ((error as NodeJS.ErrnoException).code === 'E2BIG') throw new ArgumentListTooLong();
@@ -325,4 +334,22 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
     listFindings: machineFormat,
     stdoutInReport: !machineFormat,
   };
+}
+
+/** One command of a call, in the server's warm pool when there is one and it may. */
+async function runOneCommand(call: GateCall, request: RunRequest, isCheck: boolean) {
+  const pool = call.options.warm;
+  const run = await runMaybeWarm(
+    request,
+    pool && isCheck ? { pool, gate: call.gate } : undefined,
+  );
+  if (run.hint) call.warmHints.push(run.hint);
+  return run;
+}
+
+/** The result with `warm` in its structured content when any command asked the pool. */
+function withWarmHint(call: GateCall, result: ToolResult): ToolResult {
+  const hint = combineWarmHints(call.warmHints);
+  if (!hint || !result.structuredContent) return result;
+  return { ...result, structuredContent: { ...result.structuredContent, warm: hint } };
 }
