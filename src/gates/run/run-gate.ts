@@ -219,17 +219,20 @@ async function runWatched(call: GateCall): Promise<ToolResult> {
   };
   const result = async (run: CommandRun, parsed = run.parsed, durationMs?: number) => {
     const tree = await treeAfter(run);
-    return withWarmHint(call, buildGateResult({
-      toolName,
-      argv: fixing ? call.fixArgv : run.argv,
-      outcome: durationMs === undefined ? run.outcome : { ...run.outcome, durationMs },
-      parsed,
-      listFindings: run.listFindings,
-      stdoutInReport: run.stdoutInReport,
-      fixing,
-      notes,
-      ...(tree ? { tree } : {}),
-    }));
+    return withWarmHint(
+      call,
+      buildGateResult({
+        toolName,
+        argv: fixing ? call.fixArgv : run.argv,
+        outcome: durationMs === undefined ? run.outcome : { ...run.outcome, durationMs },
+        parsed,
+        listFindings: run.listFindings,
+        stdoutInReport: run.stdoutInReport,
+        fixing,
+        notes,
+        ...(tree ? { tree } : {}),
+      }),
+    );
   };
 
   if (!fixing) return result(await runCheck(call));
@@ -339,10 +342,7 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
 /** One command of a call, in the server's warm pool when there is one and it may. */
 async function runOneCommand(call: GateCall, request: RunRequest, isCheck: boolean) {
   const pool = call.options.warm;
-  const run = await runMaybeWarm(
-    request,
-    pool && isCheck ? { pool, gate: call.gate } : undefined,
-  );
+  const run = await runMaybeWarm(request, pool && isCheck ? { pool, gate: call.gate } : undefined);
   if (run.hint) call.warmHints.push(run.hint);
   return run;
 }

@@ -243,12 +243,7 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   };
 
   const timeout = setTimeout(
-    () =>
-      stop(
-        'timed-out',
-        TIMEOUT_GRACE_MS,
-        stoppedProblem('timed-out', request.timeoutMs),
-      ),
+    () => stop('timed-out', TIMEOUT_GRACE_MS, stoppedProblem('timed-out', request.timeoutMs)),
     request.timeoutMs,
   );
   const onAbort = () =>

@@ -106,7 +106,8 @@ export function warmPlanOf(
     command = invocation;
   }
   const program = programName(command[0] ?? '');
-  if (RUST_TOOLS.has(program)) return { warm: false, reason: `${program}: Rust-based, starts fast` };
+  if (RUST_TOOLS.has(program))
+    return { warm: false, reason: `${program}: Rust-based, starts fast` };
   if (NATIVE_TOOLS.has(program)) return { warm: false, reason: `${program}: native, starts fast` };
   const tool = warmToolOf(command);
   if (!tool) return { warm: false, reason: `${program || 'the command'} has no warm worker` };

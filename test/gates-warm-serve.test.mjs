@@ -1,0 +1,278 @@
+// Warm gates through a real `mcp-gates serve`: a warm server's answers equal a --no-warm
+// server's on the same repository (before and after edits, after an eslint config edit),
+// the repeat call starts no worker, `"warm": false` is honoured, a warm call cancelled
+// mid-run leaves the server usable, and a text gate's output still reaches the report.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runGate } from '../dist/gates/gate-tools.js';
+import { WarmPool } from '../dist/gates/warm/index.js';
+import {
+  CLI,
+  cleanupTemporary,
+  envWithTools,
+  runCli,
+  toolContext,
+} from './fixtures/gates-support.mjs';
+import { makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+
+const LINT = { command: ['eslint', '.', '--format', 'json'], parser: 'eslint-json' };
+const GATES = {
+  lint: LINT,
+  format: { command: ['prettier', '--check', '.'], parser: 'prettier' },
+  typecheck: { command: ['tsc', '--noEmit', '--pretty', 'false'], parser: 'tsc' },
+  coldlint: { ...LINT, warm: false },
+  quicklint: { ...LINT, timeoutMs: 3000 },
+};
+
+/** A rule that blocks for 30 s on a file holding SLOW_LINT: a warm call to cancel mid-run. */
+const SLOW_RULE = `
+    'slow': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        if (context.sourceCode.text.includes('SLOW_LINT'))
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000);
+        return {};
+      },
+    },`;
+
+function servedRepo() {
+  const root = makeWarmRepo('mcp-gates-warm-serve-');
+  const plugin = path.join(root, 'node_modules', 'eslint-plugin-local', 'index.js');
+  fs.writeFileSync(
+    plugin,
+    fs.readFileSync(plugin, 'utf8').replace('rules: {', `rules: {${SLOW_RULE}`),
+  );
+  const config = path.join(root, 'eslint.config.js');
+  fs.writeFileSync(
+    config,
+    fs
+      .readFileSync(config, 'utf8')
+      .replace("'local/no-todo': 'warn'", "'local/no-todo': 'warn', 'local/slow': 'error'"),
+  );
+  fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates: GATES }, null, 2));
+  return root;
+}
+
+async function connect(root, extra = []) {
+  const client = new Client({ name: 'warm-serve-test', version: '0.0.1' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--root', root, ...extra],
+    cwd: root,
+    env: envWithTools(),
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return {
+    call: (name, options) =>
+      client.callTool({ name, arguments: {} }, undefined, { timeout: 60000, ...options }),
+    close: () => client.close(),
+  };
+}
+
+/** What must not differ between warm and cold: the verdict and the findings. */
+const verdict = (result) => ({
+  isError: result.isError,
+  passed: result.structuredContent.passed,
+  exitCode: result.structuredContent.exitCode,
+  findings: result.structuredContent.findings,
+  findingCount: result.structuredContent.findingCount,
+});
+
+/**
+ * Mocha hooks: a warm and a --no-warm server on the repository `makeRoot` builds; the
+ * returned object holds root, warm and cold once `before` has run.
+ */
+function servePair(makeRoot) {
+  const pair = {};
+  before(async () => {
+    pair.root = makeRoot();
+    [pair.warm, pair.cold] = await Promise.all([
+      connect(pair.root),
+      connect(pair.root, ['--no-warm']),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([pair.warm?.close(), pair.cold?.close()]);
+    cleanupTemporary();
+  });
+  return pair;
+}
+
+const edit = (root, file, change) =>
+  fs.writeFileSync(path.join(root, file), change(fs.readFileSync(path.join(root, file), 'utf8')));
+
+describe('warm gates through mcp-gates serve', function () {
+  this.timeout(120000);
+  const pair = servePair(servedRepo);
+  let root;
+  let warm;
+  let cold;
+  before(() => ({ root, warm, cold } = pair));
+
+  /** Calls `gate` on both servers; asserts the same verdict and returns the warm result. */
+  async function same(gate) {
+    const [hot, reference] = await Promise.all([warm.call(gate), cold.call(gate)]);
+    expect(verdict(hot)).to.deep.equal(verdict(reference));
+    expect(reference.structuredContent).to.not.have.property('warm');
+    return hot;
+  }
+
+  it('answers a repeat call from the same worker, with the cold result, through edits', async () => {
+    const first = await same('lint');
+    expect(first.structuredContent.findingCount).to.be.above(0);
+    expect(first.structuredContent.warm).to.deep.equal({ used: true, started: true });
+    const second = await same('lint');
+    expect(second.structuredContent.warm).to.deep.equal({ used: true, started: false });
+
+    edit(
+      root,
+      'src/math.ts',
+      (text) => `${text}\nexport function stop(): void {\n  console.log('x');\n}\n`,
+    );
+    const edited = await same('lint');
+    expect(edited.structuredContent.warm).to.deep.equal({ used: true, started: false });
+    expect(edited.structuredContent.findings.map((finding) => finding.rule)).to.include(
+      'no-console',
+    );
+
+    // A config edit: the worker sees it is stale and a fresh one answers.
+    edit(root, 'eslint.config.js', (text) =>
+      text.replace("'no-console': 'error'", "'no-console': 'off'"),
+    );
+    const reconfigured = await same('lint');
+    expect(reconfigured.structuredContent.warm.used).to.equal(true);
+    expect(reconfigured.structuredContent.warm.started).to.equal(true);
+    expect(reconfigured.structuredContent.warm.reason).to.match(/restarted/);
+    expect(reconfigured.structuredContent.findings.map((finding) => finding.rule)).to.not.include(
+      'no-console',
+    );
+  });
+
+  it("keeps a text gate's output in the report (prettier --check) and answers tsc warm", async () => {
+    edit(root, 'src/clean.ts', (text) => `${text}\nexport const ugly   =  1\n`);
+    const format = await same('format');
+    expect(format.structuredContent.warm.used).to.equal(true);
+    expect(format.structuredContent.passed).to.equal(false);
+    expect(format.structuredContent.report)
+      .to.include('src/clean.ts')
+      .and.match(/Code style issues/);
+    const typecheck = await same('typecheck');
+    expect(typecheck.structuredContent.warm.used).to.equal(true);
+    expect(typecheck.structuredContent.findingCount).to.be.above(0);
+  });
+
+  it('honours "warm": false', async () => {
+    const result = await same('coldlint');
+    expect(result.structuredContent.warm).to.deep.include({ used: false, started: false });
+    expect(result.structuredContent.warm.reason).to.include('"warm": false');
+  });
+
+  it('kills a warm call that is cancelled or out of time; the next call starts a fresh worker', async () => {
+    await warm.call('quicklint');
+    fs.writeFileSync(path.join(root, 'src', 'slow.ts'), '// SLOW_LINT\nexport const slow = 1;\n');
+    try {
+      const controller = new AbortController();
+      const call = warm.call('lint', { signal: controller.signal });
+      call.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const aborted = Date.now();
+      controller.abort();
+      await call.then(
+        () => expect.fail('a cancelled call must not resolve'),
+        (error) => expect(String(error)).to.match(/abort|cancel/i),
+      );
+      expect(Date.now() - aborted).to.be.below(10000);
+      const timedOut = await warm.call('quicklint');
+      expect(timedOut.isError).to.equal(true);
+      expect(timedOut.structuredContent.exitCode).to.equal(null);
+      expect(timedOut.structuredContent.report).to.match(/timed out after 3 s/);
+    } finally {
+      fs.rmSync(path.join(root, 'src', 'slow.ts'));
+    }
+    const after = await same('lint');
+    expect(after.structuredContent.warm).to.deep.equal({ used: true, started: true });
+  });
+
+  it('reports a cancelled warm call as cancelled, as the cold runner does', async () => {
+    const pool = new WarmPool();
+    fs.writeFileSync(path.join(root, 'src', 'slow.ts'), '// SLOW_LINT\nexport const slow = 1;\n');
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 2500);
+      const gate = {
+        name: 'lint',
+        description: 'lint',
+        fix: null,
+        timeoutMs: 60000,
+        paths: 'none',
+        source: 'config',
+        ...LINT,
+      };
+      const result = await runGate(gate, false, {}, toolContext({ signal: controller.signal }), {
+        root,
+        warm: pool,
+      });
+      expect(result.isError).to.equal(true);
+      expect(result.structuredContent.report).to.match(/cancelled/);
+      expect(result.structuredContent.warm.used).to.equal(true);
+      expect(pool.workerPids()).to.deep.equal([]);
+    } finally {
+      pool.close();
+      fs.rmSync(path.join(root, 'src', 'slow.ts'));
+    }
+  });
+
+  it('list says which gates run warm and why the others do not', () => {
+    const listed = runCli(['list', '--root', root, '--json']);
+    expect(listed.code).to.equal(0);
+    const byName = Object.fromEntries(
+      JSON.parse(listed.stdout).map((gate) => [gate.name, gate.warm]),
+    );
+    expect(byName.lint).to.deep.equal({ warm: true });
+    expect(byName.coldlint).to.deep.equal({
+      warm: false,
+      reason: '"warm": false in mcp-gates.json',
+    });
+  });
+});
+
+describe('warm script gates through mcp-gates serve', function () {
+  this.timeout(120000);
+  const pair = servePair(() => {
+    const root = makeWarmRepo('mcp-gates-warm-scripts-');
+    edit(root, 'package.json', (text) => {
+      const manifest = JSON.parse(text);
+      manifest.scripts = {
+        lint: 'eslint .',
+        'format:check': 'prettier --check . && eslint .',
+        typecheck: 'tsc --noEmit | cat',
+      };
+      return JSON.stringify(manifest, null, 2);
+    });
+    return root;
+  });
+
+  it('runs a one-command script and each step of a chain warm; a shell script stays cold', async () => {
+    for (const gate of ['lint', 'format', 'typecheck', 'lint']) {
+      const [hot, reference] = await Promise.all([pair.warm.call(gate), pair.cold.call(gate)]);
+      expect(verdict(hot), gate).to.deep.equal(verdict(reference));
+      if (gate === 'typecheck') {
+        expect(hot.structuredContent.warm).to.deep.equal({
+          used: false,
+          started: false,
+          reason: 'script has shell features',
+        });
+      } else {
+        expect(hot.structuredContent.warm.used, gate).to.equal(true);
+        expect(hot.structuredContent.findingCount, gate).to.be.above(0);
+      }
+    }
+    const listed = runCli(['list', '--root', pair.root]);
+    expect(listed.stdout).to.match(/typecheck[\s\S]*?warm: +no \(script has shell features\)/);
+    expect(listed.stdout).to.match(/lint[\s\S]*?warm: +yes/);
+  });
+});
