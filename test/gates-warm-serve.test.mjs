@@ -18,7 +18,11 @@ import {
 } from './fixtures/gates-support.mjs';
 import { makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
 
-const LINT = { command: ['eslint', '.', '--format', 'json'], parser: 'eslint-json' };
+const LINT = {
+  command: ['eslint', '--format', 'json', '.'],
+  parser: 'eslint-json',
+  paths: 'append',
+};
 const GATES = {
   lint: LINT,
   format: { command: ['prettier', '--check', '.'], parser: 'prettier' },
@@ -67,8 +71,8 @@ async function connect(root, extra = []) {
   });
   await client.connect(transport);
   return {
-    call: (name, options) =>
-      client.callTool({ name, arguments: {} }, undefined, { timeout: 60000, ...options }),
+    call: (name, options, args = {}) =>
+      client.callTool({ name, arguments: args }, undefined, { timeout: 60000, ...options }),
     close: () => client.close(),
   };
 }
@@ -114,8 +118,11 @@ describe('warm gates through mcp-gates serve', function () {
   before(() => ({ root, warm, cold } = pair));
 
   /** Calls `gate` on both servers; asserts the same verdict and returns the warm result. */
-  async function same(gate) {
-    const [hot, reference] = await Promise.all([warm.call(gate), cold.call(gate)]);
+  async function same(gate, args) {
+    const [hot, reference] = await Promise.all([
+      warm.call(gate, {}, args),
+      cold.call(gate, {}, args),
+    ]);
     expect(verdict(hot)).to.deep.equal(verdict(reference));
     expect(reference.structuredContent).to.not.have.property('warm');
     return hot;
@@ -138,6 +145,14 @@ describe('warm gates through mcp-gates serve', function () {
     expect(edited.structuredContent.findings.map((finding) => finding.rule)).to.include(
       'no-console',
     );
+
+    // A call's paths reach the warm worker as they reach the cold command.
+    const onePath = await same('lint', { paths: ['src/math.ts'] });
+    expect(onePath.structuredContent.warm).to.deep.equal({ used: true, started: false });
+    expect(onePath.structuredContent.findingCount).to.be.above(0);
+    expect(
+      new Set(onePath.structuredContent.findings.map((finding) => finding.file)),
+    ).to.deep.equal(new Set(['src/math.ts']));
 
     // A config edit: the worker sees it is stale and a fresh one answers.
     edit(root, 'eslint.config.js', (text) =>
@@ -176,9 +191,13 @@ describe('warm gates through mcp-gates serve', function () {
     fs.writeFileSync(path.join(root, 'src', 'slow.ts'), '// SLOW_LINT\nexport const slow = 1;\n');
     try {
       const controller = new AbortController();
-      const call = warm.call('lint', { signal: controller.signal });
+      const updates = [];
+      const call = warm.call('lint', {
+        signal: controller.signal,
+        onprogress: (update) => updates.push(update),
+      });
       call.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
       const aborted = Date.now();
       controller.abort();
       await call.then(
@@ -186,6 +205,9 @@ describe('warm gates through mcp-gates serve', function () {
         (error) => expect(String(error)).to.match(/abort|cancel/i),
       );
       expect(Date.now() - aborted).to.be.below(10000);
+      // Progress while the worker works, as for a cold run.
+      expect(updates.length).to.be.at.least(1);
+      expect(updates[0].message).to.match(/^lint: \d+ s, \d+ bytes of output$/);
       const timedOut = await warm.call('quicklint');
       expect(timedOut.isError).to.equal(true);
       expect(timedOut.structuredContent.exitCode).to.equal(null);
@@ -233,6 +255,9 @@ describe('warm gates through mcp-gates serve', function () {
       JSON.parse(listed.stdout).map((gate) => [gate.name, gate.warm]),
     );
     expect(byName.lint).to.deep.equal({ warm: true });
+    const doctor = runCli(['doctor', '--root', root]);
+    expect(doctor.stdout).to.match(/lint +ok[^\n]*\n +warm: yes/);
+    expect(doctor.stdout).to.match(/coldlint +ok[^\n]*\n +warm: no \("warm": false/);
     expect(byName.coldlint).to.deep.equal({
       warm: false,
       reason: '"warm": false in mcp-gates.json',
