@@ -169,7 +169,11 @@ describe('warm gates through mcp-gates serve', function () {
 
   it("keeps a text gate's output in the report (prettier --check) and answers tsc warm", async () => {
     edit(root, 'src/clean.ts', (text) => `${text}\nexport const ugly   =  1\n`);
-    const format = await same('format');
+    const [format, coldFormat] = await Promise.all([warm.call('format'), cold.call('format')]);
+    expect(verdict(format)).to.deep.equal(verdict(coldFormat));
+    // The captured output, as the report shows it, is the cold run's, in the same order.
+    const outputOf = (result) => result.structuredContent.report.split('--- output')[1];
+    expect(outputOf(format)).to.be.a('string').and.equal(outputOf(coldFormat));
     expect(format.structuredContent.warm.used).to.equal(true);
     expect(format.structuredContent.passed).to.equal(false);
     expect(format.structuredContent.report)

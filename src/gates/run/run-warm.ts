@@ -118,10 +118,7 @@ export async function runMaybeWarm(
     );
     return { outcome, hint: { used: true, started: false, reason: result.reason } };
   }
-  // Stdout before stderr: how a tool that reports on stdout and sums up on stderr
-  // (prettier --check, eslint's warning limit) reads in a cold run.
-  if (result.stdout) output.write('stdout', Buffer.from(result.stdout, 'utf8'));
-  if (result.stderr) output.write('stderr', Buffer.from(result.stderr, 'utf8'));
+  writeInOrder(output, result);
   const outcome = output.finish(
     { end: 'exited', exitCode: result.exitCode, signal: null },
     plan.resolved,
@@ -136,6 +133,33 @@ export async function runMaybeWarm(
         : {}),
     },
   };
+}
+
+/**
+ * The worker's output into the run's sink in the order it was written (runs of
+ * [stream, characters]); without an order, stdout then stderr (how a tool that reports on
+ * stdout and sums up on stderr reads in a cold run).
+ */
+function writeInOrder(
+  output: GateOutput,
+  result: { stdout: string; stderr: string; order?: [0 | 1, number][] },
+): void {
+  const order = result.order ?? [
+    [0, result.stdout.length],
+    [1, result.stderr.length],
+  ];
+  const offsets = [0, 0];
+  for (const [stream, length] of order) {
+    const text = stream === 0 ? result.stdout : result.stderr;
+    const part = text.slice(offsets[stream], offsets[stream]! + length);
+    offsets[stream]! += length;
+    if (part) output.write(stream === 0 ? 'stdout' : 'stderr', Buffer.from(part, 'utf8'));
+  }
+  // Whatever an order left out (it never should) still reaches the run.
+  const restOut = result.stdout.slice(offsets[0]);
+  const restErr = result.stderr.slice(offsets[1]);
+  if (restOut) output.write('stdout', Buffer.from(restOut, 'utf8'));
+  if (restErr) output.write('stderr', Buffer.from(restErr, 'utf8'));
 }
 
 /** One hint for a call that ran several commands (steps, or a fix and its check). */

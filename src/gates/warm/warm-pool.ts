@@ -42,6 +42,8 @@ export type WarmRunResult =
       exitCode: number;
       stdout: string;
       stderr: string;
+      /** Runs of [stream, characters] in write order (0 stdout, 1 stderr), when known. */
+      order?: [0 | 1, number][];
       durationMs: number;
       /** This call started the worker (first use, or a restart after a change). */
       startedWorker: boolean;
@@ -300,6 +302,7 @@ export class WarmPool {
         exitCode: reply.exitCode,
         stdout: reply.stdout,
         stderr: reply.stderr,
+        ...(reply.order ? { order: reply.order } : {}),
         durationMs,
         startedWorker,
         ...(restartedBecause ? { restartedBecause } : {}),
