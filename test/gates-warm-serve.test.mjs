@@ -182,6 +182,13 @@ describe('warm gates through mcp-gates serve', function () {
     const typecheck = await same('typecheck');
     expect(typecheck.structuredContent.warm.used).to.equal(true);
     expect(typecheck.structuredContent.findingCount).to.be.above(0);
+    // The prepared check's private --tsBuildInfoFile (new on every call) keeps the worker.
+    edit(root, 'src/math.ts', (text) => `${text}\nexport const wrong: number = 'x';\n`);
+    const again = await same('typecheck');
+    expect(again.structuredContent.warm).to.deep.equal({ used: true, started: false });
+    expect(again.structuredContent.findingCount).to.equal(
+      typecheck.structuredContent.findingCount + 1,
+    );
   });
 
   it('honours "warm": false', async () => {

@@ -117,6 +117,15 @@ export function warmPlanOf(
     return { warm: false, reason: `${program} is not the project's own (node_modules/.bin)` };
   if (tool === 'tsc' && command.some((word) => /^(-b|--build)$/.test(word)))
     return { warm: false, reason: 'tsc --build runs cold' };
+  // run/tsc-build.ts gives each cold run a fresh private --tsBuildInfoFile, written only
+  // by an incremental project; the worker writes nothing, and a path new on every call
+  // would make it rebuild its program each time.
+  if (
+    tool === 'tsc' &&
+    gate.prepare === 'tsc-noemit' &&
+    command[command.length - 2] === '--tsBuildInfoFile'
+  )
+    command = command.slice(0, -2);
   const packageName = tool === 'tsc' ? 'typescript' : tool;
   const installed = resolveInstalledPackage(runDir, packageName);
   if (typeof installed === 'string') return { warm: false, reason: installed };
