@@ -29,6 +29,7 @@ const GATES = {
   typecheck: { command: ['tsc', '--noEmit', '--pretty', 'false'], parser: 'tsc' },
   coldlint: { ...LINT, warm: false },
   quicklint: { ...LINT, timeoutMs: 3000 },
+  fixlint: { ...LINT, fix: ['eslint', '--fix', '.'] },
 };
 
 /** A rule that blocks for 30 s on a file holding SLOW_LINT: a warm call to cancel mid-run. */
@@ -257,6 +258,20 @@ describe('warm gates through mcp-gates serve', function () {
       pool.close();
       fs.rmSync(path.join(root, 'src', 'slow.ts'));
     }
+  });
+
+  it("runs a fix cold and the check after it warm, with the cold check's findings", async () => {
+    edit(
+      root,
+      'src/clean.ts',
+      (text) => `${text}\nexport const isText = typeof globalThis == 'object';\n`,
+    );
+    const fixed = await warm.call('fixlint_fix');
+    expect(fixed.structuredContent.changedFiles).to.include('src/clean.ts');
+    expect(fixed.structuredContent.warm.used).to.equal(true);
+    const check = await cold.call('fixlint');
+    expect(fixed.structuredContent.findings).to.deep.equal(check.structuredContent.findings);
+    expect(fixed.structuredContent.passed).to.equal(check.structuredContent.passed);
   });
 
   it('list says which gates run warm and why the others do not', () => {
