@@ -8,11 +8,12 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runGate } from '../dist/gates/gate-tools.js';
-import { WarmPool } from '../dist/gates/warm/index.js';
+import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
 import {
   CLI,
   cleanupTemporary,
   envWithTools,
+  makeTempDir,
   runCli,
   toolContext,
 } from './fixtures/gates-support.mjs';
@@ -325,5 +326,76 @@ describe('warm script gates through mcp-gates serve', function () {
     const listed = runCli(['list', '--root', pair.root]);
     expect(listed.stdout).to.match(/typecheck[\s\S]*?warm: +no \(script has shell features\)/);
     expect(listed.stdout).to.match(/lint[\s\S]*?warm: +yes/);
+  });
+});
+
+describe('warm capability, decided before any worker starts', () => {
+  after(cleanupTemporary);
+  const gate = (command, extra = {}) => ({
+    name: 'gate',
+    description: 'gate',
+    command,
+    fix: null,
+    parser: 'generic',
+    timeoutMs: 60000,
+    paths: 'none',
+    source: 'config',
+    ...extra,
+  });
+  const capability = (root, command, extra) =>
+    gateWarmCapability(gate(command, extra), root, envWithTools());
+
+  it('names why a gate stays cold: Rust tools, type-aware eslint, TypeScript 7, foreign eslint', () => {
+    const root = makeWarmRepo('mcp-gates-warm-capability-');
+    expect(capability(root, ['eslint', '.'])).to.deep.equal({ warm: true });
+    expect(capability(root, ['biome', 'check', '.'])).to.deep.equal({
+      warm: false,
+      reason: 'biome: Rust-based, starts fast',
+    });
+    expect(capability(root, ['tsc', '-b', 'tsconfig.json'])).to.deep.equal({
+      warm: false,
+      reason: 'tsc --build runs cold',
+    });
+    const steps = [
+      { command: ['eslint', '.'], parser: 'eslint-stylish' },
+      { command: ['oxlint'], parser: 'oxlint-text' },
+    ];
+    expect(capability(root, ['npm', 'run', 'lint'], { steps })).to.deep.equal({
+      warm: true,
+      reason: 'oxlint: Rust-based, starts fast',
+    });
+
+    fs.writeFileSync(
+      path.join(root, 'eslint.config.js'),
+      'export default [{ languageOptions: { parserOptions: { projectService: true } } }];\n',
+    );
+    expect(capability(root, ['eslint', '.'])).to.deep.equal({
+      warm: false,
+      reason: 'type-aware ESLint config',
+    });
+
+    // reason: the stand-in tsc is a POSIX executable (Windows looks for a .cmd shim).
+    if (process.platform !== 'win32') {
+      const native = makeTempDir('mcp-gates-warm-ts7-');
+      fs.writeFileSync(path.join(native, 'package.json'), '{ "name": "ts7" }\n');
+      fs.mkdirSync(path.join(native, 'node_modules', '.bin'), { recursive: true });
+      fs.mkdirSync(path.join(native, 'node_modules', 'typescript'));
+      fs.writeFileSync(
+        path.join(native, 'node_modules', 'typescript', 'package.json'),
+        '{ "name": "typescript", "version": "7.0.2" }\n',
+      );
+      fs.writeFileSync(path.join(native, 'node_modules', '.bin', 'tsc'), '#!/bin/sh\n', {
+        mode: 0o755,
+      });
+      expect(capability(native, ['tsc', '--noEmit'])).to.deep.equal({
+        warm: false,
+        reason: 'TypeScript 7 native compiler',
+      });
+    }
+    // No node_modules of its own: eslint from PATH may be another version than it loads.
+    expect(capability(makeTempDir(), ['eslint', '.'])).to.deep.equal({
+      warm: false,
+      reason: "eslint is not the project's own (node_modules/.bin)",
+    });
   });
 });
