@@ -15,6 +15,7 @@ import {
   envWithTools,
   makeTempDir,
   runCli,
+  survivors,
   toolContext,
 } from './fixtures/gates-support.mjs';
 import { makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
@@ -76,7 +77,24 @@ async function connect(root, extra = []) {
     call: (name, options, args = {}) =>
       client.callTool({ name, arguments: args }, undefined, { timeout: 60000, ...options }),
     close: () => client.close(),
+    pid: () => transport.pid,
   };
+}
+
+/** Linux: the warm workers among a process's children (their command line names worker-main). */
+function warmWorkersOf(pid) {
+  const children = fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .filter(Boolean)
+    .map(Number);
+  return children.filter((child) => {
+    try {
+      return fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('worker-main.js');
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What must not differ between warm and cold: the verdict and the findings. */
@@ -289,6 +307,29 @@ describe('warm gates through mcp-gates serve', function () {
       warm: false,
       reason: '"warm": false in mcp-gates.json',
     });
+  });
+});
+
+describe('warm workers end with the server', function () {
+  this.timeout(60000);
+  after(cleanupTemporary);
+
+  it('stops its workers when the client closes the server', async function () {
+    // reason: reads a process's children from /proc (Linux); the pool's close is the same code elsewhere.
+    if (process.platform !== 'linux') this.skip();
+    const root = servedRepo();
+    const server = await connect(root);
+    const pid = server.pid();
+    let workers;
+    try {
+      const result = await server.call('lint');
+      expect(result.structuredContent.warm.used).to.equal(true);
+      workers = warmWorkersOf(pid);
+      expect(workers).to.have.length(1);
+    } finally {
+      await server.close();
+    }
+    expect(await survivors(workers, 5000)).to.deep.equal([]);
   });
 });
 
