@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parseConfig } from '../dist/gates/config.js';
 import { runGate } from '../dist/gates/gate-tools.js';
 import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
 import {
@@ -385,6 +386,16 @@ describe('warm capability, decided before any worker starts', () => {
   });
   const capability = (root, command, extra) =>
     gateWarmCapability(gate(command, extra), root, envWithTools());
+
+  it('reads "warm" from mcp-gates.json as a boolean, naming the key when it is not one', () => {
+    const read = (warm) =>
+      parseConfig({ gates: { lint: { command: ['eslint', '.'], warm } } }, 'f');
+    expect(read(false)[0].warm).to.equal(false);
+    expect(read(true)[0]).to.not.have.property('warm');
+    expect(() => read('no'))
+      .to.throw(/gates\.lint\.warm: expected true or false, got/)
+      .with.property('code', 'ECONFIG_TYPE');
+  });
 
   it('names why a gate stays cold: Rust tools, type-aware eslint, TypeScript 7, foreign eslint', () => {
     const root = makeWarmRepo('mcp-gates-warm-capability-');
