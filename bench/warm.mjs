@@ -6,13 +6,17 @@
 //   first      a warm call on a new pool (starts the worker)
 //   repeat     a warm call with nothing changed
 //   edit       a warm call after a one-file edit
+//   gate cold / gate warm   the whole tool call (runGate: tree fingerprints, capture,
+//              parse, result) without and with a warm pool (repeat, unchanged)
 // each also as a ratio to cold. Every warm answer is checked against the cold one.
 // Usage: npm run build && node bench/warm.mjs [--runs 7] [--files 60]
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseConfig } from '../dist/gates/config.js';
+import { runGate } from '../dist/gates/gate-tools.js';
 import { WarmPool } from '../dist/gates/warm/index.js';
-import { cleanupTemporary } from '../test/fixtures/gates-support.mjs';
+import { cleanupTemporary, toolContext } from '../test/fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, runCold } from '../test/fixtures/warm/warm-fixture.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -26,6 +30,7 @@ const GATES = {
   format: ['prettier', '--check', '.'],
   typecheck: ['tsc', '--noEmit', '--pretty', 'false'],
 };
+const PARSERS = { lint: 'eslint-json', format: 'prettier', typecheck: 'tsc' };
 
 /** One generated module: a few typed functions importing the previous module. */
 function moduleText(index, variant) {
@@ -103,12 +108,39 @@ async function measure(root, argv) {
   return { cold: median(cold), first: median(first), repeat: median(repeat), edit: median(edit) };
 }
 
+/** The whole tool call, cold and warm (repeat): what an agent waits for. */
+async function measureGate(root, name, argv) {
+  // Built as mcp-gates.json would build it (typecheck gets its private --tsBuildInfoFile).
+  const [gate] = parseConfig(
+    { gates: { [name]: { command: argv, parser: PARSERS[name], timeoutMs: 120000 } } },
+    'bench',
+  );
+  const call = (options) =>
+    runGate(gate, false, {}, toolContext(), { root, env: gateEnv(), ...options });
+  const gateCold = [];
+  const gateWarm = [];
+  for (let run = 0; run < RUNS; run++) gateCold.push((await timed(() => call({}))).ms);
+  const pool = new WarmPool();
+  const reference = (await call({})).structuredContent;
+  const first = (await call({ warm: pool })).structuredContent;
+  if (JSON.stringify(first.findings) !== JSON.stringify(reference.findings) || !first.warm?.used)
+    throw new Error(`the warm ${name} gate differs from cold or did not run warm`);
+  for (let run = 0; run < RUNS; run++) gateWarm.push((await timed(() => call({ warm: pool }))).ms);
+  pool.close();
+  return { gateCold: median(gateCold), gateWarm: median(gateWarm) };
+}
+
 const root = makeBenchRepo();
 const rows = [];
 try {
   for (const [gate, argv] of Object.entries(GATES)) {
     const figures = await measure(root, argv);
-    rows.push({ gate, command: argv.join(' '), ...figures });
+    rows.push({
+      gate,
+      command: argv.join(' '),
+      ...figures,
+      ...(await measureGate(root, gate, argv)),
+    });
   }
 } finally {
   cleanupTemporary();
@@ -116,11 +148,14 @@ try {
 const ms = (value) => `${Math.round(value)} ms`;
 const ratio = (value, cold) => `${(value / cold).toFixed(2)}x`;
 console.log(`warm gates, ${FILES + 4} source files, median of ${RUNS} (ratio to cold)`);
-console.log('| gate | cold | first call | repeat, unchanged | after a one-file edit |');
-console.log('|---|---|---|---|---|');
+console.log(
+  '| gate | cold | first call | repeat, unchanged | after a one-file edit | gate call cold | gate call warm |',
+);
+console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) {
   console.log(
     `| ${row.gate} (\`${row.command}\`) | ${ms(row.cold)} | ${ms(row.first)} (${ratio(row.first, row.cold)}) | ` +
-      `${ms(row.repeat)} (${ratio(row.repeat, row.cold)}) | ${ms(row.edit)} (${ratio(row.edit, row.cold)}) |`,
+      `${ms(row.repeat)} (${ratio(row.repeat, row.cold)}) | ${ms(row.edit)} (${ratio(row.edit, row.cold)}) | ` +
+      `${ms(row.gateCold)} | ${ms(row.gateWarm)} (${ratio(row.gateWarm, row.gateCold)}) |`,
   );
 }

@@ -85,6 +85,8 @@ describe('mcp-gates CLI', function () {
         fix: ['npm', 'run', '--silent', 'lint:fix'],
         parser: 'eslint-stylish',
         source: 'package.json',
+        // The fixture has no node_modules: eslint comes from PATH, so serve runs it cold.
+        warm: { warm: false, reason: "eslint is not the project's own (node_modules/.bin)" },
       });
       for (const gate of gates)
         expect(Object.keys(gate)).to.deep.equal([
@@ -94,6 +96,7 @@ describe('mcp-gates CLI', function () {
           'fix',
           'parser',
           'source',
+          'warm',
         ]);
     });
 

@@ -18,6 +18,8 @@ export interface CliArguments {
   root: string | undefined;
   json: boolean;
   fix: boolean;
+  /** `--no-warm`: no warm workers (serve; `run` is always cold). */
+  warm: boolean;
   help: boolean;
   version: boolean;
   /** run: only the files changed against HEAD, or the merge-base with `base`. */
@@ -34,9 +36,9 @@ export interface CliArguments {
 }
 
 const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
-  serve: ['--root'],
+  serve: ['--root', '--no-warm'],
   list: ['--root', '--json'],
-  run: ['--root', '--json', '--fix', '--changed', '--base', '--new', '--max-chars'],
+  run: ['--root', '--json', '--fix', '--no-warm', '--changed', '--base', '--new', '--max-chars'],
   check: ['--root', '--json', '--max-chars'],
   baseline: ['--root', '--write-file'],
   init: ['--root'],
@@ -55,6 +57,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     root: undefined,
     json: false,
     fix: false,
+    warm: true,
     help: false,
     version: false,
     changed: false,
@@ -91,6 +94,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           break;
         case '--fix':
           parsed.fix = true;
+          flags.push(flag);
+          break;
+        case '--no-warm':
+          parsed.warm = false;
           flags.push(flag);
           break;
         case '--changed':

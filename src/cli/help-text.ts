@@ -25,24 +25,28 @@ Exit codes: 0 ok or passed, 1 gate failed or problem found, 2 usage or config er
 130 interrupted (Ctrl-C).`;
 
 const COMMAND_HELP: Record<CommandName, string> = {
-  serve: `Usage: mcp-gates serve [--root DIR]
+  serve: `Usage: mcp-gates serve [--root DIR] [--no-warm]
 
 Serves the project's gates over MCP on stdin/stdout: one tool per gate, plus
 <gate>_fix for gates with a fix command. The gates come from mcp-gates.json at the
 root, or from detection when there is none. A bad config stops the server (exit 2).
+Checks run by the project's own eslint 9+, prettier 3 and tsc (up to 6) answer from
+warm worker processes kept for the server's life, with the cold run's result.
 
 Options:
-${ROOT_LINE}`,
+${ROOT_LINE}
+  --no-warm    run every gate cold (no warm workers)`,
   list: `Usage: mcp-gates list [--root DIR] [--json]
 
 Shows the gates that would be served. --json prints an array of
-{name, description, command, fix, parser, source}; source is "config" or the file
-detection read.
+{name, description, command, fix, parser, source, warm}; source is "config" or the file
+detection read; warm is {warm, reason?}: whether serve answers the check from a warm
+worker, and why not.
 
 Options:
 ${ROOT_LINE}
   --json       machine-readable output`,
-  run: `Usage: mcp-gates run <gate> [--root DIR] [--fix] [--json] [--changed [--base REF]]
+  run: `Usage: mcp-gates run <gate> [--root DIR] [--fix] [--json] [--no-warm] [--changed [--base REF]]
                      [--new] [--max-chars N] [paths...]
 
 Runs one gate through the same code path as its MCP tool and prints the report.
@@ -54,6 +58,7 @@ Options:
 ${ROOT_LINE}
   --fix        run the gate's fix command instead (the <gate>_fix tool)
   --json       print the structured result (findings) as JSON
+  --no-warm    accepted for symmetry with serve: a one-shot run is always cold
   --changed    only the files changed against HEAD (--base REF: the merge-base with REF)
   --new        only findings not in the baseline (see \`mcp-gates baseline\`); fails
                only on new errors

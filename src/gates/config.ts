@@ -29,6 +29,7 @@ export const GATE_KEYS = [
   'timeoutMs',
   'maxChars',
   'paths',
+  'warm',
 ] as const;
 /** Bounds of a gate's `maxChars` (the schema says the same). */
 export const MAX_CHARS_RANGE = { min: MIN_MAX_CHARS, max: 10_000_000 } as const;
@@ -307,6 +308,13 @@ function readGate(
       );
     paths = gate.paths as PathsMode;
   }
+  if (gate.warm !== undefined && typeof gate.warm !== 'boolean')
+    reader.fail(
+      'ECONFIG_TYPE',
+      `${keyPath}.warm`,
+      `expected true or false, got ${describeValue(gate.warm)}`,
+      'use false to always run this gate cold in `serve` (true, the default, lets it run warm)',
+    );
   const prepare = inferTscPrepare(command);
   const derivedFiles = derivedFilesOf(command);
   return {
@@ -321,6 +329,7 @@ function readGate(
     source: 'config',
     ...(prepare ? { prepare } : {}),
     ...(derivedFiles ? { derivedFiles } : {}),
+    ...(gate.warm === false ? { warm: false } : {}),
   };
 }
 

@@ -57,6 +57,8 @@ export interface GateSpec {
    * removes the ones it created, so it leaves the tree as it found it.
    */
   derivedFiles?: string[];
+  /** mcp-gates.json `"warm": false`: never run this gate in a warm worker. */
+  warm?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;

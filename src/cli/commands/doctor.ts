@@ -6,6 +6,7 @@ import { detectGates } from '../../gates/detect/detect.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import { installCommand, resolveCommand } from '../../gates/run/resolve-command.js';
+import { gateWarmCapability, warmCapabilityText } from '../../gates/warm/warm-plan.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { installStatus } from '../install-status.js';
@@ -21,6 +22,8 @@ interface GateCheck {
   command: string[];
   fix: string[] | null;
   parser: string;
+  /** Whether `serve` may answer its check from a warm worker, and why not. */
+  warm: { warm: boolean; reason?: string };
   /**
    * The program that would run (null when none would), whether it answered `--version`
    * (`fails`: did not start or exited non-zero; `slow`: no answer in time, not counted as
@@ -62,6 +65,7 @@ async function checkGate(
     command: gate.command,
     fix: gate.fix,
     parser: gate.parser,
+    warm: gateWarmCapability(gate, root, process.env),
   };
   const program = gate.command[0]!;
   const resolved = resolveCommand(gate.command, root, process.env);
@@ -197,6 +201,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
           ? `ok   ${program.resolved}${program.version ? ` (${program.version})` : ''}`
           : `${program.status.toUpperCase()}  ${program.problem}\n${' '.repeat(15)}fix: ${program.fix}`;
       lines.push(`  ${check.name.padEnd(12)} ${status}`);
+      lines.push(`${' '.repeat(15)}warm: ${warmCapabilityText(check.warm)}`);
     }
   };
   if (configured) describe('configured gates', configured);

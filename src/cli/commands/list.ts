@@ -3,6 +3,7 @@ import { fixToolName } from '../../gates/gate-spec.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
+import { gateWarmCapability, warmCapabilityText } from '../../gates/warm/warm-plan.js';
 
 export function listCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
@@ -15,6 +16,7 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
       fix: gate.fix,
       parser: gate.parser,
       source: gate.source,
+      warm: gateWarmCapability(gate, root, process.env),
     }));
     output.out(JSON.stringify(rows, null, 2));
     return 0;
@@ -33,6 +35,7 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
     output.out(`    ${gate.description}`);
     output.out(`    command: ${gate.command.join(' ')}`);
     if (gate.fix) output.out(`    fix:     ${gate.fix.join(' ')}`);
+    output.out(`    warm:    ${warmCapabilityText(gateWarmCapability(gate, root, process.env))}`);
     output.out(
       `    parser:  ${gate.parser}   source: ${gate.source}${gate.paths === 'append' ? '   takes paths' : ''}\n`,
     );

@@ -2,6 +2,7 @@ import { createGateTools } from '../../gates/gate-tools.js';
 import { loadGates } from '../../gates/load-gates.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { watchGates } from '../../gates/watch-gates.js';
+import { WarmPool } from '../../gates/warm/index.js';
 import type { Tool } from '../../server/tool.js';
 import { serveStdio } from '../../serve-stdio.js';
 import { McpServer } from '../../server/server.js';
@@ -38,7 +39,10 @@ function replaceTools(server: McpServer, current: readonly Tool[], next: readonl
 export async function serveCommand(args: CliArguments): Promise<number> {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   const served = loadGates(root);
-  const tools = createGateTools(served.gates, { root });
+  // Workers start on a gate's first call and live at most as long as this server.
+  const warm = args.warm ? new WarmPool() : undefined;
+  const gateOptions = { root, ...(warm ? { warm } : {}) };
+  const tools = createGateTools(served.gates, gateOptions);
   if (served.gates.length === 0) {
     process.stderr.write(
       `mcp-gates: no gates found in ${root}; serving no tools (run \`mcp-gates doctor --root ${root}\`)\n`,
@@ -68,7 +72,7 @@ export async function serveCommand(args: CliArguments): Promise<number> {
   let current = tools;
   const watcher = watchGates(root, served, {
     onChange: (next) => {
-      const nextTools = createGateTools(next.gates, { root });
+      const nextTools = createGateTools(next.gates, gateOptions);
       replaceTools(server, current, nextTools);
       current = nextTools;
       const names = nextTools.map((tool) => tool.name).join(', ') || 'none';
@@ -85,6 +89,7 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     await serveStdio(server);
   } finally {
     watcher.close();
+    warm?.close();
   }
   // Exit now, as a CLI should once its conversation is over: a gate child that ignored its
   // kill or a stuck write to a client that stopped reading must not hold the process.

@@ -166,6 +166,18 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
         additionalProperties: false,
       },
     },
+    warm: {
+      type: 'object',
+      description:
+        'Present when the server keeps warm workers: whether one answered this call (used), whether this call started it (started), and why the call ran cold or the worker restarted (reason).',
+      properties: {
+        used: { type: 'boolean' },
+        started: { type: 'boolean' },
+        reason: { type: 'string' },
+      },
+      required: ['used', 'started'],
+      additionalProperties: false,
+    },
   },
   required: [
     'gate',

@@ -31,7 +31,9 @@ import { confinePaths } from './confine-paths.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
 import { locatePrettierFindings } from './locate-format.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
-import { runGateCommand, type RunOutcome } from './runner.js';
+import { type RunOutcome, type RunRequest } from './runner.js';
+import { combineWarmHints, runMaybeWarm, type WarmHint } from './run-warm.js';
+import type { WarmPool } from '../warm/warm-pool.js';
 import {
   compareTrees,
   fingerprintTree,
@@ -61,6 +63,8 @@ export interface GateToolOptions {
   ownTranscript?: boolean;
   /** Where `baseline: true` writes (the CLI's `baseline --write-file`); default: see baselineFileOf. */
   baselineFile?: string;
+  /** Warm workers (`serve` only): checks of eslint, prettier and tsc answer from them. */
+  warm?: WarmPool;
 }
 
 /** The committed baseline of a gate, inside the repository (`baseline --write-file`). */
@@ -104,6 +108,8 @@ interface GateCall {
   pathCount: number;
   context: ToolContext;
   options: GateToolOptions;
+  /** What each command of the call said about warm (see run-warm.ts). */
+  warmHints: WarmHint[];
 }
 
 /** What one command (or a gate's steps) gave: enough to build a result. */
@@ -414,6 +420,7 @@ export async function runGate(
     pathCount: paths.length,
     context,
     options,
+    warmHints: [],
   };
   // Tolerant of a hand-made context without log (direct runGate callers predate it).
   const log: ToolContext['log'] = context.log ?? (() => {});
@@ -445,7 +452,7 @@ export async function runGate(
       const outcome = { ...run.data.outcome, stdout: '', stderr: '' };
       lastRuns.set(key, { data: { ...run.data, outcome }, after: run.after, scope });
     }
-    const result = buildGateResult(run.data, viewOf(run.data, scope, 'ran'));
+    const result = withWarmHint(call, buildGateResult(run.data, viewOf(run.data, scope, 'ran')));
     const status = (result.structuredContent as { status: string }).status;
     log(result.isError ? 'warning' : 'info', `${toolName}: ${status}`, 'mcp-gates');
     return result;
@@ -565,6 +572,7 @@ async function runCheckCommands(call: GateCall): Promise<CommandRun> {
     runDir: call.runDir,
     steps: gate.steps,
     isMachineFormat: (parser) => MACHINE_FORMAT_PARSERS.has(parser),
+    runCommand: async (request) => (await runOneCommand(call, request, true)).outcome,
   });
   return {
     argv: steps.argv,
@@ -599,12 +607,13 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
   const machineFormat = MACHINE_FORMAT_PARSERS.has(parserName);
   let outcome: RunOutcome;
   try {
-    outcome = await runGateCommand({
-      ...commonRequest(call),
-      root: call.runDir,
-      argv,
-      stdoutInReport: !machineFormat,
-    });
+    // A fix rewrites files: it always runs cold (no worker serves --fix or --write).
+    const isCheck = !(call.fixing && argv === call.fixArgv);
+    ({ outcome } = await runOneCommand(
+      call,
+      { ...commonRequest(call), root: call.runDir, argv, stdoutInReport: !machineFormat },
+      isCheck,
+    ));
   } catch (error) {
     // spawn throws E2BIG synchronously (nothing was started): a result, not a crash.
     if ((error as NodeJS.ErrnoException).code === 'E2BIG') throw new ArgumentListTooLong();
@@ -621,4 +630,19 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
     listFindings: machineFormat,
     stdoutInReport: !machineFormat,
   };
+}
+
+/** One command of a call, in the server's warm pool when there is one and it may. */
+async function runOneCommand(call: GateCall, request: RunRequest, isCheck: boolean) {
+  const pool = call.options.warm;
+  const run = await runMaybeWarm(request, pool && isCheck ? { pool, gate: call.gate } : undefined);
+  if (run.hint) call.warmHints.push(run.hint);
+  return run;
+}
+
+/** The result with `warm` in its structured content when any command asked the pool. */
+function withWarmHint(call: GateCall, result: ToolResult): ToolResult {
+  const hint = combineWarmHints(call.warmHints);
+  if (!hint || !result.structuredContent) return result;
+  return { ...result, structuredContent: { ...result.structuredContent, warm: hint } };
 }

@@ -54,6 +54,8 @@ export interface StepsRequest extends Omit<RunRequest, 'argv' | 'stdoutInReport'
   steps: readonly GateStep[];
   /** Parsers whose stdout is a machine format, kept out of the report. */
   isMachineFormat: (parser: string) => boolean;
+  /** Runs one step's command (default runGateCommand; a server's gates may run it warm). */
+  runCommand?: (request: RunRequest) => Promise<RunOutcome>;
 }
 
 export interface StepsOutcome {
@@ -82,8 +84,9 @@ export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
     if (outcomes.length > 0 && (request.signal.aborted || remainingMs <= 0)) break;
     const bytesBefore = outcomes.reduce((sum, earlier) => sum + earlier.outputBytes, 0);
     const { onProgress } = request;
-    const outcome = await runGateCommand({
-      ...request,
+    const { runCommand = runGateCommand, ...common } = request;
+    const outcome = await runCommand({
+      ...common,
       // Progress counts from the gate's start, so it keeps increasing across steps.
       ...(onProgress
         ? {

@@ -109,7 +109,70 @@ function formatSeconds(ms: number): string {
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
-function gateEnvironment(root: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/** The report's problem line for a run that was stopped (cold or warm alike). */
+export function stoppedProblem(end: 'timed-out' | 'cancelled', timeoutMs: number): string {
+  return end === 'timed-out'
+    ? `timed out after ${formatSeconds(timeoutMs)}; the process tree was killed`
+    : 'cancelled; the process tree was killed';
+}
+
+type FinishedRun = Omit<
+  RunOutcome,
+  'durationMs' | 'stdout' | 'stderr' | 'parseTruncated' | 'outputBytes' | 'output' | 'resolved'
+>;
+
+/**
+ * Where one run's output goes: every chunk into the active capture (stderr always,
+ * stdout when the report shows it) in arrival order, or a bounded transcript outside a
+ * capture, and a bounded decoded copy of each stream for the parser. The cold runner
+ * feeds it from the pipes, a warm run (run-warm.ts) from the worker's answer.
+ */
+export class GateOutput {
+  // Through this run's own capture handle: a run the server abandoned after a cancel
+  // reads nothing here rather than a later call's output.
+  private readonly capture;
+  private readonly transcript = new BoundedTranscript(REPORT_LIMIT_BYTES);
+  private readonly stdout = new StreamCopy();
+  private readonly stderr = new StreamCopy();
+  outputBytes = 0;
+
+  constructor(
+    private readonly started: number,
+    private readonly stdoutInReport: boolean,
+    /** Only this run's own transcript, never the active capture (parallel gates of `check`). */
+    ownTranscript = false,
+  ) {
+    this.capture = ownTranscript ? undefined : activeCapture();
+  }
+
+  write(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    this.outputBytes += chunk.length;
+    (stream === 'stdout' ? this.stdout : this.stderr).push(chunk);
+    if (stream === 'stdout' && !this.stdoutInReport) return;
+    // Only into this run's own capture, while it lasts (a gate that outlives its call
+    // never writes into a later call's); a write error is said in the report.
+    if (this.capture) this.capture.write(chunk);
+    else this.transcript.push(chunk);
+  }
+
+  finish(partial: FinishedRun, resolved: ResolvedCommand): RunOutcome {
+    const output = this.capture
+      ? this.capture.take({ limitBytes: REPORT_LIMIT_BYTES })
+      : this.transcript.report();
+    return {
+      ...partial,
+      durationMs: Date.now() - this.started,
+      stdout: this.stdout.text(),
+      stderr: this.stderr.text(),
+      parseTruncated: this.stdout.truncated || this.stderr.truncated,
+      outputBytes: this.outputBytes,
+      output: { ...output, text: stripAnsi(output.text) },
+      resolved,
+    };
+  }
+}
+
+export function gateEnvironment(root: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...base,
     NO_COLOR: '1',
@@ -133,36 +196,8 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   const started = Date.now();
   const baseEnv = request.env ?? process.env;
   const resolved = resolveCommand(request.argv, request.root, baseEnv);
-  const capture = request.ownTranscript ? undefined : activeCapture();
-  const transcript = new BoundedTranscript(REPORT_LIMIT_BYTES);
-  const stdout = new StreamCopy();
-  const stderr = new StreamCopy();
-  let outputBytes = 0;
-
-  // Through this run's own capture handle: a run the server abandoned after a cancel
-  // reads nothing here rather than a later call's output.
-  const collectOutput = (): CapturedOutput => {
-    if (capture) return capture.take({ limitBytes: REPORT_LIMIT_BYTES });
-    return transcript.report();
-  };
-  const finish = (
-    partial: Omit<
-      RunOutcome,
-      'durationMs' | 'stdout' | 'stderr' | 'parseTruncated' | 'outputBytes' | 'output' | 'resolved'
-    >,
-  ): RunOutcome => {
-    const output = collectOutput();
-    return {
-      ...partial,
-      durationMs: Date.now() - started,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      parseTruncated: stdout.truncated || stderr.truncated,
-      outputBytes,
-      output: { ...output, text: stripAnsi(output.text) },
-      resolved,
-    };
-  };
+  const output = new GateOutput(started, request.stdoutInReport ?? true, request.ownTranscript);
+  const finish = (partial: FinishedRun): RunOutcome => output.finish(partial, resolved);
 
   if (!resolved.ok) {
     return finish({
@@ -194,17 +229,8 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   // Tied to the server's life at once: no process of its tree outlives the server.
   watchGate(child);
 
-  const tee = (copy: StreamCopy, toReport: boolean) => (chunk: Buffer) => {
-    outputBytes += chunk.length;
-    copy.push(chunk);
-    if (!toReport) return;
-    // Only into this run's own capture, while it lasts (a gate that outlives its call
-    // never writes into a later call's); a write error is said in the report.
-    if (capture) capture.write(chunk);
-    else transcript.push(chunk);
-  };
-  child.stdout.on('data', tee(stdout, request.stdoutInReport ?? true));
-  child.stderr.on('data', tee(stderr, true));
+  child.stdout.on('data', (chunk: Buffer) => output.write('stdout', chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.write('stderr', chunk));
 
   let end: RunEnd = 'exited';
   let problem: string | undefined;
@@ -226,20 +252,15 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   };
 
   const timeout = setTimeout(
-    () =>
-      stop(
-        'timed-out',
-        TIMEOUT_GRACE_MS,
-        `timed out after ${formatSeconds(request.timeoutMs)}; the process tree was killed`,
-      ),
+    () => stop('timed-out', TIMEOUT_GRACE_MS, stoppedProblem('timed-out', request.timeoutMs)),
     request.timeoutMs,
   );
   const onAbort = () =>
-    stop('cancelled', CANCEL_GRACE_MS, 'cancelled; the process tree was killed');
+    stop('cancelled', CANCEL_GRACE_MS, stoppedProblem('cancelled', request.timeoutMs));
   request.signal.addEventListener('abort', onAbort, { once: true });
   const progress = request.onProgress
     ? setInterval(
-        () => request.onProgress!(Date.now() - started, outputBytes),
+        () => request.onProgress!(Date.now() - started, output.outputBytes),
         PROGRESS_INTERVAL_MS,
       )
     : undefined;

@@ -141,7 +141,12 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
           notWarmable: `${captured.value} is linted with type information: TypeScript programs kept across calls can miss edits to other files, so it runs cold`,
         };
       }
-      return { exitCode: captured.value, stdout: captured.stdout, stderr: captured.stderr };
+      return {
+        exitCode: captured.value,
+        stdout: captured.stdout,
+        stderr: captured.stderr,
+        order: captured.order,
+      };
     } catch (error) {
       // The cold CLI turns a thrown error into its "Oops!" report and exit 2; that text
       // is the cold command's to write, so the call runs cold.

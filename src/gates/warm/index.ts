@@ -1,19 +1,14 @@
 /**
- * Warm gates (issue 11). Wiring into runGate is a few lines:
- *
- *   const warm = warmToolOf(argv) && config.warm !== false
- *     ? await pool.run({ root, argv, timeoutMs, signal, env: gateEnvironment(root, env) })
- *     : undefined;
- *   ran        -> parse { exitCode, stdout, stderr } with the gate's existing parser (the
- *                 output is the cold command's), and write stdout/stderr into the capture
- *                 as runGateCommand's tee does;
- *   not-warmable, or worker-died -> run cold with runGateCommand (reason for `doctor`);
- *   cancelled / timed-out        -> report as runGateCommand would.
- *
- * Warm only when the gate's program resolves to the root's own node_modules/.bin: the
- * workers load the root's own eslint/prettier/typescript packages, which is what that
- * binary runs (a global eslint on PATH is another version).
+ * Warm gates (issue 11). `serve` owns one WarmPool for its life and passes it to the gate
+ * tools (GateToolOptions.warm); run/run-warm.ts runs each check command through it when
+ * warm-plan.ts allows (the project's own eslint 9+, prettier 3 or tsc up to 6 from its own
+ * node_modules/.bin; a package.json script whose body is one such command; each step of a
+ * split chain), turns the answer into the RunOutcome runGateCommand would give (output
+ * into the capture in write order, cancel and timeout reported alike), and runs the
+ * command cold when the worker answers not-warmable or dies. `mcp-gates run` never starts
+ * a worker; `serve --no-warm` and a gate's `"warm": false` turn warm off.
  */
 export { WarmPool, warmToolOf } from './warm-pool.js';
 export type { WarmPoolOptions, WarmRunRequest, WarmRunResult } from './warm-pool.js';
 export type { WarmTool } from './warm-protocol.js';
+export { gateWarmCapability, warmPlanOf, type WarmPlan } from './warm-plan.js';

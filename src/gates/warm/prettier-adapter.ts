@@ -45,7 +45,7 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     const captured = await captureProcessOutput(() => cli.run(args));
     const exitCode = Number(process.exitCode ?? 0);
     process.exitCode = undefined;
-    return { exitCode, stdout: captured.stdout, stderr: captured.stderr };
+    return { exitCode, stdout: captured.stdout, stderr: captured.stderr, order: captured.order };
   };
   const configFilesNamed = (args: string[]) =>
     optionValues(root, args, ['--config', '--ignore-path']);

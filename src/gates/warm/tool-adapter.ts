@@ -7,6 +7,12 @@ export interface ToolOutput {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /**
+   * The order the writes came in: runs of [stream, characters] (0 stdout, 1 stderr),
+   * so the report interleaves the two streams as a cold run's pipes would deliver them.
+   * Absent: all of stdout, then all of stderr.
+   */
+  order?: [0 | 1, number][];
 }
 
 /** Either the output, or why this invocation must run cold. */
@@ -78,23 +84,28 @@ type Write = typeof process.stdout.write;
  */
 export async function captureProcessOutput<T>(
   work: () => Promise<T>,
-): Promise<{ value: T; stdout: string; stderr: string }> {
+): Promise<{ value: T; stdout: string; stderr: string; order: [0 | 1, number][] }> {
   const stdout: string[] = [];
   const stderr: string[] = [];
+  const order: [0 | 1, number][] = [];
   const originalOut = process.stdout.write;
   const originalErr = process.stderr.write;
-  const keep = (into: string[]): Write =>
+  const keep = (into: string[], stream: 0 | 1): Write =>
     ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      into.push(text);
+      const last = order[order.length - 1];
+      if (last && last[0] === stream) last[1] += text.length;
+      else if (text.length > 0) order.push([stream, text.length]);
       const callback = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
       if (callback) process.nextTick(callback);
       return true;
     }) as Write;
-  process.stdout.write = keep(stdout);
-  process.stderr.write = keep(stderr);
+  process.stdout.write = keep(stdout, 0);
+  process.stderr.write = keep(stderr, 1);
   try {
     const value = await work();
-    return { value, stdout: stdout.join(''), stderr: stderr.join('') };
+    return { value, stdout: stdout.join(''), stderr: stderr.join(''), order };
   } finally {
     process.stdout.write = originalOut;
     process.stderr.write = originalErr;

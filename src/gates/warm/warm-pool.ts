@@ -42,6 +42,8 @@ export type WarmRunResult =
       exitCode: number;
       stdout: string;
       stderr: string;
+      /** Runs of [stream, characters] in write order (0 stdout, 1 stderr), when known. */
+      order?: [0 | 1, number][];
       durationMs: number;
       /** This call started the worker (first use, or a restart after a change). */
       startedWorker: boolean;
@@ -62,6 +64,8 @@ const DEFAULT_MAX_WORKERS = 3;
 const DEFAULT_MEMORY_CAP_BYTES = 1024 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 const STDERR_TAIL_BYTES = 4096;
+/** Not-warmable answers remembered at most (the oldest goes first). */
+const MAX_COLD_ANSWERS = 256;
 
 const WORKER_MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-main.js');
 
@@ -214,6 +218,7 @@ class WarmWorker {
 
 export class WarmPool {
   private readonly workers = new Map<string, WarmWorker>();
+  private readonly coldAnswers = new Map<string, string>();
   private readonly maxWorkers: number;
   private readonly memoryCapBytes: number;
   private readonly idleMs: number;
@@ -229,6 +234,20 @@ export class WarmPool {
     return [...this.workers.values()].flatMap((worker) =>
       worker.child.pid ? [worker.child.pid] : [],
     );
+  }
+
+  /**
+   * A not-warmable answer remembered under the caller's key (its command and a signature
+   * of its inputs), so a repeat call runs cold at once instead of asking a worker again.
+   */
+  knownCold(key: string): string | undefined {
+    return this.coldAnswers.get(key);
+  }
+
+  rememberCold(key: string, reason: string): void {
+    if (this.coldAnswers.size >= MAX_COLD_ANSWERS)
+      this.coldAnswers.delete(this.coldAnswers.keys().next().value!);
+    this.coldAnswers.set(key, reason);
   }
 
   /** Kills every worker. */
@@ -283,6 +302,7 @@ export class WarmPool {
         exitCode: reply.exitCode,
         stdout: reply.stdout,
         stderr: reply.stderr,
+        ...(reply.order ? { order: reply.order } : {}),
         durationMs,
         startedWorker,
         ...(restartedBecause ? { restartedBecause } : {}),

@@ -23,6 +23,8 @@ export type WarmReply =
       exitCode: number;
       stdout: string;
       stderr: string;
+      /** Runs of [stream, characters] in write order (0 stdout, 1 stderr). */
+      order?: [0 | 1, number][];
       rssBytes: number;
     }
   /** This invocation is one the worker cannot answer exactly as the cold command would. */

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { splitChain } from '../detect/scripts.js';
+import type { GateSpec } from '../gate-spec.js';
+import { nodeModulesBins, resolveCommand, type ResolvedCommand } from '../run/resolve-command.js';
+import { resolveInstalledPackage } from './tool-adapter.js';
+import { warmToolOf } from './warm-pool.js';
+import type { WarmTool } from './warm-protocol.js';
+
+/**
+ * Which commands may run warm, decided before any worker starts (and shown by `list` and
+ * `doctor`). The worker decides the rest per call (options it does not model answer
+ * not-warmable, and the call runs cold); this only keeps out what is known up front.
+ */
+
+export type WarmPlan =
+  | {
+      warm: true;
+      /** What the worker runs: the command itself, or the one invocation a script runs. */
+      argv: string[];
+      tool: WarmTool;
+      /** The program as the cold run would find it (the report's `resolved`). */
+      resolved: ResolvedCommand;
+    }
+  | { warm: false; reason: string };
+
+const RUST_TOOLS = new Set(['biome', 'oxlint', 'oxfmt', 'ruff', 'cargo', 'rustfmt']);
+const NATIVE_TOOLS = new Set(['go', 'gofmt']);
+const ESLINT_CONFIGS = [
+  'eslint.config.js',
+  'eslint.config.mjs',
+  'eslint.config.cjs',
+  'eslint.config.ts',
+  'eslint.config.mts',
+  'eslint.config.cts',
+];
+/** typescript-eslint's type-aware settings and presets, as a config file spells them. */
+const TYPE_AWARE = /\bprojectService\b|\bproject\s*:|TypeChecked\b|type-checked/;
+
+/** The program's name without directory or Windows extension. */
+function programName(program: string): string {
+  return path.basename(program).replace(/\.(cmd|exe|js|cjs|mjs)$/i, '');
+}
+
+/** Whether the root's eslint config asks for type information (then every call runs cold). */
+function typeAwareEslintConfig(runDir: string): boolean {
+  for (const name of ESLINT_CONFIGS) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(runDir, name), 'utf8');
+    } catch {
+      continue;
+    }
+    return TYPE_AWARE.test(text);
+  }
+  return false;
+}
+
+/**
+ * The single invocation a package.json script runs (`npm run --silent lint` whose body is
+ * `eslint .`), or why it has none: the package manager runs the body through a shell and
+ * adds the script's pre/post hooks, so only a plain one-command body is that command.
+ */
+function scriptInvocation(gate: GateSpec, runDir: string): string[] | { reason: string } {
+  const scriptName = gate.command[gate.command.length - 1]!;
+  let scripts: Record<string, unknown>;
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(runDir, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, unknown>;
+    };
+    scripts = manifest.scripts ?? {};
+  } catch {
+    return { reason: 'package.json could not be read' };
+  }
+  const body = scripts[scriptName];
+  if (typeof body !== 'string') return { reason: `package.json has no script "${scriptName}"` };
+  if ([`pre${scriptName}`, `post${scriptName}`].some((hook) => typeof scripts[hook] === 'string'))
+    return { reason: 'script has pre/post hooks' };
+  const segments = splitChain(body);
+  if (!segments) return { reason: 'script has shell features' };
+  if (segments.length !== 1) return { reason: 'script runs several commands' };
+  return segments[0]!;
+}
+
+/**
+ * Whether `argv` (a command of `gate`, run in `runDir`) may run warm, and what the worker
+ * runs. Warm only for eslint 9+, prettier 3 and tsc up to 6, found in the project's own
+ * node_modules/.bin (the workers load the project's own packages, which is what that
+ * binary runs: a global eslint on PATH may be another version).
+ */
+export function warmPlanOf(
+  gate: GateSpec,
+  argv: readonly string[],
+  runDir: string,
+  env: NodeJS.ProcessEnv,
+): WarmPlan {
+  let command = [...argv];
+  const isScript =
+    gate.source === 'package.json' &&
+    !gate.steps &&
+    argv.length === gate.command.length &&
+    argv.every((word, index) => word === gate.command[index]);
+  if (isScript) {
+    const invocation = scriptInvocation(gate, runDir);
+    if (!Array.isArray(invocation)) return { warm: false, reason: invocation.reason };
+    command = invocation;
+  }
+  const program = programName(command[0] ?? '');
+  if (RUST_TOOLS.has(program))
+    return { warm: false, reason: `${program}: Rust-based, starts fast` };
+  if (NATIVE_TOOLS.has(program)) return { warm: false, reason: `${program}: native, starts fast` };
+  const tool = warmToolOf(command);
+  if (!tool) return { warm: false, reason: `${program || 'the command'} has no warm worker` };
+  const resolved = resolveCommand(command, runDir, env);
+  const ownBins = new Set(nodeModulesBins(runDir));
+  if (!resolved.ok || !ownBins.has(path.dirname(resolved.via)))
+    return { warm: false, reason: `${program} is not the project's own (node_modules/.bin)` };
+  if (tool === 'tsc' && command.some((word) => /^(-b|--build)$/.test(word)))
+    return { warm: false, reason: 'tsc --build runs cold' };
+  // run/tsc-build.ts gives each cold run a fresh private --tsBuildInfoFile, written only
+  // by an incremental project; the worker writes nothing, and a path new on every call
+  // would make it rebuild its program each time.
+  if (
+    tool === 'tsc' &&
+    gate.prepare === 'tsc-noemit' &&
+    command[command.length - 2] === '--tsBuildInfoFile'
+  )
+    command = command.slice(0, -2);
+  const packageName = tool === 'tsc' ? 'typescript' : tool;
+  const installed = resolveInstalledPackage(runDir, packageName);
+  if (typeof installed === 'string') return { warm: false, reason: installed };
+  if (tool === 'tsc' && installed.major >= 7)
+    return { warm: false, reason: 'TypeScript 7 native compiler' };
+  if (tool === 'eslint' && installed.major < 9)
+    return { warm: false, reason: `eslint ${installed.version}: eslint 9 or later runs warm` };
+  if (tool === 'prettier' && installed.major !== 3)
+    return { warm: false, reason: `prettier ${installed.version}: prettier 3 runs warm` };
+  if (tool === 'eslint' && typeAwareEslintConfig(runDir))
+    return { warm: false, reason: 'type-aware ESLint config' };
+  return { warm: true, argv: command, tool, resolved };
+}
+
+/** The directory a gate runs in (a workspace root's gates run there). */
+export function gateRunDir(gate: GateSpec, root: string): string {
+  return gate.cwd ? path.resolve(root, gate.cwd) : root;
+}
+
+/**
+ * For `list` and `doctor`: whether a gate's check runs warm in `serve`, and why not.
+ * A chain of steps is warm when at least one step is (the others run cold).
+ */
+export function gateWarmCapability(
+  gate: GateSpec,
+  root: string,
+  env: NodeJS.ProcessEnv,
+): { warm: boolean; reason?: string } {
+  if (gate.warm === false) return { warm: false, reason: '"warm": false in mcp-gates.json' };
+  const runDir = gateRunDir(gate, root);
+  const commands = gate.steps ? gate.steps.map((step) => step.command) : [gate.command];
+  const plans = commands.map((command) => warmPlanOf(gate, command, runDir, env));
+  const cold = plans.flatMap((plan) => (plan.warm ? [] : [plan.reason]));
+  const warm = plans.length > cold.length;
+  if (cold.length === 0) return { warm };
+  return { warm, reason: [...new Set(cold)].join('; ') };
+}
+
+/** `yes`, `no (reason)`, or `partly (reason)` for a chain with warm and cold steps. */
+export function warmCapabilityText(capability: { warm: boolean; reason?: string }): string {
+  if (!capability.reason) return capability.warm ? 'yes (in serve)' : 'no';
+  return `${capability.warm ? 'some steps' : 'no'} (${capability.reason})`;
+}
