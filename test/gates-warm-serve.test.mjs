@@ -21,6 +21,10 @@ import {
 } from './fixtures/gates-support.mjs';
 import { makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
 
+/** The text report of a result: a tool's `text`, or the content blocks of a call's answer. */
+const reportOf = (result) =>
+  result.text ?? result.content.map((block) => block.text ?? '').join('\n');
+
 const LINT = {
   command: ['eslint', '--format', 'json', '.'],
   parser: 'eslint-json',
@@ -193,11 +197,11 @@ describe('warm gates through mcp-gates serve', function () {
     const [format, coldFormat] = await Promise.all([warm.call('format'), cold.call('format')]);
     expect(verdict(format)).to.deep.equal(verdict(coldFormat));
     // The captured output, as the report shows it, is the cold run's, in the same order.
-    const outputOf = (result) => result.structuredContent.report.split('--- output')[1];
+    const outputOf = (result) => reportOf(result).split('--- output')[1];
     expect(outputOf(format)).to.be.a('string').and.equal(outputOf(coldFormat));
     expect(format.structuredContent.warm.used).to.equal(true);
     expect(format.structuredContent.passed).to.equal(false);
-    expect(format.structuredContent.report)
+    expect(reportOf(format))
       .to.include('src/clean.ts')
       .and.match(/Code style issues/);
     const typecheck = await same('typecheck');
@@ -243,7 +247,7 @@ describe('warm gates through mcp-gates serve', function () {
       const timedOut = await warm.call('quicklint');
       expect(timedOut.isError).to.equal(true);
       expect(timedOut.structuredContent.exitCode).to.equal(null);
-      expect(timedOut.structuredContent.report).to.match(/timed out after 3 s/);
+      expect(reportOf(timedOut)).to.match(/timed out after 3 s/);
     } finally {
       fs.rmSync(path.join(root, 'src', 'slow.ts'));
     }
@@ -271,7 +275,7 @@ describe('warm gates through mcp-gates serve', function () {
         warm: pool,
       });
       expect(result.isError).to.equal(true);
-      expect(result.structuredContent.report).to.match(/cancelled/);
+      expect(reportOf(result)).to.match(/cancelled/);
       expect(result.structuredContent.warm.used).to.equal(true);
       expect(pool.workerPids()).to.deep.equal([]);
     } finally {
