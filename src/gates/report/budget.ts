@@ -418,7 +418,7 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
   const groups = groupByFile(findings);
   const allFileCounts = groups.map((group) => group.counts);
   const allRules = countRules(findings);
-  const output = input.output.replace(/\s+$/, '');
+  const output = input.output.trimEnd();
   const outputBytes = Math.max(input.outputBytes, Buffer.byteLength(input.output));
   // Trailing whitespace is dropped from the text but counts as shown: the tail is shown.
   const trailingBytes = Buffer.byteLength(input.output) - Buffer.byteLength(output);
