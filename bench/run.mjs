@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The benchmark: `npm run bench` (full, writes bench/RESULTS.md) or `npm run bench -- --quick`
-// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates  --json
+// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates,check,warm  --json
 // --results PATH (where to write the markdown; the full run defaults to bench/RESULTS.md).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchCapture } from './lib/capture-bench.mjs';
+import { benchCheck } from './lib/check-bench.mjs';
 import { benchGates } from './lib/gate-bench.mjs';
 import { benchProtocol } from './lib/protocol-bench.mjs';
 import { renderReport } from './lib/report.mjs';
@@ -25,6 +26,9 @@ const FULL = {
   floodRuns: 5,
   quickGatePairs: 30,
   tscGatePairs: 21,
+  checkRounds: 7,
+  warmRuns: 7,
+  warmFiles: 60,
 };
 const QUICK = {
   coldRounds: 1,
@@ -37,8 +41,11 @@ const QUICK = {
   floodRuns: 1,
   quickGatePairs: 2,
   tscGatePairs: 1,
+  checkRounds: 1,
+  warmRuns: 1,
+  warmFiles: 20,
 };
-const SECTIONS = ['protocol', 'capture', 'gates'];
+const SECTIONS = ['protocol', 'capture', 'gates', 'check', 'warm'];
 const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 function usage(message) {
@@ -131,6 +138,15 @@ async function main() {
   if (options.sections.includes('gates')) {
     progress('gates: through MCP beside direct');
     results.gates = await benchGates(sizes);
+  }
+  if (options.sections.includes('check')) {
+    progress('check: every gate at once beside each alone');
+    results.check = await benchCheck(sizes);
+  }
+  if (options.sections.includes('warm')) {
+    // Loaded only when asked for: it imports dist/ (the other sections run without a build).
+    const { benchWarm } = await import('./lib/warm-bench.mjs');
+    results.warm = await benchWarm({ runs: sizes.warmRuns, files: sizes.warmFiles }, progress);
   }
   meta.durationSeconds = Math.round((Date.now() - started) / 1000);
   const targets = judgeTargets(results);

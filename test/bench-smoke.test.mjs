@@ -26,6 +26,8 @@ describe('bench harness (quick mode)', function () {
         '--servers',
         'ours,floor',
         '--only',
+        // Not gates, check or warm: they spawn real tools (tsc, eslint, prettier) for seconds
+        // to a minute even in quick mode; `npm run bench -- --quick --only check,warm` runs them.
         'protocol,capture',
         '--json',
       ],

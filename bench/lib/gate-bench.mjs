@@ -55,7 +55,18 @@ function runDirect(command, cwd) {
   });
 }
 
-async function callGate(client, name) {
+/** The MCP handshake a bench client makes before calling tools. */
+export async function initializeClient(client) {
+  await client.request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'mcp-gates-bench', version: '1.0.0' },
+  });
+  client.notify('notifications/initialized', {});
+}
+
+/** Wall time in ms of one tools/call of `name` (no arguments); a failed gate throws. */
+export async function timedCall(client, name) {
   const started = process.hrtime.bigint();
   const { result, receivedAt } = await client.request('tools/call', { name, arguments: {} });
   if (result.isError) {
@@ -71,21 +82,16 @@ export async function benchGates(sizes) {
   const root = makeRoot(measured);
   const client = new RpcClient(GATES_CLI, ['serve', '--root', root], { cwd: root });
   try {
-    await client.request('initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'mcp-gates-bench', version: '1.0.0' },
-    });
-    client.notify('notifications/initialized', {});
+    await initializeClient(client);
     const figures = {};
     for (const gate of measured) {
-      await callGate(client, gate.name); // warm-up: first spawn, file cache
+      await timedCall(client, gate.name); // warm-up: first spawn, file cache
       await runDirect(gate.command, root);
       const direct = [];
       const viaMcp = [];
       for (let pair = 0; pair < gate.pairs; pair++) {
         direct.push(await runDirect(gate.command, root));
-        viaMcp.push(await callGate(client, gate.name));
+        viaMcp.push(await timedCall(client, gate.name));
       }
       figures[gate.name] = {
         label: gate.label,

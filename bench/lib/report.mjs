@@ -87,6 +87,87 @@ function targetTable(targets) {
   return table(['target', 'measured', 'limit', 'verdict'], rows);
 }
 
+const ratioText = (value, reference) => `${fixed(value / reference, 2)}x`;
+
+/** The `check` tool beside each gate alone and the gates one after the other (issue 10). */
+export function checkTable(figures) {
+  const rows = Object.entries(figures.gates).map(([name, gate]) => [
+    `${name} alone (\`${gate.label}\`)`,
+    fixed(gate.aloneMs, 0),
+    ratioText(gate.aloneMs, figures.slowestAloneMs),
+  ]);
+  rows.push(
+    [
+      'gates one after the other',
+      fixed(figures.sequentialMs, 0),
+      ratioText(figures.sequentialMs, figures.slowestAloneMs),
+    ],
+    [
+      '**check** (every gate at once)',
+      fixed(figures.checkMs, 0),
+      ratioText(figures.checkMs, figures.slowestAloneMs),
+    ],
+  );
+  return [
+    table(
+      ['call (tools/call through `mcp-gates serve`)', 'median ms', 'ratio to slowest gate alone'],
+      rows,
+    ),
+    '',
+    `check / slowest gate alone: ${ratioText(figures.checkMs, figures.slowestAloneMs)}; ` +
+      `check / sequential: ${ratioText(figures.checkMs, figures.sequentialMs)}. Median of ${figures.rounds} rounds ` +
+      '(check, then each gate alone, interleaved); "one after the other" is the sum of a round\'s single-gate calls. ' +
+      `check runs at most os.availableParallelism() = ${figures.parallelism} gates at once, in the ` +
+      'order given. The gates are chosen so that this is fair on 2 cores: tsc (the longest, ' +
+      'CPU-bound) holds one slot while prettier (CPU-bound) then the script (mostly waiting, an ' +
+      'I/O-bound check) share the other and together take less than tsc alone, so a perfect ' +
+      'check equals the slowest gate alone. Whatever else loads the machine slows the parallel ' +
+      'run more than the single ones. Warm workers are off for these gates.',
+  ].join('\n');
+}
+
+/** Warm gates (issue 11), each as a ratio to the command run cold, and TypeScript 7 beside. */
+export function warmTable(figures) {
+  const ms = (value) => `${fixed(value, 0)} ms`;
+  const withRatio = (value, cold) => `${ms(value)} (${ratioText(value, cold)})`;
+  const rows = figures.gates.map((row) => [
+    `${row.gate} (\`${row.command}\`)`,
+    ms(row.cold),
+    withRatio(row.first, row.cold),
+    withRatio(row.repeat, row.cold),
+    withRatio(row.edit, row.cold),
+    ms(row.gateCold),
+    withRatio(row.gateWarm, row.gateCold),
+  ]);
+  const ts7 = figures.typescript7;
+  const typecheck = figures.gates.find((row) => row.gate === 'typecheck');
+  const ts7Line = ts7.skipped
+    ? `TypeScript 7: skipped: ${ts7.skipped}`
+    : `TypeScript ${ts7.version} (native \`${ts7.command}\`, cold, same fixture): ${ms(ts7.cold)}, ` +
+      `${ratioText(ts7.cold, typecheck.cold)} of TypeScript 6 cold; TypeScript 6 warm after a one-file edit: ` +
+      `${ms(typecheck.edit)} (${ratioText(typecheck.edit, ts7.cold)} of TypeScript 7 cold). ` +
+      'TypeScript 7 is not warmable in our pool (its tsc is a native binary, not a Node program the ' +
+      'worker can load), so it is shown cold only.';
+  return [
+    `${figures.files} source files, median of ${figures.runs} (ratio to cold).`,
+    '',
+    table(
+      [
+        'gate',
+        'cold',
+        'first call',
+        'repeat, unchanged',
+        'after a one-file edit',
+        'gate call cold',
+        'gate call warm',
+      ],
+      rows,
+    ),
+    '',
+    ts7Line,
+  ].join('\n');
+}
+
 export function renderReport({ meta, sizes, results, targets }) {
   const parts = [];
   parts.push(
@@ -171,6 +252,15 @@ export function renderReport({ meta, sizes, results, targets }) {
       );
     }
   }
-  parts.push('', '## Targets (issue 5)', '', targetTable(targets), '');
+  if (results.check !== undefined) {
+    parts.push('', '## check (every gate at once, issue 10)', '');
+    if (results.check === null) parts.push('Not measured: `dist/cli/main.js` is not built.');
+    else if (results.check.failed) parts.push(`Not measured: ${results.check.failed}`);
+    else parts.push(checkTable(results.check));
+  }
+  if (results.warm !== undefined) {
+    parts.push('', '## Warm gates (issue 11)', '', warmTable(results.warm));
+  }
+  parts.push('', '## Targets (issues 5, 10, 11)', '', targetTable(targets), '');
   return parts.join('\n');
 }

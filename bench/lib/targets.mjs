@@ -1,4 +1,4 @@
-// The targets of issue 5, judged on figures measured in one run.
+// The targets of issues 5 (protocol, capture, gates), 10 (check) and 11 (warm gates), judged on figures measured in one run.
 
 /** One judged target: `ratio`/`value` against `limit`, or `skipped` with the reason. */
 function judge(name, value, limit, { atMost, unit = 'x' }) {
@@ -44,37 +44,41 @@ function protocolTargets(eraName, figures, reference) {
   ];
 }
 
+/** The targets of the sections that ran (a section left out by --only has no rows). */
 export function judgeTargets(results) {
-  const targets = [
-    ...protocolTargets('legacy', results.protocol?.legacy, 'sdk-v1'),
-    ...protocolTargets('modern', results.protocol?.modern, 'sdk-v2'),
-  ];
+  const targets = results.protocol
+    ? [
+        ...protocolTargets('legacy', results.protocol.legacy, 'sdk-v1'),
+        ...protocolTargets('modern', results.protocol.modern, 'sdk-v2'),
+      ]
+    : [];
   const cycle = results.capture?.cycle;
   const flood = results.capture?.flood;
-  targets.push(
-    judge('capture begin/end cycle, median', cycle?.captureCycleUs, 20, {
-      atMost: true,
-      unit: 'µs',
-    }),
-    judge(
-      'capture cycle vs bare dup2 pair',
-      cycle && cycle.captureCycleUs / cycle.bareDup2PairUs,
-      3,
-      { atMost: true },
-    ),
-    judge(
-      `${flood?.megabytes ?? 100} MB captured vs plain file`,
-      flood && flood.capturedMs / flood.plainMs,
-      1.5,
-      { atMost: true },
-    ),
-    judge(
-      `server RSS growth while capturing ${flood?.megabytes ?? 100} MB`,
-      flood && flood.rssGrowthBytes / 2 ** 20,
-      32,
-      { atMost: true, unit: 'MB' },
-    ),
-  );
+  if (results.capture)
+    targets.push(
+      judge('capture begin/end cycle, median', cycle?.captureCycleUs, 20, {
+        atMost: true,
+        unit: 'µs',
+      }),
+      judge(
+        'capture cycle vs bare dup2 pair',
+        cycle && cycle.captureCycleUs / cycle.bareDup2PairUs,
+        3,
+        { atMost: true },
+      ),
+      judge(
+        `${flood?.megabytes ?? 100} MB captured vs plain file`,
+        flood && flood.capturedMs / flood.plainMs,
+        1.5,
+        { atMost: true },
+      ),
+      judge(
+        `server RSS growth while capturing ${flood?.megabytes ?? 100} MB`,
+        flood && flood.rssGrowthBytes / 2 ** 20,
+        32,
+        { atMost: true, unit: 'MB' },
+      ),
+    );
   if (results.gates === null) {
     targets.push({ name: 'gate call overhead', skipped: 'dist/cli/main.js is not built' });
   } else {
@@ -86,6 +90,35 @@ export function judgeTargets(results) {
         }),
       );
     }
+  }
+  if (results.check === null) {
+    targets.push({ name: 'check vs slowest gate alone', skipped: 'dist/cli/main.js is not built' });
+  } else if (results.check?.failed) {
+    targets.push({ name: 'check vs slowest gate alone', skipped: results.check.failed });
+  } else if (results.check !== undefined) {
+    const check = results.check;
+    targets.push(
+      judge('check vs slowest gate alone', check.checkMs / check.slowestAloneMs, 1.15, {
+        atMost: true,
+      }),
+    );
+  }
+  const warm = Object.fromEntries((results.warm?.gates ?? []).map((row) => [row.gate, row]));
+  const warmRatio = (gate, figure) => warm[gate] && warm[gate][figure] / warm[gate].cold;
+  if (results.warm !== undefined) {
+    targets.push(
+      judge('warm lint, repeat, vs cold', warmRatio('lint', 'repeat'), 0.15, { atMost: true }),
+      judge('warm lint after a one-file edit vs cold', warmRatio('lint', 'edit'), 0.25, {
+        atMost: true,
+      }),
+      judge('warm format, repeat, vs cold', warmRatio('format', 'repeat'), 0.3, { atMost: true }),
+      judge(
+        'warm typecheck (TypeScript 6) after a one-file edit vs cold',
+        warmRatio('typecheck', 'edit'),
+        0.2,
+        { atMost: true },
+      ),
+    );
   }
   return targets;
 }

@@ -1,0 +1,225 @@
+// Warm gates (issue 11): on a generated fixture of TypeScript files, for lint (eslint),
+// format (prettier --check) and typecheck (tsc --noEmit), the median of N runs of:
+//   cold       the command run directly from node_modules/.bin
+//   first      a warm call on a new pool (starts the worker)
+//   repeat     a warm call with nothing changed
+//   edit       a warm call after a one-file edit
+//   gate cold / gate warm   the whole tool call (runGate: tree fingerprints, capture,
+//              parse, result) without and with a warm pool (repeat, unchanged)
+// Every warm answer is checked against the cold one. Beside it, TypeScript 7's native
+// `tsc --noEmit` cold on the same fixture (installed into a temp dir outside the repo).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../../dist/gates/config.js';
+import { runGate } from '../../dist/gates/gate-tools.js';
+import { WarmPool } from '../../dist/gates/warm/index.js';
+import { cleanupTemporary, toolContext } from '../../test/fixtures/gates-support.mjs';
+import { gateEnv, makeWarmRepo, runCold } from '../../test/fixtures/warm/warm-fixture.mjs';
+import { median } from './stats.mjs';
+
+export const WARM_GATES = {
+  lint: ['eslint', '.', '--format', 'json'],
+  format: ['prettier', '--check', '.'],
+  typecheck: ['tsc', '--noEmit', '--pretty', 'false'],
+};
+const PARSERS = { lint: 'eslint-json', format: 'prettier', typecheck: 'tsc' };
+/** Where TypeScript 7 is installed once and reused by later runs (outside the repo). */
+const TS7_DIR = path.join(os.tmpdir(), 'mcp-gates-bench-ts7');
+
+/** One generated module: a few typed functions importing the previous module. */
+function moduleText(index, variant) {
+  const previous =
+    index > 0 ? `import { value${index - 1} } from './module${index - 1}.js';\n` : '';
+  const base = index > 0 ? `value${index - 1}` : '0';
+  const lines = [previous, `export const value${index}: number = ${base} + ${variant};`];
+  for (let fn = 0; fn < 8; fn++) {
+    lines.push(
+      `export function compute${index}x${fn}(items: readonly number[]): number {`,
+      `  let total = value${index};`,
+      '  for (const item of items) {',
+      `    total += item * ${fn + 1};`,
+      '  }',
+      '  return total;',
+      '}',
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function makeBenchRepo(files) {
+  const root = makeWarmRepo('mcp-gates-warm-bench-');
+  for (let index = 0; index < files; index++) {
+    fs.writeFileSync(path.join(root, 'src', `module${index}.ts`), moduleText(index, 1));
+  }
+  return root;
+}
+
+const timed = async (work) => {
+  const started = process.hrtime.bigint();
+  const value = await work();
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, value };
+};
+
+function sameAsCold(root, argv, warm, env) {
+  const cold = runCold(root, argv, env);
+  if (
+    warm.kind !== 'ran' ||
+    warm.exitCode !== cold.exitCode ||
+    warm.stdout !== cold.stdout ||
+    warm.stderr !== cold.stderr
+  ) {
+    throw new Error(`warm ${argv[0]} differs from cold: ${JSON.stringify(warm).slice(0, 300)}`);
+  }
+}
+
+async function measure(root, argv, { runs, files }) {
+  const env = gateEnv();
+  const request = { root, argv, timeoutMs: 120000, env };
+  const cold = [];
+  const first = [];
+  const repeat = [];
+  const edit = [];
+  for (let run = 0; run < runs; run++) cold.push((await timed(() => runCold(root, argv, env))).ms);
+  for (let run = 0; run < runs; run++) {
+    const pool = new WarmPool();
+    first.push((await timed(() => pool.run(request))).ms);
+    pool.close();
+  }
+  const pool = new WarmPool();
+  sameAsCold(root, argv, await pool.run(request), env);
+  for (let run = 0; run < runs; run++) repeat.push((await timed(() => pool.run(request))).ms);
+  const middle = Math.floor(files / 2);
+  const edited = path.join(root, 'src', `module${middle}.ts`);
+  for (let run = 0; run < runs; run++) {
+    fs.writeFileSync(edited, moduleText(middle, run + 2));
+    const result = await timed(() => pool.run(request));
+    if (result.value.startedWorker)
+      throw new Error(`a one-file edit restarted the ${argv[0]} worker`);
+    edit.push(result.ms);
+  }
+  sameAsCold(root, argv, await pool.run(request), env);
+  pool.close();
+  return { cold: median(cold), first: median(first), repeat: median(repeat), edit: median(edit) };
+}
+
+/** The whole tool call, cold and warm (repeat): what an agent waits for. */
+async function measureGate(root, name, argv, { runs }) {
+  // Built as mcp-gates.json would build it (typecheck gets its private --tsBuildInfoFile).
+  const [gate] = parseConfig(
+    { gates: { [name]: { command: argv, parser: PARSERS[name], timeoutMs: 120000 } } },
+    'bench',
+  );
+  const call = (options) =>
+    runGate(gate, false, {}, toolContext(), { root, env: gateEnv(), ...options });
+  const gateCold = [];
+  const gateWarm = [];
+  for (let run = 0; run < runs; run++) gateCold.push((await timed(() => call({}))).ms);
+  const pool = new WarmPool();
+  const reference = (await call({})).structuredContent;
+  const first = (await call({ warm: pool })).structuredContent;
+  if (JSON.stringify(first.findings) !== JSON.stringify(reference.findings) || !first.warm?.used)
+    throw new Error(`the warm ${name} gate differs from cold or did not run warm`);
+  for (let run = 0; run < runs; run++) gateWarm.push((await timed(() => call({ warm: pool }))).ms);
+  pool.close();
+  return { gateCold: median(gateCold), gateWarm: median(gateWarm) };
+}
+
+/** The native `tsc` of TypeScript 7, installed once into TS7_DIR; `{tsc, version}` or `{skipped}`. */
+function typescript7() {
+  const tsc = path.join(
+    TS7_DIR,
+    'node_modules',
+    '.bin',
+    process.platform === 'win32' ? 'tsc.cmd' : 'tsc',
+  );
+  if (!fs.existsSync(tsc)) {
+    fs.mkdirSync(TS7_DIR, { recursive: true });
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const install = spawnSync(
+      npm,
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', TS7_DIR, 'typescript@7'],
+      { encoding: 'utf8', timeout: 300000, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    if (install.status !== 0 || !fs.existsSync(tsc))
+      return {
+        skipped: `npm install typescript@7 into ${TS7_DIR} failed (${install.error?.message ?? `exit ${install.status}`}): ${(install.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}`,
+      };
+  }
+  const version = spawnSync(tsc, ['--version'], { encoding: 'utf8' });
+  if (version.status !== 0) return { skipped: `${tsc} --version failed: ${version.stderr}` };
+  return { tsc, version: version.stdout.trim().replace(/^Version /, '') };
+}
+
+/** The `error TS…` lines of a tsc run, sorted: what TypeScript 6 and 7 must agree on. */
+const diagnostics = (text) =>
+  text
+    .split(/\r?\n/)
+    .filter((line) => /error TS\d+/.test(line))
+    .sort()
+    .join('\n');
+
+/**
+ * TypeScript 7's cold `tsc --noEmit` on the fixture, checked to report the same errors as
+ * TypeScript 6 (their exit codes for "errors found" differ: 2 in TypeScript 6, 1 in 7).
+ */
+function measureTypescript7(root, argv, { runs }) {
+  const found = typescript7();
+  if (found.skipped) return found;
+  const env = gateEnv();
+  const args = argv.slice(1);
+  const run = () =>
+    spawnSync(found.tsc, args, {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120000,
+    });
+  const ts6 = runCold(root, argv, env);
+  const first = run();
+  if (
+    (first.status === 0) !== (ts6.exitCode === 0) ||
+    diagnostics(first.stdout + first.stderr) !== diagnostics(ts6.stdout + ts6.stderr)
+  )
+    return {
+      skipped: `TypeScript ${found.version} does not report what TypeScript 6 reports on the fixture (exit ${first.status} vs ${ts6.exitCode}): ${(first.stdout + first.stderr).slice(0, 300)}`,
+    };
+  const cold = [];
+  for (let index = 0; index < runs; index++) {
+    const started = process.hrtime.bigint();
+    run();
+    cold.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return { version: found.version, command: `tsc ${args.join(' ')}`, cold: median(cold) };
+}
+
+/**
+ * `{files, runs, gates: [{gate, command, cold, first, repeat, edit, gateCold, gateWarm}],
+ * typescript7: {version, command, cold} | {skipped}}` (times in ms, medians of `runs`).
+ */
+export async function benchWarm({ runs, files }, progress = () => {}) {
+  const root = makeBenchRepo(files);
+  const gates = [];
+  try {
+    for (const [gate, argv] of Object.entries(WARM_GATES)) {
+      progress(`warm: ${gate}`);
+      const figures = await measure(root, argv, { runs, files });
+      gates.push({
+        gate,
+        command: argv.join(' '),
+        ...figures,
+        ...(await measureGate(root, gate, argv, { runs })),
+      });
+    }
+    progress('warm: TypeScript 7 cold');
+    const typescript = measureTypescript7(root, WARM_GATES.typecheck, { runs });
+    // The generated modules plus the fixture's own files.
+    const sourceFiles = fs.readdirSync(path.join(root, 'src')).length;
+    return { files: sourceFiles, runs, gates, typescript7: typescript };
+  } finally {
+    cleanupTemporary();
+  }
+}
