@@ -367,6 +367,31 @@ describe('gate results shaped for agents', function () {
     await server.exitWithin(5000);
   });
 
+  it('serves check: the server context reaches every gate (its signal is a getter, not a field)', async () => {
+    const root = noisyRepo();
+    fs.writeFileSync(
+      path.join(root, 'mcp-gates.json'),
+      JSON.stringify({
+        gates: {
+          lint: lintGate(path.join(makeTempDir(), 'runs')),
+          quiet: { command: [process.execPath, '-e', ''] },
+        },
+      }),
+    );
+    const server = new ServerProcess([CLI, 'serve', '--root', root], { env: envWithTools() });
+    const revision = '2025-11-25';
+    await server.initialize(revision);
+    const reply = await server.request(2, 'tools/call', { name: 'check', arguments: {} }, 30000);
+    expect(frameViolations(reply, revision, 'tools/call')).to.deep.equal([]);
+    const gates = reply.result.structuredContent.gates;
+    expect(gates.map((gate) => [gate.gate, gate.status])).to.deep.equal([
+      ['lint', 'failed'],
+      ['quiet', 'passed'],
+    ]);
+    server.child.stdin.end();
+    await server.exitWithin(5000);
+  });
+
   it('runs the CLI with --changed, --new, --max-chars, check and baseline', () => {
     const root = makeRepo({ 'src/a.js': 'BAD one\n' });
     const counter = path.join(makeTempDir(), 'runs');

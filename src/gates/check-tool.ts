@@ -66,7 +66,18 @@ export async function runAllChecks(
       `"maxChars" is a whole number of characters, at least ${MIN_MAX_CHARS}`,
     );
   const started = Date.now();
-  const quiet: ToolContext = { ...context, wantsProgress: false, progress: () => {} };
+  // Spelled out, not spread: the server's context is a class whose signal and log live on
+  // its prototype (a spread dropped them, and every gate then failed on signal.aborted).
+  const quiet: ToolContext = {
+    get signal() {
+      return context.signal;
+    },
+    wantsProgress: false,
+    progress: () => {},
+    log: (level, data, logger) => context.log?.(level, data, logger),
+    revision: context.revision,
+    meta: context.meta,
+  };
   const isolated: GateToolOptions = { ...options, ownTranscript: true };
   const limit = Math.max(1, os.availableParallelism());
   let done = 0;
