@@ -10,13 +10,17 @@ export interface Detection {
   packageManager: PackageManager | null;
 }
 
-const ESLINT_CONFIGS = [
+/** ESLint's flat config files (eslint 9+), in the order ESLint looks for them. */
+export const FLAT_ESLINT_CONFIGS = [
   'eslint.config.js',
   'eslint.config.mjs',
   'eslint.config.cjs',
   'eslint.config.ts',
   'eslint.config.mts',
   'eslint.config.cts',
+];
+const ESLINT_CONFIGS = [
+  ...FLAT_ESLINT_CONFIGS,
   '.eslintrc.js',
   '.eslintrc.cjs',
   '.eslintrc.json',

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { FLAT_ESLINT_CONFIGS } from '../detect/detect.js';
 import { splitChain } from '../detect/scripts.js';
 import type { GateSpec } from '../gate-spec.js';
 import { nodeModulesBins, resolveCommand, type ResolvedCommand } from '../run/resolve-command.js';
@@ -26,14 +27,6 @@ export type WarmPlan =
 
 const RUST_TOOLS = new Set(['biome', 'oxlint', 'oxfmt', 'ruff', 'cargo', 'rustfmt']);
 const NATIVE_TOOLS = new Set(['go', 'gofmt']);
-const ESLINT_CONFIGS = [
-  'eslint.config.js',
-  'eslint.config.mjs',
-  'eslint.config.cjs',
-  'eslint.config.ts',
-  'eslint.config.mts',
-  'eslint.config.cts',
-];
 /** typescript-eslint's type-aware settings and presets, as a config file spells them. */
 const TYPE_AWARE = /\bprojectService\b|\bproject\s*:|TypeChecked\b|type-checked/;
 
@@ -44,7 +37,7 @@ function programName(program: string): string {
 
 /** Whether the root's eslint config asks for type information (then every call runs cold). */
 function typeAwareEslintConfig(runDir: string): boolean {
-  for (const name of ESLINT_CONFIGS) {
+  for (const name of FLAT_ESLINT_CONFIGS) {
     let text: string;
     try {
       text = fs.readFileSync(path.join(runDir, name), 'utf8');
