@@ -208,6 +208,8 @@ async function lintExit(
     return 2;
   }
   const output = await formatter.format(resultsToPrint, resultsMeta);
+  // Runs in the warm worker process, never the server: its console is recorded as the
+  // cold command's stdout would be (see the worker's output recording).
   if (output) console.log(output);
   if (!errorCount && tooManyWarnings) {
     console.error(format('ESLint found too many warnings (maximum: %s).', maxWarnings));
