@@ -4,6 +4,7 @@ import { MIN_MAX_CHARS, writeFullLog } from './report/budget.js';
 import type { Finding } from './report/finding.js';
 import {
   GATE_OUTPUT_SCHEMA,
+  emptyExtra,
   failureResult,
   shapeResult,
   type GateStatus,
@@ -144,16 +145,8 @@ export async function runAllChecks(
     fullOutput: () => '',
     ...(maxChars !== undefined ? { maxChars: maxChars as number } : {}),
     extra: {
-      exitCode: null,
-      signal: null,
+      ...emptyExtra([]),
       durationMs,
-      command: [],
-      source: 'ran',
-      scope: null,
-      baseline: null,
-      page: null,
-      changedFiles: null,
-      treeWatch: null,
       gates: rows.map(
         ({ gate, status: rowStatus, durationMs: ms, findingCount, errors, logPath }) => ({
           gate,

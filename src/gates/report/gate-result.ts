@@ -416,7 +416,8 @@ export function failureResult(
   });
 }
 
-function emptyExtra(argv: readonly string[]): ShapeInput['extra'] {
+/** The structured fields of a result whose run (or runs) left no single outcome to describe. */
+export function emptyExtra(argv: readonly string[]): ShapeInput['extra'] {
   return {
     exitCode: null,
     signal: null,
