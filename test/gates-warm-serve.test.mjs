@@ -157,8 +157,13 @@ describe('warm gates through mcp-gates serve', function () {
     const first = await same('lint');
     expect(first.structuredContent.findingCount).to.be.above(0);
     expect(first.structuredContent.warm).to.deep.equal({ used: true, started: true });
+    // Nothing the first run read has changed: the worker returns that result.
     const second = await same('lint');
-    expect(second.structuredContent.warm).to.deep.equal({ used: true, started: false });
+    expect(second.structuredContent.warm).to.deep.equal({
+      used: true,
+      started: false,
+      reused: true,
+    });
 
     edit(
       root,

@@ -23,7 +23,8 @@ const COMMANDS = {
 };
 const LONG = process.env.WARM_LONG === '1';
 const SEED = Number(process.env.WARM_SEED ?? 20261130);
-const RANDOM_STEPS = LONG ? 60 : 2;
+// 16 scripted steps + 14 random ones: the 30-step sequence per tool runs in CI too.
+const RANDOM_STEPS = LONG ? 60 : 14;
 
 /** A small seeded PRNG (mulberry32): a failing sequence replays from its seed. */
 function seededRandom(seed) {
@@ -62,6 +63,8 @@ function upgradePackage(root, name, version, change) {
 /** The scripted steps: each names what it changes and whether the warm workers must restart. */
 const SCRIPTED_STEPS = [
   { name: 'unchanged tree', run: () => {} },
+  // Nothing any tool read has changed: each worker returns its earlier result (read-ledger.ts).
+  { name: 'repeat with nothing changed (results reused)', run: () => {}, reused: true },
   {
     name: 'source edit (type error fixed, lint error added)',
     run: (root) => {
@@ -74,8 +77,10 @@ const SCRIPTED_STEPS = [
     },
   },
   {
+    // Every tool reads src/math.ts: a same-size edit (same mtime tick possible) is seen.
     name: 'same-size edit',
     run: (root) => edit(root, 'src/math.ts', (text) => text.replace('a + b', 'a - b')),
+    reused: false,
   },
   {
     name: 'new file',
@@ -250,6 +255,10 @@ describe('warm gates: warm output equals the cold command after every step', fun
           stdout: cold.stdout,
           stderr: cold.stderr,
         });
+        if (step.reused !== undefined)
+          expect(warm.reused, `${tool} result reused (${warm.notReusedBecause})`).to.equal(
+            step.reused,
+          );
         // Config and dependency changes restart the worker; other edits are served warm.
         const mustRestart = step.restarts?.includes(tool) ?? false;
         if (step.name !== 'unchanged tree' && steps.indexOf(step) > 0) {

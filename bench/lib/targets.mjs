@@ -107,14 +107,23 @@ export function judgeTargets(results) {
   const warmRatio = (gate, figure) => warm[gate] && warm[gate][figure] / warm[gate].cold;
   if (results.warm !== undefined) {
     targets.push(
-      judge('warm lint, repeat, vs cold', warmRatio('lint', 'repeat'), 0.15, { atMost: true }),
-      judge('warm lint after a one-file edit vs cold', warmRatio('lint', 'edit'), 0.25, {
+      judge('warm lint through MCP, repeat, vs cold', warmRatio('lint', 'mcpRepeat'), 0.15, {
         atMost: true,
       }),
-      judge('warm format, repeat, vs cold', warmRatio('format', 'repeat'), 0.3, { atMost: true }),
       judge(
-        'warm typecheck (TypeScript 6) after a one-file edit vs cold',
-        warmRatio('typecheck', 'edit'),
+        'warm lint through MCP after a one-file edit vs cold',
+        warmRatio('lint', 'mcpEdit'),
+        0.25,
+        {
+          atMost: true,
+        },
+      ),
+      judge('warm format through MCP, repeat, vs cold', warmRatio('format', 'mcpRepeat'), 0.3, {
+        atMost: true,
+      }),
+      judge(
+        'warm typecheck (TypeScript 6) through MCP after a one-file edit vs cold',
+        warmRatio('typecheck', 'mcpEdit'),
         0.2,
         { atMost: true },
       ),

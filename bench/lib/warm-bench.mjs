@@ -1,22 +1,25 @@
-// Warm gates (issue 11): on a generated fixture of TypeScript files, for lint (eslint),
-// format (prettier --check) and typecheck (tsc --noEmit), the median of N runs of:
-//   cold       the command run directly from node_modules/.bin
-//   first      a warm call on a new pool (starts the worker)
-//   repeat     a warm call with nothing changed
-//   edit       a warm call after a one-file edit
-//   gate cold / gate warm   the whole tool call (runGate: tree fingerprints, capture,
-//              parse, result) without and with a warm pool (repeat, unchanged)
-// Every warm answer is checked against the cold one. Beside it, TypeScript 7's native
-// `tsc --noEmit` cold on the same fixture (installed into a temp dir outside the repo).
+// Warm gates (issue 11): on a generated fixture of TypeScript files (a git repository,
+// formatted by its own .prettierrc, as a project that runs these gates is), for lint
+// (eslint), format (prettier --check) and typecheck (tsc --noEmit), the median of N runs of:
+//   cold              the command run directly from node_modules/.bin
+//   MCP, warm off     a tools/call of the gate through `mcp-gates serve --no-warm`
+//   MCP first         the first tools/call of a new `mcp-gates serve` (starts the worker)
+//   MCP repeat        a tools/call with nothing changed
+//   MCP after edit    a tools/call after a one-file edit
+//   worker repeat / worker after edit: the same two asked of a WarmPool directly (what the
+//                     worker itself costs, without the gate's tree watch, capture and report)
+// Every warm answer is checked against the cold one (the worker's bytes against the cold
+// command's; the MCP findings against the warm-off server's). Beside it, TypeScript 7's
+// native `tsc --noEmit` cold on the same fixture (installed into a temp dir outside the repo).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../../dist/gates/config.js';
-import { runGate } from '../../dist/gates/gate-tools.js';
 import { WarmPool } from '../../dist/gates/warm/index.js';
-import { cleanupTemporary, toolContext } from '../../test/fixtures/gates-support.mjs';
-import { gateEnv, makeWarmRepo, runCold } from '../../test/fixtures/warm/warm-fixture.mjs';
+import { cleanupTemporary } from '../../test/fixtures/gates-support.mjs';
+import { gateEnv, git, makeWarmRepo, runCold } from '../../test/fixtures/warm/warm-fixture.mjs';
+import { GATES_CLI, initializeClient } from './gate-bench.mjs';
+import { RpcClient } from './rpc-client.mjs';
 import { median } from './stats.mjs';
 
 export const WARM_GATES = {
@@ -49,11 +52,27 @@ function moduleText(index, variant) {
   return `${lines.join('\n')}\n`;
 }
 
+/** The generated project, formatted by its prettier config and committed; returns its root. */
 function makeBenchRepo(files) {
   const root = makeWarmRepo('mcp-gates-warm-bench-');
   for (let index = 0; index < files; index++) {
     fs.writeFileSync(path.join(root, 'src', `module${index}.ts`), moduleText(index, 1));
   }
+  fs.writeFileSync(
+    path.join(root, '.prettierrc.json'),
+    `${JSON.stringify({ printWidth: 100, singleQuote: true }, null, 2)}\n`,
+  );
+  const gates = Object.fromEntries(
+    Object.entries(WARM_GATES).map(([name, command]) => [
+      name,
+      { command, parser: PARSERS[name], timeoutMs: 120000 },
+    ]),
+  );
+  fs.writeFileSync(path.join(root, 'mcp-gates.json'), `${JSON.stringify({ gates }, null, 2)}\n`);
+  git(root, 'init', '-q');
+  fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'node_modules\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'bench fixture');
   return root;
 }
 
@@ -91,6 +110,7 @@ async function measure(root, argv, { runs, files }) {
   const pool = new WarmPool();
   sameAsCold(root, argv, await pool.run(request), env);
   for (let run = 0; run < runs; run++) repeat.push((await timed(() => pool.run(request))).ms);
+  const original = fs.readFileSync(path.join(root, 'src', `module${Math.floor(files / 2)}.ts`));
   const middle = Math.floor(files / 2);
   const edited = path.join(root, 'src', `module${middle}.ts`);
   for (let run = 0; run < runs; run++) {
@@ -102,29 +122,92 @@ async function measure(root, argv, { runs, files }) {
   }
   sameAsCold(root, argv, await pool.run(request), env);
   pool.close();
+  fs.writeFileSync(edited, original);
   return { cold: median(cold), first: median(first), repeat: median(repeat), edit: median(edit) };
 }
 
-/** The whole tool call, cold and warm (repeat): what an agent waits for. */
-async function measureGate(root, name, argv, { runs }) {
-  // Built as mcp-gates.json would build it (typecheck gets its private --tsBuildInfoFile).
-  const [gate] = parseConfig(
-    { gates: { [name]: { command: argv, parser: PARSERS[name], timeoutMs: 120000 } } },
-    'bench',
-  );
-  const call = (options) =>
-    runGate(gate, false, {}, toolContext(), { root, env: gateEnv(), ...options });
-  const gateCold = [];
-  const gateWarm = [];
-  for (let run = 0; run < runs; run++) gateCold.push((await timed(() => call({}))).ms);
-  const pool = new WarmPool();
-  const reference = (await call({})).structuredContent;
-  const first = (await call({ warm: pool })).structuredContent;
-  if (JSON.stringify(first.findings) !== JSON.stringify(reference.findings) || !first.warm?.used)
-    throw new Error(`the warm ${name} gate differs from cold or did not run warm`);
-  for (let run = 0; run < runs; run++) gateWarm.push((await timed(() => call({ warm: pool }))).ms);
-  pool.close();
-  return { gateCold: median(gateCold), gateWarm: median(gateWarm) };
+/** A `mcp-gates serve` of root, initialized. */
+async function startServer(root, extra = []) {
+  const client = new RpcClient(GATES_CLI, ['serve', '--root', root, ...extra], { cwd: root });
+  await initializeClient(client);
+  return client;
+}
+
+/** One tools/call of a gate: wall time and the structured result (a failing gate is a result). */
+async function callGate(client, name) {
+  const started = process.hrtime.bigint();
+  const { result, receivedAt } = await client.request('tools/call', { name, arguments: {} });
+  if (!result.structuredContent)
+    throw new Error(`gate ${name} gave no result: ${result.content?.[0]?.text?.slice(0, 500)}`);
+  return { ms: Number(receivedAt - started) / 1e6, result: result.structuredContent };
+}
+
+/** What must match between a warm and a cold gate result. */
+const verdictOf = (result) =>
+  JSON.stringify([result.status, result.exitCode, result.findingCount, result.findings]);
+
+/** The gate's tool call through `mcp-gates serve`: warm off, first, repeat, after an edit. */
+async function measureThroughMcp(root, name, { runs, files }) {
+  const cold = await startServer(root, ['--no-warm']);
+  const warmOff = [];
+  let reference;
+  try {
+    reference = (await callGate(cold, name)).result;
+    for (let run = 0; run < runs; run++) warmOff.push((await callGate(cold, name)).ms);
+  } finally {
+    await cold.close();
+  }
+  const first = [];
+  for (let run = 0; run < runs; run++) {
+    const client = await startServer(root);
+    try {
+      const call = await callGate(client, name);
+      if (!call.result.warm?.used || verdictOf(call.result) !== verdictOf(reference))
+        throw new Error(`the warm ${name} gate did not run warm or differs from cold`);
+      first.push(call.ms);
+    } finally {
+      await client.close();
+    }
+  }
+  const client = await startServer(root);
+  const repeat = [];
+  const edit = [];
+  const middle = Math.floor(files / 2);
+  const edited = path.join(root, 'src', `module${middle}.ts`);
+  const original = fs.readFileSync(edited, 'utf8');
+  try {
+    await callGate(client, name);
+    for (let run = 0; run < runs; run++) {
+      const call = await callGate(client, name);
+      if (verdictOf(call.result) !== verdictOf(reference))
+        throw new Error(`the warm ${name} gate differs from cold on a repeat call`);
+      repeat.push(call.ms);
+    }
+    for (let run = 0; run < runs; run++) {
+      fs.writeFileSync(edited, moduleText(middle, run + 2));
+      const call = await callGate(client, name);
+      if (call.result.warm?.started || call.result.warm?.reused)
+        throw new Error(`a one-file edit restarted the ${name} worker or reused its result`);
+      edit.push(call.ms);
+    }
+    const last = (await callGate(client, name)).result;
+    const coldAgain = await startServer(root, ['--no-warm']);
+    try {
+      if (verdictOf(last) !== verdictOf((await callGate(coldAgain, name)).result))
+        throw new Error(`the warm ${name} gate differs from cold after the edits`);
+    } finally {
+      await coldAgain.close();
+    }
+  } finally {
+    await client.close();
+    fs.writeFileSync(edited, original);
+  }
+  return {
+    mcpWarmOff: median(warmOff),
+    mcpFirst: median(first),
+    mcpRepeat: median(repeat),
+    mcpEdit: median(edit),
+  };
 }
 
 /** The native `tsc` of TypeScript 7, installed once into TS7_DIR; `{tsc, version}` or `{skipped}`. */
@@ -197,7 +280,8 @@ function measureTypescript7(root, argv, { runs }) {
 }
 
 /**
- * `{files, runs, gates: [{gate, command, cold, first, repeat, edit, gateCold, gateWarm}],
+ * `{files, runs, gates: [{gate, command, cold, first, repeat, edit, mcpWarmOff, mcpFirst,
+ * mcpRepeat, mcpEdit}],
  * typescript7: {version, command, cold} | {skipped}}` (times in ms, medians of `runs`).
  */
 export async function benchWarm({ runs, files }, progress = () => {}) {
@@ -211,7 +295,7 @@ export async function benchWarm({ runs, files }, progress = () => {}) {
         gate,
         command: argv.join(' '),
         ...figures,
-        ...(await measureGate(root, gate, argv, { runs })),
+        ...(await measureThroughMcp(root, gate, { runs, files })),
       });
     }
     progress('warm: TypeScript 7 cold');

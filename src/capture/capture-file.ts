@@ -293,23 +293,32 @@ let swept = false;
 
 /**
  * Removes capture directories that servers which died without cleaning up (SIGKILL,
- * a crash of node itself) left in the temp directory; once per process. In a shared
- * /tmp only what is certainly ours goes: our name pattern, a real directory (lstat: a
- * symlink is never followed), owned by our uid, named for a pid that no longer exists.
+ * a crash of node itself) left in the temp directory; once per process.
  */
 export function sweepStaleCaptureDirectories(): void {
   if (swept) return;
   swept = true;
+  sweepDirectoriesOfDeadProcesses(DIRECTORY_NAME);
+}
+
+/**
+ * Removes the temp directories named by `pattern` (its first group: the pid of the process
+ * that made it) whose process is gone. In a shared /tmp only what is certainly ours goes:
+ * our name pattern, a real directory (lstat: a symlink is never followed), owned by our
+ * uid, named for a pid that no longer exists; only its files are removed, never a
+ * subdirectory.
+ */
+export function sweepDirectoriesOfDeadProcesses(pattern: RegExp): void {
   const temp = os.tmpdir();
   let names: string[];
   try {
     names = fs.readdirSync(temp);
   } catch {
-    return; // An unusable temp directory is reported by the first capture instead.
+    return; // An unusable temp directory is reported by the first use instead.
   }
   const uid = process.getuid?.();
   for (const name of names) {
-    const match = DIRECTORY_NAME.exec(name);
+    const match = pattern.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
     if (pid === process.pid || processMayBeAlive(pid)) continue;

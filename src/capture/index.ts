@@ -3,6 +3,7 @@ export {
   DEFAULT_REPORT_LIMIT_BYTES,
   keepCaptureLogs,
   removeCaptureDirectory,
+  sweepDirectoriesOfDeadProcesses,
 } from './capture-file.js';
 export { CaptureError, CaptureStorageError, type CaptureErrorCode } from './capture-error.js';
 export {

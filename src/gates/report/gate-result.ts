@@ -169,10 +169,11 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     warm: {
       type: 'object',
       description:
-        'Present when the server keeps warm workers: whether one answered this call (used), whether this call started it (started), and why the call ran cold or the worker restarted (reason).',
+        'Present when the server keeps warm workers: whether one answered this call (used), whether this call started it (started), whether the worker returned its earlier result because nothing that run read has changed (reused), and why the call ran cold or the worker restarted (reason).',
       properties: {
         used: { type: 'boolean' },
         started: { type: 'boolean' },
+        reused: { type: 'boolean' },
         reason: { type: 'string' },
       },
       required: ['used', 'started'],

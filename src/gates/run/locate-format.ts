@@ -9,7 +9,7 @@ import { resolveCommand } from './resolve-command.js';
  * side by side (ten in a row added about 2.5 s to a failing format check).
  */
 const MAX_LOCATED_FILES = 3;
-const LOCATE_TIMEOUT_MS = 15_000;
+export const LOCATE_TIMEOUT_MS = 15_000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The 1-based first line where two texts differ (line endings normalised), or null. */
@@ -55,7 +55,17 @@ function formatted(
  */
 export async function locatePrettierFindings(
   findings: Finding[],
-  options: { root: string; runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
+  options: {
+    root: string;
+    runDir: string;
+    env: NodeJS.ProcessEnv;
+    signal: AbortSignal;
+    /**
+     * Prettier's output for one file from a warm worker: the text, null when prettier
+     * failed on it, undefined when no worker may answer (then prettier runs cold).
+     */
+    warmFormatted?: (absolute: string) => Promise<string | null | undefined>;
+  },
 ): Promise<void> {
   const unlocated = findings.filter(
     (finding) => finding.rule === 'prettier' && finding.line === null && finding.file !== null,
@@ -72,15 +82,18 @@ export async function locatePrettierFindings(
       } catch {
         return;
       }
-      const resolved = resolveCommand(['prettier', absolute], options.runDir, options.env);
-      if (!resolved.ok) return;
-      const output = await formatted(
-        resolved.file,
-        resolved.args,
-        options.runDir,
-        options.env,
-        options.signal,
-      );
+      let output = await options.warmFormatted?.(absolute);
+      if (output === undefined) {
+        const resolved = resolveCommand(['prettier', absolute], options.runDir, options.env);
+        if (!resolved.ok) return;
+        output = await formatted(
+          resolved.file,
+          resolved.args,
+          options.runDir,
+          options.env,
+          options.signal,
+        );
+      }
       if (output === null) return;
       const line = firstDifferentLine(original, output);
       if (line !== null) finding.line = line;

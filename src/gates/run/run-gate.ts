@@ -29,10 +29,10 @@ import { ChangedFilesError, listChangedFiles } from './changed-files.js';
 import { checkedExtensions, filesTheToolChecks } from './changed-scope.js';
 import { confinePaths } from './confine-paths.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
-import { locatePrettierFindings } from './locate-format.js';
+import { LOCATE_TIMEOUT_MS, locatePrettierFindings } from './locate-format.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
 import { type RunOutcome, type RunRequest } from './runner.js';
-import { combineWarmHints, runMaybeWarm, type WarmHint } from './run-warm.js';
+import { combineWarmHints, formattedWarm, runMaybeWarm, type WarmHint } from './run-warm.js';
 import type { WarmPool } from '../warm/warm-pool.js';
 import {
   compareTrees,
@@ -546,13 +546,23 @@ async function runWatched(
 /** The gate's check, with whole-file format findings pointed at their first changed line. */
 async function runCheck(call: GateCall): Promise<CommandRun> {
   const run = await runCheckCommands(call);
-  if (run.outcome.end === 'exited')
-    await locatePrettierFindings(run.parsed.findings, {
-      root: call.options.root,
-      runDir: call.runDir,
-      env: call.options.env ?? process.env,
-      signal: call.context.signal,
-    });
+  if (run.outcome.end !== 'exited') return run;
+  const env = call.options.env ?? process.env;
+  const locate = { runDir: call.runDir, env, signal: call.context.signal };
+  const pool = call.options.warm;
+  await locatePrettierFindings(run.parsed.findings, {
+    ...locate,
+    root: call.options.root,
+    ...(pool
+      ? {
+          warmFormatted: (absolute: string) =>
+            formattedWarm({ pool, gate: call.gate }, absolute, {
+              ...locate,
+              timeoutMs: LOCATE_TIMEOUT_MS,
+            }),
+        }
+      : {}),
+  });
   return run;
 }
 

@@ -19,6 +19,11 @@ export interface WarmHint {
   used: boolean;
   /** This call started a worker (first use, or a restart after an input changed). */
   started: boolean;
+  /**
+   * The worker returned its earlier result of the same command: everything that run read
+   * (files, directories, links) is unchanged, so a rerun would say the same.
+   */
+  reused?: boolean;
   /** Why it ran cold, or why the worker was restarted. */
   reason?: string;
 }
@@ -128,6 +133,7 @@ export async function runMaybeWarm(
     hint: {
       used: true,
       started: result.startedWorker,
+      ...(result.reused ? { reused: true } : {}),
       ...(result.restartedBecause
         ? { reason: `worker restarted: ${result.restartedBecause}` }
         : {}),
@@ -162,6 +168,34 @@ function writeInOrder(
   if (restErr) output.write('stderr', Buffer.from(restErr, 'utf8'));
 }
 
+/**
+ * Prettier's output for one file (`prettier <file>` prints the formatted text and writes
+ * nothing) from the warm worker that ran the gate's check, for run/locate-format.ts: the
+ * text, null when prettier failed on the file, undefined when no worker may answer (the
+ * caller then runs prettier cold).
+ */
+export async function formattedWarm(
+  warm: WarmUse,
+  absolute: string,
+  request: { runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs: number },
+): Promise<string | null | undefined> {
+  if (warm.gate.warm === false || request.signal.aborted) return undefined;
+  const plan = warmPlanOf(warm.gate, ['prettier', absolute], request.runDir, request.env);
+  if (!plan.warm) return undefined;
+  const result = await warm.pool.run({
+    root: request.runDir,
+    argv: plan.argv,
+    tool: plan.tool,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    // The gate's own environment: the same worker that ran the check answers.
+    env: gateEnvironment(request.runDir, request.env),
+  });
+  if (result.kind === 'not-warmable') return undefined;
+  if (result.kind === 'failed') return result.end === 'worker-died' ? undefined : null;
+  return result.exitCode === 0 ? result.stdout : null;
+}
+
 /** One hint for a call that ran several commands (steps, or a fix and its check). */
 export function combineWarmHints(hints: readonly WarmHint[]): WarmHint | undefined {
   if (hints.length === 0) return undefined;
@@ -170,6 +204,9 @@ export function combineWarmHints(hints: readonly WarmHint[]): WarmHint | undefin
   return {
     used: hints.some((hint) => hint.used),
     started: hints.some((hint) => hint.started),
+    ...(hints.some((hint) => hint.used) && hints.every((hint) => !hint.used || hint.reused)
+      ? { reused: true }
+      : {}),
     ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
   };
 }

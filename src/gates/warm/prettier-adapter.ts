@@ -7,6 +7,7 @@ import {
   resolveInstalledPackage,
   type ToolAdapter,
   type ToolOutcome,
+  workerPrivateDirectory,
 } from './tool-adapter.js';
 
 /**
@@ -14,7 +15,9 @@ import {
  * in process for each call. The CLI itself expands files, directories and globs, reads
  * .prettierignore/.gitignore and resolves each file's config, so the file set and the
  * messages are the cold command's by construction; what stays warm is the loaded
- * prettier and its plugins. Only read-only checks are served (--check, --list-different).
+ * prettier and its plugins. Only read-only invocations are served: --check,
+ * --list-different, and files printed formatted to stdout (how a check's finding is
+ * pointed at its first changed line); anything that writes runs cold.
  */
 
 interface PrettierCli {
@@ -24,7 +27,6 @@ interface PrettierCli {
 /** Arguments that write files, read stdin or answer something other than a check. */
 const COLD_ONLY_ARGUMENT =
   /^(--write|-w|--cache.*|--stdin-filepath.*|--find-config-path.*|--file-info.*|--support-info|--help|-h|--version|-v|--experimental-cli|--debug-.*)$/;
-const CHECK_ARGUMENT = /^(--check|-c|--list-different|-l)$/;
 
 export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | string> {
   const installed = resolveInstalledPackage(root, 'prettier');
@@ -34,15 +36,26 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     return `prettier ${installed.version} is not one warm gates know (prettier 3 is)`;
   }
   const cli = (await import(pathToFileURL(cliFile).href)) as PrettierCli;
+  /**
+   * Prettier's own result cache, keyed by each file's content and resolved options
+   * (`--cache-strategy content`): prettier formats every file on its own, so a file whose
+   * text and options are unchanged gets the same answer, and only files prettier found
+   * formatted are cached. It lives in the worker's private directory, so it dies with the
+   * worker: a restarted worker (config, plugin or version change) starts without it.
+   */
+  const cacheArgs = [
+    '--cache',
+    '--cache-strategy',
+    'content',
+    '--cache-location',
+    path.join(workerPrivateDirectory(), 'prettier-cache'),
+  ];
 
   const run = async (args: string[]): Promise<ToolOutcome> => {
     const coldOnly = args.find((argument) => COLD_ONLY_ARGUMENT.test(argument));
     if (coldOnly) return { notWarmable: `prettier ${coldOnly} runs cold` };
-    if (!args.some((argument) => CHECK_ARGUMENT.test(argument))) {
-      return { notWarmable: 'only prettier --check and --list-different run warm' };
-    }
     process.exitCode = undefined;
-    const captured = await captureProcessOutput(() => cli.run(args));
+    const captured = await captureProcessOutput(() => cli.run([...args, ...cacheArgs]));
     const exitCode = Number(process.exitCode ?? 0);
     process.exitCode = undefined;
     return { exitCode, stdout: captured.stdout, stderr: captured.stderr, order: captured.order };

@@ -47,6 +47,10 @@ export type WarmRunResult =
       durationMs: number;
       /** This call started the worker (first use, or a restart after a change). */
       startedWorker: boolean;
+      /** The worker returned its earlier result: nothing that run read has changed since. */
+      reused: boolean;
+      /** When not reused, why (the first changed input, or what the last run did). */
+      notReusedBecause?: string;
       /** Why an earlier worker was replaced before this call, if it was. */
       restartedBecause?: string;
     }
@@ -305,6 +309,8 @@ export class WarmPool {
         ...(reply.order ? { order: reply.order } : {}),
         durationMs,
         startedWorker,
+        reused: reply.reused,
+        ...(reply.notReusedBecause ? { notReusedBecause: reply.notReusedBecause } : {}),
         ...(restartedBecause ? { restartedBecause } : {}),
       };
     }

@@ -25,6 +25,10 @@ export type WarmReply =
       stderr: string;
       /** Runs of [stream, characters] in write order (0 stdout, 1 stderr). */
       order?: [0 | 1, number][];
+      /** The earlier result of the same arguments, everything it read unchanged (read-ledger.ts). */
+      reused: boolean;
+      /** When not reused: the first input that changed, or what made the last run unreplayable. */
+      notReusedBecause?: string;
       rssBytes: number;
     }
   /** This invocation is one the worker cannot answer exactly as the cold command would. */

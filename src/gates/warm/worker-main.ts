@@ -3,7 +3,8 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { loadEslintAdapter } from './eslint-adapter.js';
 import { InputRecord } from './input-fingerprint.js';
 import { loadPrettierAdapter } from './prettier-adapter.js';
-import type { ToolAdapter } from './tool-adapter.js';
+import { installReadRecording, ReadLedger, recordReads } from './read-ledger.js';
+import type { ToolAdapter, ToolOutput } from './tool-adapter.js';
 import { loadTscAdapter } from './tsc-adapter.js';
 import type { WarmReply, WarmRunMessage, WarmTool } from './warm-protocol.js';
 
@@ -32,6 +33,9 @@ if (process.platform !== 'win32') {
   );
   watchdog.unref();
 }
+
+// Before the tool loads, so its fs, child_process and worker_threads are the recording ones.
+installReadRecording();
 
 const inputs = new InputRecord(root);
 // Before anything is loaded: an edit during loading then shows on the next call.
@@ -84,6 +88,39 @@ const send = (reply: WarmReply) => process.send?.(reply);
 let adapterPromise: Promise<ToolAdapter | string> | undefined;
 let queue: Promise<void> = Promise.resolve();
 
+/** Results kept for reuse, by arguments; the oldest goes first. */
+const MAX_KEPT_RESULTS = 32;
+const keptResults = new Map<string, { ledger: ReadLedger; output: ToolOutput }>();
+
+/** Why the last run of each argument set may not be reused (shown to the pool). */
+const notReusable = new Map<string, string>();
+
+/**
+ * The earlier result of these arguments when everything its run read is unchanged (see
+ * read-ledger.ts for why that is the result a rerun would give), or why not.
+ */
+function reusableResult(key: string): { output: ToolOutput } | { why: string } {
+  const kept = keptResults.get(key);
+  if (!kept) return { why: notReusable.get(key) ?? 'no earlier run of these arguments' };
+  keptResults.delete(key);
+  const change = kept.ledger.firstChange();
+  if (change !== undefined) return { why: `changed since the last run: ${change}` };
+  keptResults.set(key, kept);
+  return { output: kept.output };
+}
+
+function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
+  const why = ledger.notReusableBecause;
+  if (why !== undefined) {
+    if (notReusable.size >= MAX_KEPT_RESULTS) notReusable.delete(notReusable.keys().next().value!);
+    notReusable.set(key, `the last run used ${why}`);
+    return;
+  }
+  notReusable.delete(key);
+  if (keptResults.size >= MAX_KEPT_RESULTS) keptResults.delete(keptResults.keys().next().value!);
+  keptResults.set(key, { ledger, output });
+}
+
 async function handle(message: WarmRunMessage): Promise<void> {
   const rssBytes = () => process.memoryUsage().rss;
   const stale = inputs.staleReason();
@@ -98,9 +135,22 @@ async function handle(message: WarmRunMessage): Promise<void> {
     send({ type: 'not-warmable', id: message.id, reason: adapter, rssBytes: rssBytes() });
     return;
   }
+  const key = JSON.stringify(message.args);
+  const reusable = reusableResult(key);
+  if ('output' in reusable) {
+    send({
+      type: 'result',
+      id: message.id,
+      ...reusable.output,
+      reused: true,
+      rssBytes: rssBytes(),
+    });
+    return;
+  }
   // Recorded before the tool reads them: an edit from now on shows on the next call.
   for (const file of adapter.configFilesNamed(message.args)) inputs.recordLoaded(file);
-  const outcome = await adapter.run(message.args);
+  const ledger = new ReadLedger();
+  const outcome = await recordReads(ledger, () => adapter.run(message.args));
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
   await loadedReportsSettled();
   recordRequiredModules();
@@ -113,7 +163,15 @@ async function handle(message: WarmRunMessage): Promise<void> {
     });
     return;
   }
-  send({ type: 'result', id: message.id, ...outcome, rssBytes: rssBytes() });
+  keepResult(key, ledger, outcome);
+  send({
+    type: 'result',
+    id: message.id,
+    ...outcome,
+    reused: false,
+    notReusedBecause: reusable.why,
+    rssBytes: rssBytes(),
+  });
 }
 
 process.on('message', (message: WarmRunMessage) => {

@@ -1,0 +1,268 @@
+// A warm worker returns its earlier result only when nothing that run read has changed
+// (src/gates/warm/read-ledger.ts). These tests give ESLint rules that look beyond the file
+// they lint (a data file, a sibling's existence, a directory listing, a child process) and
+// check after every step that the warm answer equals the cold command's, and that a reused
+// result is never stale. ESLint's own --cache is shown to miss the same step.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WarmPool } from '../dist/gates/warm/index.js';
+import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
+
+const LEDGER = fileURLToPath(new URL('../dist/gates/warm/read-ledger.js', import.meta.url));
+
+/** A plugin whose rules read what is not the linted file. */
+const CROSS_FILE_PLUGIN = `import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+const rule = (check) => ({ meta: { type: 'problem', schema: [] }, create: (context) => ({ Program: (node) => check(context, node) }) });
+export default {
+  rules: {
+    // Identifiers listed in data/banned.txt (one per line) are reported.
+    banned: rule((context) => {
+      const banned = fs.readFileSync(path.join(context.cwd, 'data', 'banned.txt'), 'utf8').split('\\n').filter(Boolean);
+      for (const token of context.sourceCode.ast.tokens)
+        if (token.type === 'Identifier' && banned.includes(token.value)) context.report({ loc: token.loc, message: 'banned: ' + token.value });
+    }),
+    // Each source needs a .md note beside it.
+    documented: rule((context, node) => {
+      if (!fs.existsSync(context.filename.replace(/\\.ts$/, '.md'))) context.report({ node, message: 'no note beside this file' });
+    }),
+    // A directory of more than 6 entries is reported.
+    crowded: rule((context, node) => {
+      const count = fs.readdirSync(path.dirname(context.filename)).length;
+      if (count > 6) context.report({ node, message: 'crowded directory: ' + count });
+    }),
+    // Asks a child process, which the ledger cannot see into.
+    oracle: rule((context, node) => {
+      const said = execFileSync(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync("data/flag.txt", "utf8"))'], { cwd: context.cwd, encoding: 'utf8' });
+      if (said.trim() === 'on') context.report({ node, message: 'the flag is on' });
+    }),
+  },
+};
+`;
+
+function configWith(rules) {
+  return `import tseslint from 'typescript-eslint';
+import cross from 'eslint-plugin-cross';
+export default [
+  { ignores: ['node_modules/', 'ignored/'] },
+  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+  { plugins: { cross }, rules: ${JSON.stringify(rules)} },
+];
+`;
+}
+
+function crossFileRepo(rules) {
+  const root = makeWarmRepo('mcp-gates-warm-reuse-');
+  const plugin = path.join(root, 'node_modules', 'eslint-plugin-cross');
+  fs.mkdirSync(plugin);
+  fs.writeFileSync(
+    path.join(plugin, 'package.json'),
+    '{ "name": "eslint-plugin-cross", "version": "1.0.0", "type": "module", "main": "index.js" }\n',
+  );
+  fs.writeFileSync(path.join(plugin, 'index.js'), CROSS_FILE_PLUGIN);
+  fs.mkdirSync(path.join(root, 'data'));
+  fs.writeFileSync(path.join(root, 'data', 'banned.txt'), 'alpha\n');
+  fs.writeFileSync(path.join(root, 'data', 'flag.txt'), 'off');
+  fs.writeFileSync(path.join(root, 'eslint.config.js'), configWith(rules));
+  return root;
+}
+
+describe('warm gates: a reused result is never stale (rules that read other files)', function () {
+  this.timeout(120000);
+  const env = gateEnv();
+  const argv = ['eslint', 'src', '--format', 'json'];
+  let pool;
+  beforeEach(() => {
+    pool = new WarmPool();
+  });
+  afterEach(() => pool.close());
+  after(cleanupTemporary);
+
+  /** The warm answer, asserted equal to the cold command's; returns it. */
+  async function warmEqualsCold(root) {
+    const warm = await pool.run({ root, argv, timeoutMs: 60000, env });
+    const cold = runCold(root, argv, env);
+    expect(warm.kind, warm.reason).to.equal('ran');
+    expect([warm.exitCode, warm.stdout, warm.stderr]).to.deep.equal([
+      cold.exitCode,
+      cold.stdout,
+      cold.stderr,
+    ]);
+    return warm;
+  }
+  const messages = (warm) =>
+    JSON.parse(warm.stdout)
+      .flatMap((result) => result.messages.map((message) => message.message))
+      .sort();
+
+  it('sees a data file, a sibling and a directory listing change; reuses only when none did', async () => {
+    const root = crossFileRepo({
+      'cross/banned': 'error',
+      'cross/documented': 'error',
+      'cross/crowded': 'error',
+    });
+    const first = await warmEqualsCold(root);
+    expect(first.reused).to.equal(false);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, 'nothing changed: the earlier result').to.equal(true);
+
+    // Same size, other content: a name that src/math.ts uses becomes banned.
+    const used = fs.readFileSync(path.join(root, 'src', 'math.ts'), 'utf8').match(/\b(add)\b/);
+    expect(used, 'src/math.ts uses `add`').to.not.equal(null);
+    fs.writeFileSync(path.join(root, 'data', 'banned.txt'), 'add\n\n\n');
+    expect(fs.statSync(path.join(root, 'data', 'banned.txt')).size).to.equal(6);
+    const banned = await warmEqualsCold(root);
+    expect(banned.reused).to.equal(false);
+    expect(messages(banned)).to.include('banned: add');
+
+    fs.writeFileSync(path.join(root, 'src', 'math.md'), 'a note\n');
+    const documented = await warmEqualsCold(root);
+    expect(documented.reused).to.equal(false);
+    expect(
+      messages(documented).filter((text) => text === 'no note beside this file'),
+    ).to.have.length(
+      messages(banned).filter((text) => text === 'no note beside this file').length - 1,
+    );
+
+    for (const extra of ['a', 'b', 'c'])
+      fs.writeFileSync(path.join(root, 'src', `${extra}.txt`), '');
+    const crowded = await warmEqualsCold(root);
+    expect(crowded.reused).to.equal(false);
+    expect(messages(crowded).some((text) => text.startsWith('crowded directory'))).to.equal(true);
+
+    const again = await warmEqualsCold(root);
+    expect(again.reused).to.equal(true);
+  });
+
+  it('never reuses a run that asked a child process; it still follows what the child read', async () => {
+    const root = crossFileRepo({ 'cross/oracle': 'error' });
+    expect((await warmEqualsCold(root)).reused).to.equal(false);
+    expect((await warmEqualsCold(root)).reused, 'a child process is not replayable').to.equal(
+      false,
+    );
+    fs.writeFileSync(path.join(root, 'data', 'flag.txt'), 'on');
+    const flagged = await warmEqualsCold(root);
+    expect(messages(flagged)).to.include('the flag is on');
+  });
+
+  it("is the step ESLint's own --cache misses", async () => {
+    // Why a per-file result cache is unsound and ours looks at every read instead.
+    const root = crossFileRepo({ 'cross/banned': 'error' });
+    const cacheFile = path.join(makeTempDir('mcp-gates-eslintcache-'), 'cache');
+    const cached = ['eslint', 'src', '--format', 'json', '--cache', '--cache-location', cacheFile];
+    const before = runCold(root, cached, env);
+    fs.writeFileSync(path.join(root, 'data', 'banned.txt'), 'add\n\n\n');
+    const cachedAfter = runCold(root, cached, env);
+    const coldAfter = runCold(root, argv, env);
+    expect(coldAfter.stdout).to.include('banned: add');
+    expect(cachedAfter.stdout, 'eslint --cache kept the stale answer').to.not.include(
+      'banned: add',
+    );
+    expect(before.exitCode).to.equal(cachedAfter.exitCode);
+    expect(await warmEqualsCold(root)).to.have.property('reused', false);
+  });
+});
+
+/** Runs an ES module in a fresh node (the ledger patches fs process-wide). */
+function runModule(source) {
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
+    encoding: 'utf8',
+    timeout: 30000,
+  });
+  expect(result.status, result.stderr).to.equal(0);
+  return JSON.parse(result.stdout);
+}
+
+describe('read ledger (in a child process: it wraps fs process-wide)', function () {
+  this.timeout(30000);
+  after(cleanupTemporary);
+
+  it('records every way of reading, signed before the read, and names the first change', () => {
+    const directory = makeTempDir('mcp-gates-ledger-');
+    const report = runModule(`
+      const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
+      installReadRecording();
+      // Imported after installing, by name: ESM importers of node:fs see the recording ones.
+      const { readFileSync, existsSync } = await import('node:fs');
+      const fs = (await import('node:fs')).default;
+      const path = await import('node:path');
+      const dir = ${JSON.stringify(directory)};
+      const file = (name) => path.join(dir, name);
+      fs.writeFileSync(file('a.txt'), 'one');
+      fs.writeFileSync(file('b.txt'), 'two');
+      fs.mkdirSync(file('sub'));
+      fs.symlinkSync(file('b.txt'), file('link'));
+      const ledger = new ReadLedger();
+      await recordReads(ledger, async () => {
+        readFileSync(file('a.txt'));
+        await fs.promises.readFile(file('b.txt'));
+        existsSync(file('missing.txt'));
+        await new Promise((resolve) => fs.readdir(file('sub'), resolve));
+        fs.realpathSync.native(file('link'));
+      });
+      const changes = [];
+      changes.push(['none', ledger.firstChange() ?? null]);
+      fs.writeFileSync(file('a.txt'), 'owe');
+      changes.push(['same-size content', ledger.firstChange() ?? null]);
+      fs.writeFileSync(file('a.txt'), 'one');
+      fs.writeFileSync(file('missing.txt'), '');
+      changes.push(['appeared', ledger.firstChange() ?? null]);
+      fs.rmSync(file('missing.txt'));
+      fs.writeFileSync(file('sub/new.txt'), '');
+      changes.push(['listing', ledger.firstChange() ?? null]);
+      fs.rmSync(file('sub/new.txt'));
+      fs.rmSync(file('link'));
+      fs.symlinkSync(file('a.txt'), file('link'));
+      changes.push(['link target', ledger.firstChange() ?? null]);
+      fs.rmSync(file('link'));
+      fs.symlinkSync(file('b.txt'), file('link'));
+      changes.push(['restored', ledger.firstChange() ?? null]);
+      // Outside a recording nothing is noted.
+      readFileSync(file('b.txt'));
+      process.stdout.write(JSON.stringify({ changes, size: ledger.size, reusable: ledger.notReusableBecause ?? null }));
+    `);
+    const change = Object.fromEntries(report.changes);
+    expect(change.none).to.equal(null);
+    expect(change['same-size content']).to.equal(`content ${path.join(directory, 'a.txt')}`);
+    expect(change.appeared).to.equal(`stat ${path.join(directory, 'missing.txt')}`);
+    expect(change.listing).to.equal(`list ${path.join(directory, 'sub')}`);
+    expect(change['link target']).to.equal(`link ${path.join(directory, 'link')}`);
+    expect(change.restored).to.equal(null);
+    expect(report.reusable).to.equal(null);
+  });
+
+  it('marks a run that writes, opens for writing, spawns or starts a thread as not reusable', () => {
+    const directory = makeTempDir('mcp-gates-ledger-');
+    const report = runModule(`
+      const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
+      installReadRecording();
+      const fs = (await import('node:fs')).default;
+      const { spawnSync } = await import('node:child_process');
+      const { Worker } = await import('node:worker_threads');
+      const path = await import('node:path');
+      const dir = ${JSON.stringify(directory)};
+      const reasons = {};
+      const attempt = async (name, work) => {
+        const ledger = new ReadLedger();
+        await recordReads(ledger, work);
+        reasons[name] = ledger.notReusableBecause ?? null;
+      };
+      await attempt('reads', async () => { fs.readdirSync(dir); });
+      await attempt('write', async () => fs.writeFileSync(path.join(dir, 'w.txt'), 'x'));
+      await attempt('open for append', async () => fs.closeSync(fs.openSync(path.join(dir, 'w.txt'), 'a')));
+      await attempt('spawn', async () => spawnSync(process.execPath, ['-e', '']));
+      await attempt('thread', async () => { await new Worker('1', { eval: true }).terminate(); });
+      process.stdout.write(JSON.stringify(reasons));
+    `);
+    expect(report.reads).to.equal(null);
+    expect(report.write).to.match(/fs\.writeFileSync/);
+    expect(report['open for append']).to.match(/opened for writing/);
+    expect(report.spawn).to.match(/child process \(spawnSync\)/);
+    expect(report.thread).to.match(/worker thread/);
+  });
+});
