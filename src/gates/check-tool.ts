@@ -12,7 +12,8 @@ import {
 } from './report/gate-result.js';
 import { fullLogDirectory } from './report/log-directory.js';
 import type { GateSpec } from './gate-spec.js';
-import { lastRunFindings, runGate, type GateToolOptions } from './run/run-gate.js';
+import { lastRunFindings } from './report/last-run.js';
+import { runGate, type GateToolOptions } from './run/run-gate.js';
 
 /** Runs `tasks` with at most `limit` at once; results in the order given. */
 async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {

@@ -2,7 +2,8 @@ import type { JsonSchema, Tool } from '../server/tool.js';
 import { GATE_OUTPUT_SCHEMA } from './report/gate-result.js';
 import { MIN_MAX_CHARS } from './report/budget.js';
 import { fixToolName, type GateSpec } from './gate-spec.js';
-import { argumentNames, runGate, type GateToolOptions } from './run/run-gate.js';
+import { argumentNames } from './run/call-arguments.js';
+import { runGate, type GateToolOptions } from './run/run-gate.js';
 import { createCheckTool } from './check-tool.js';
 
 export { runGate, type GateToolOptions };

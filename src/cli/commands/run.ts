@@ -6,7 +6,7 @@ import { confinePaths } from '../../gates/run/confine-paths.js';
 import { createCheckTool } from '../../gates/check-tool.js';
 import { createGateTools } from '../../gates/gate-tools.js';
 import { keepFullLogs } from '../../gates/report/log-directory.js';
-import { committedBaselinePath } from '../../gates/run/run-gate.js';
+import { committedBaselinePath } from '../../gates/report/baseline.js';
 import { fixToolName } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import { loadGates } from '../../gates/load-gates.js';

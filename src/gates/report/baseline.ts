@@ -358,6 +358,22 @@ export function baselinePath(
   return path.join(baselineDirectory(root, options.env), `baseline-${gate}.json`);
 }
 
+/** The committed baseline of a gate, inside the repository (`baseline --write-file`). */
+export function committedBaselinePath(root: string, gate: string): string {
+  return path.join(root, '.mcp-gates', `baseline-${gate}.json`);
+}
+
+/**
+ * Where a gate's baseline is: the committed file when the repository has one, else the
+ * per-root cache outside the repository.
+ */
+export function baselineFileOf(root: string, gate: string, env: NodeJS.ProcessEnv): string {
+  const committed = committedBaselinePath(root, gate);
+  // baselinePath checks the gate name whichever file is used.
+  const cached = baselinePath(root, gate, { env });
+  return fs.existsSync(committed) ? committed : cached;
+}
+
 function ioError(action: string, file: string, error: unknown): BaselineError {
   const { code, message } = error as NodeJS.ErrnoException;
   return new BaselineError(
@@ -430,4 +446,26 @@ export function rootFileAccess(root: string): { readLines: ReadLines; fileHash: 
       return bytes === null ? null : crypto.createHash('sha256').update(bytes).digest('hex');
     },
   };
+}
+
+/**
+ * Records the findings of a whole run as the gate's baseline in `file`, when the check
+ * finished; the note says what happened, for the result.
+ */
+export function recordRunBaseline(
+  root: string,
+  file: string,
+  gate: string,
+  findings: readonly Finding[],
+  finished: boolean,
+): string {
+  if (!finished) return 'baseline not recorded: the check did not finish';
+  const access = rootFileAccess(root);
+  try {
+    writeBaseline(file, createBaseline(gate, findings, access.readLines, access.fileHash));
+    return `baseline recorded: ${findings.length} findings in ${file}`;
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error;
+    return `baseline not recorded: ${error.message}`;
+  }
 }

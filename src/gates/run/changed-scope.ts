@@ -1,5 +1,8 @@
 import path from 'node:path';
+import type { ToolContext, ToolResult } from '../../server/tool.js';
 import type { GateSpec } from '../gate-spec.js';
+import { failureResult, nothingChangedResult, type ResultView } from '../report/gate-result.js';
+import { ChangedFilesError, listChangedFiles } from './changed-files.js';
 
 const SCRIPT = ['js', 'jsx', 'ts', 'tsx', 'mjs', 'cjs', 'mts', 'cts'];
 const PYTHON = ['py', 'pyi'];
@@ -66,4 +69,47 @@ export function filesTheToolChecks(gate: GateSpec, files: readonly string[]): st
 export function checkedExtensions(gate: GateSpec): readonly string[] | null {
   const tool = gateTool(gate);
   return tool === null ? null : TOOL_EXTENSIONS[tool]!;
+}
+
+/**
+ * The scope of a `scope: "changed"` call and the paths the gate checks, or the result to
+ * return: a failure, or "nothing to check" when no file the tool checks changed. A gate
+ * that takes no paths gets none (it runs on the whole project; the report lists the
+ * changed files' findings first), unless nothing changed at all.
+ */
+export async function changedScope(
+  gate: GateSpec,
+  toolName: string,
+  base: readonly string[],
+  changed: { base: string | null },
+  context: Pick<ToolContext, 'signal'>,
+  options: { root: string; env?: NodeJS.ProcessEnv },
+): Promise<{ scope: NonNullable<ResultView['scope']>; paths: string[] } | ToolResult> {
+  let files: string[];
+  try {
+    files = await listChangedFiles(options.root, {
+      ...(changed.base ? { base: changed.base } : {}),
+      signal: context.signal,
+      ...(options.env ? { env: options.env } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ChangedFilesError) return failureResult(toolName, base, error.message);
+    throw error;
+  }
+  const paths = gate.paths === 'append' ? filesTheToolChecks(gate, files) : [];
+  const scope = {
+    base: changed.base,
+    changedFiles: files,
+    checkedFiles: gate.paths === 'append' ? paths.length : null,
+  };
+  // Nothing changed: nothing to say about the changes, whether or not the gate takes paths.
+  if ((gate.paths === 'append' || files.length === 0) && paths.length === 0) {
+    const extensions = checkedExtensions(gate);
+    const why =
+      files.length === 0
+        ? `no files changed against ${changed.base ? `the merge-base with ${changed.base}` : 'HEAD'}`
+        : `none of the ${files.length} changed files is one the tool checks (${extensions ? extensions.map((ext) => `.${ext}`).join(' ') : 'any'})`;
+    return nothingChangedResult(toolName, base, { ...scope, checkedFiles: 0 }, why);
+  }
+  return { scope, paths };
 }

@@ -1,33 +1,26 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolResult } from '../../server/tool.js';
 import { commandWithPaths, fixToolName, type GateSpec } from '../gate-spec.js';
-import { GatesError } from '../gates-error.js';
 import type { ParseResult } from '../parsers/index.js';
-import type { Finding } from '../report/finding.js';
 import {
   BaselineError,
-  baselinePath,
-  createBaseline,
+  baselineFileOf,
   readBaseline,
+  recordRunBaseline,
   rootFileAccess,
   splitNew,
-  writeBaseline,
   type Baseline,
 } from '../report/baseline.js';
-import { MIN_MAX_CHARS } from '../report/budget.js';
-import { fileMatcher } from '../report/file-filter.js';
 import {
   buildGateResult,
   failureResult,
-  nothingChangedResult,
   type GateRunData,
   type ResultView,
 } from '../report/gate-result.js';
-import { ChangedFilesError, listChangedFiles } from './changed-files.js';
-import { checkedExtensions, filesTheToolChecks } from './changed-scope.js';
-import { confinePaths } from './confine-paths.js';
+import { lastRunToReuse, pageOf, rememberRun } from '../report/last-run.js';
+import { parseCallArguments, type CallArguments } from './call-arguments.js';
+import { changedScope } from './changed-scope.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
 import { LOCATE_TIMEOUT_MS, locatePrettierFindings } from './locate-format.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
@@ -65,22 +58,6 @@ export interface GateToolOptions {
   baselineFile?: string;
   /** Warm workers (`serve` only): checks of eslint, prettier and tsc answer from them. */
   warm?: WarmPool;
-}
-
-/** The committed baseline of a gate, inside the repository (`baseline --write-file`). */
-export function committedBaselinePath(root: string, gate: string): string {
-  return path.join(root, '.mcp-gates', `baseline-${gate}.json`);
-}
-
-/**
- * Where a gate's baseline is: the committed file when the repository has one, else the
- * per-root cache outside the repository.
- */
-function baselineFileOf(root: string, gate: string, env: NodeJS.ProcessEnv): string {
-  const committed = committedBaselinePath(root, gate);
-  // baselinePath checks the gate name whichever file is used.
-  const cached = baselinePath(root, gate, { env });
-  return fs.existsSync(committed) ? committed : cached;
 }
 
 /** The OS refused the command line (argv plus environment) as too long (E2BIG). */
@@ -121,171 +98,11 @@ interface CommandRun {
   stdoutInReport: boolean;
 }
 
-/** A call's arguments, checked. */
-export interface CallArguments {
-  paths: string[];
-  maxChars?: number;
-  /** Paging: a path or glob the listed findings are filtered to. */
-  file?: string;
-  offset?: number;
-  /** Changed scope: `base` null compares with HEAD. */
-  changed?: { base: string | null };
-  newOnly: boolean;
-  recordBaseline: boolean;
-}
-
-const CHECK_ARGUMENTS = ['paths', 'maxChars', 'file', 'offset', 'scope', 'base', 'new', 'baseline'];
-const FIX_ARGUMENTS = ['paths', 'maxChars', 'scope', 'base'];
-
-/** The argument names a gate's tool takes (paths only when the gate takes paths). */
-export function argumentNames(gate: GateSpec, fixing: boolean): string[] {
-  const names = fixing ? FIX_ARGUMENTS : CHECK_ARGUMENTS;
-  return gate.paths === 'append' ? names : names.filter((name) => name !== 'paths');
-}
-
-/** Checks a call's arguments: the confined paths and options, or the failure result to return. */
-export function parseCallArguments(
-  gate: GateSpec,
-  fixing: boolean,
-  toolName: string,
-  base: readonly string[],
-  args: Record<string, unknown>,
-  root: string,
-): CallArguments | ToolResult {
-  const fail = (message: string) => failureResult(toolName, base, message);
-  const allowed = fixing ? FIX_ARGUMENTS : CHECK_ARGUMENTS;
-  const unknown = Object.keys(args).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0)
-    return fail(
-      `unknown argument ${unknown.map((key) => `"${key}"`).join(', ')}; this tool takes ${argumentNames(
-        gate,
-        fixing,
-      )
-        .map((key) => `"${key}"`)
-        .join(', ')}`,
-    );
-  const parsed: CallArguments = { paths: [], newOnly: false, recordBaseline: false };
-  if (args.maxChars !== undefined) {
-    if (!Number.isSafeInteger(args.maxChars) || (args.maxChars as number) < MIN_MAX_CHARS)
-      return fail(`"maxChars" is a whole number of characters, at least ${MIN_MAX_CHARS}`);
-    parsed.maxChars = args.maxChars as number;
-  }
-  if (args.file !== undefined) {
-    if (typeof args.file !== 'string' || args.file.trim() === '')
-      return fail(
-        '"file" is a path or glob relative to the project root, e.g. "src/a.ts" or "src/**/*.ts"',
-      );
-    parsed.file = args.file;
-  }
-  if (args.offset !== undefined) {
-    if (!Number.isSafeInteger(args.offset) || (args.offset as number) < 0)
-      return fail('"offset" is a whole number of findings to skip, 0 or more');
-    parsed.offset = args.offset as number;
-  }
-  for (const flag of ['new', 'baseline'] as const) {
-    if (args[flag] !== undefined && typeof args[flag] !== 'boolean')
-      return fail(`"${flag}" is true or false`);
-  }
-  parsed.newOnly = args.new === true;
-  parsed.recordBaseline = args.baseline === true;
-  if (parsed.newOnly && parsed.recordBaseline)
-    return fail(
-      '"new" and "baseline" do not go together: "baseline" records the findings, "new" compares with them',
-    );
-  if (args.scope !== undefined && args.scope !== 'changed' && args.scope !== 'all')
-    return fail(
-      '"scope" is "changed" (the files changed against HEAD, or against "base") or "all"',
-    );
-  if (args.base !== undefined && (typeof args.base !== 'string' || args.base === ''))
-    return fail('"base" is a git ref, e.g. "main"');
-  if (args.base !== undefined && args.scope !== 'changed')
-    return fail('"base" goes with "scope": "changed"');
-  if (args.scope === 'changed')
-    parsed.changed = { base: (args.base as string | undefined) ?? null };
-  const partial =
-    parsed.changed !== undefined ||
-    parsed.file !== undefined ||
-    parsed.offset !== undefined ||
-    (Array.isArray(args.paths) && args.paths.length > 0);
-  if (parsed.recordBaseline && partial)
-    return fail(
-      '"baseline" records the findings of a whole run: it goes without "paths", "scope", "file" and "offset"',
-    );
-  if (args.paths === undefined) return parsed;
-  if (!Array.isArray(args.paths))
-    return fail(`"paths" is an array of strings (got ${typeof args.paths})`);
-  if (gate.paths !== 'append' && args.paths.length > 0) {
-    return fail(
-      `this gate always runs on the whole project and takes no paths (set "paths": "append" for gate "${gate.name}" in mcp-gates.json to change that)`,
-    );
-  }
-  if (parsed.changed && args.paths.length > 0)
-    return fail(
-      '"paths" and "scope": "changed" do not go together: the changed scope picks the paths',
-    );
-  try {
-    parsed.paths = confinePaths(root, args.paths);
-    return parsed;
-  } catch (error) {
-    if (error instanceof GatesError) return fail(error.message);
-    throw error;
-  }
-}
-
-/** The last run of each tool, for paging calls (`file`, `offset`) on an unchanged tree. */
-interface LastRun {
-  data: GateRunData;
-  after: TreeFingerprint;
-  scope?: ResultView['scope'];
-}
-const lastRuns = new Map<string, LastRun>();
-
-/** Whether the tree is as the last run left it (so its findings still hold). */
-async function unchangedSince(last: LastRun, runDir: string, env: NodeJS.ProcessEnv) {
-  const now = await fingerprintTree(runDir, env);
-  const watch = compareTrees(last.after, now);
-  return watch.changedFiles.length === 0 && !watch.capped;
-}
-
-/** The files changed in scope, or the failure result. */
-async function changedScope(
-  gate: GateSpec,
-  toolName: string,
-  base: readonly string[],
-  changed: { base: string | null },
-  context: ToolContext,
-  options: GateToolOptions,
-): Promise<(NonNullable<ResultView['scope']> & { paths: string[] }) | ToolResult> {
-  let files: string[];
-  try {
-    files = await listChangedFiles(options.root, {
-      ...(changed.base ? { base: changed.base } : {}),
-      signal: context.signal,
-      ...(options.env ? { env: options.env } : {}),
-    });
-  } catch (error) {
-    if (error instanceof ChangedFilesError) return failureResult(toolName, base, error.message);
-    throw error;
-  }
-  if (gate.paths !== 'append')
-    return { base: changed.base, changedFiles: files, checkedFiles: null, paths: [] };
-  const paths = filesTheToolChecks(gate, files);
-  return { base: changed.base, changedFiles: files, checkedFiles: paths.length, paths };
-}
-
-function lastRunKey(root: string, toolName: string): string {
-  return `${root}\0${toolName}`;
-}
-
-/** Every finding of the last run of a tool in `root` (the `check` tool combines them). */
-export function lastRunFindings(root: string, toolName: string): readonly Finding[] | undefined {
-  return lastRuns.get(lastRunKey(root, toolName))?.data.parsed.findings;
-}
-
 /**
  * Runs a gate's check, or its fix followed by the check, for one tool call; the CLI's
- * `run` uses it too. Steps: arguments, the directory the gate runs in, the typecheck's
- * private outputs (run/tsc-build.ts), then the watched run.
+ * `run` uses it too. Steps: arguments, the baseline, a reused last run for a paging call,
+ * the changed scope, the paths and the typecheck's private outputs (run/tsc-build.ts)
+ * where the gate runs, then the watched run.
  */
 export async function runGate(
   gate: GateSpec,
@@ -296,176 +113,201 @@ export async function runGate(
 ): Promise<ToolResult> {
   const toolName = fixing ? fixToolName(gate.name) : gate.name;
   const base = fixing ? gate.fix! : gate.command;
+  const fail = (message: string) => failureResult(toolName, base, message);
   const parsed = parseCallArguments(gate, fixing, toolName, base, args, options.root);
   if (!('newOnly' in parsed)) return parsed;
   const env = options.env ?? process.env;
-  const runDirOf = gate.cwd ? path.resolve(options.root, gate.cwd) : options.root;
+  const runDir = gate.cwd ? path.resolve(options.root, gate.cwd) : options.root;
 
-  let baseline: Baseline | null = null;
-  let baselineFile: string | undefined;
-  if (parsed.newOnly || parsed.recordBaseline) {
-    try {
-      baselineFile =
-        parsed.recordBaseline && options.baselineFile
-          ? options.baselineFile
-          : baselineFileOf(options.root, gate.name, env);
-      if (parsed.newOnly) baseline = readBaseline(baselineFile, gate.name);
-    } catch (error) {
-      if (error instanceof BaselineError) return failureResult(toolName, base, error.message);
-      throw error;
-    }
-    if (parsed.newOnly && baseline === null)
-      return failureResult(
-        toolName,
-        base,
-        `no baseline is recorded for gate "${gate.name}" (none at ${baselineFile}); \`mcp-gates baseline ${gate.name}\` or a call with "baseline": true records one`,
-      );
-  }
-  const page =
-    parsed.file !== undefined || parsed.offset !== undefined
-      ? {
-          file: parsed.file ?? null,
-          offset: parsed.offset ?? 0,
-          ...(parsed.file !== undefined ? { matches: fileMatcher(parsed.file) } : {}),
-        }
-      : undefined;
-  const viewOf = (
-    data: GateRunData,
-    scope: ResultView['scope'],
-    source: 'ran' | 'reused',
-  ): ResultView => {
-    const view: ResultView = { source, noLog: context.signal.aborted };
-    if (parsed.maxChars !== undefined || gate.maxChars !== undefined)
-      view.maxChars = parsed.maxChars ?? gate.maxChars!;
-    if (page) view.page = page;
-    if (scope) view.scope = scope;
-    if (baseline && baselineFile) {
-      const access = rootFileAccess(options.root);
-      const split = splitNew(baseline, data.parsed.findings, access.readLines, access.fileHash);
-      view.split = { path: baselineFile, ...split };
-    }
-    return view;
-  };
+  const baseline = openBaseline(gate, parsed, options, env);
+  if (typeof baseline === 'string') return fail(baseline);
+  const shared: SharedView = { parsed, gate, page: pageOf(parsed), baseline, options, context };
+  const paging = shared.page !== undefined;
+  const last = await lastRunToReuse({ root: options.root, toolName, fixing, paging, runDir, env });
+  if (last) return buildGateResult(last.data, viewOf(shared, last.data, last.scope, 'reused'));
 
-  const key = lastRunKey(options.root, toolName);
-  if (page && !fixing) {
-    const last = lastRuns.get(key);
-    if (last && (await unchangedSince(last, runDirOf, env)))
-      return buildGateResult(last.data, viewOf(last.data, last.scope, 'reused'));
+  const target = parsed.changed
+    ? await changedScope(gate, toolName, base, parsed.changed, context, options)
+    : { scope: undefined, paths: parsed.paths };
+  if (!('paths' in target)) return target;
+  const { scope, paths } = target;
+  const prepared = prepareCall({ gate, fixing, toolName, runDir, context, options }, base, paths);
+  if (typeof prepared === 'string') return fail(prepared);
+  try {
+    const record = parsed.recordBaseline ? baseline : undefined;
+    const view = (data: GateRunData) => viewOf(shared, data, scope, 'ran');
+    return await runAndReport(prepared.call, record, scope, view);
+  } finally {
+    prepared.cleanup();
   }
+}
 
-  let given = parsed.paths;
-  let scope: ResultView['scope'];
-  if (parsed.changed) {
-    const found = await changedScope(gate, toolName, base, parsed.changed, context, options);
-    if (!('changedFiles' in found)) return found;
-    const { paths: checked, ...rest } = found;
-    scope = rest;
-    // Nothing changed: nothing to say about the changes, whether or not the gate takes paths.
-    if (gate.paths === 'append' || found.changedFiles.length === 0) {
-      if (checked.length === 0) {
-        const extensions = checkedExtensions(gate);
-        const why =
-          found.changedFiles.length === 0
-            ? `no files changed against ${parsed.changed.base ? `the merge-base with ${parsed.changed.base}` : 'HEAD'}`
-            : `none of the ${found.changedFiles.length} changed files is one the tool checks (${extensions ? extensions.map((ext) => `.${ext}`).join(' ') : 'any'})`;
-        return nothingChangedResult(toolName, base, { ...scope, checkedFiles: 0 }, why);
-      }
-      given = checked;
-    }
+/** The baseline file a call records into (`baseline`) or compares with (`new`). */
+interface CallBaseline {
+  file: string;
+  /** For `new`: the findings recorded before. */
+  recorded: Baseline | null;
+}
+
+/** The call's baseline (undefined when it uses none), or why it cannot be used. */
+function openBaseline(
+  gate: GateSpec,
+  parsed: CallArguments,
+  options: GateToolOptions,
+  env: NodeJS.ProcessEnv,
+): CallBaseline | undefined | string {
+  if (!parsed.newOnly && !parsed.recordBaseline) return undefined;
+  let file: string;
+  let recorded: Baseline | null = null;
+  try {
+    file =
+      parsed.recordBaseline && options.baselineFile
+        ? options.baselineFile
+        : baselineFileOf(options.root, gate.name, env);
+    if (parsed.newOnly) recorded = readBaseline(file, gate.name);
+  } catch (error) {
+    if (error instanceof BaselineError) return error.message;
+    throw error;
   }
-  let paths = given;
-  // A gate with a cwd (the workspace root's, served from a package) runs there; the call's
-  // paths and the findings stay relative to the served root.
-  const runDir = runDirOf;
-  if (runDir !== options.root) {
-    paths = paths.map((file) => path.relative(runDir, path.resolve(options.root, file)));
-    const outside = paths.find((file) => file === '..' || file.startsWith(`..${path.sep}`));
-    if (outside !== undefined)
-      return failureResult(
-        toolName,
-        base,
-        `the path ${outside} is outside ${gate.cwd}, where this gate runs`,
-      );
+  if (parsed.newOnly && recorded === null)
+    return `no baseline is recorded for gate "${gate.name}" (none at ${file}); \`mcp-gates baseline ${gate.name}\` or a call with "baseline": true records one`;
+  return { file, recorded };
+}
+
+/** What shapes every result of a call, whichever run it shows. */
+interface SharedView {
+  parsed: CallArguments;
+  gate: GateSpec;
+  page: ResultView['page'];
+  baseline: CallBaseline | undefined;
+  options: GateToolOptions;
+  context: ToolContext;
+}
+
+/** How the result shows a run: its budget, page, scope and split against the baseline. */
+function viewOf(
+  shared: SharedView,
+  data: GateRunData,
+  scope: ResultView['scope'],
+  source: 'ran' | 'reused',
+): ResultView {
+  const { parsed, gate, page, baseline, options, context } = shared;
+  const view: ResultView = { source, noLog: context.signal.aborted };
+  if (parsed.maxChars !== undefined || gate.maxChars !== undefined)
+    view.maxChars = parsed.maxChars ?? gate.maxChars!;
+  if (page) view.page = page;
+  if (scope) view.scope = scope;
+  if (baseline?.recorded) {
+    const access = rootFileAccess(options.root);
+    const split = splitNew(
+      baseline.recorded,
+      data.parsed.findings,
+      access.readLines,
+      access.fileHash,
+    );
+    view.split = { path: baseline.file, ...split };
   }
-  let checkArgv = commandWithPaths(gate.command, paths);
-  let cleanup = () => {};
-  let notes: string[] = [];
-  if (gate.prepare) {
-    try {
-      const plan =
-        gate.prepare === 'tsc-build'
-          ? planTscBuild(runDir, gate.command[0]!, gate.command[2] ?? 'tsconfig.json')
-          : planTscNoEmit(checkArgv);
-      checkArgv = plan.argv;
-      cleanup = plan.cleanup;
-      notes = plan.notes;
-    } catch (error) {
-      if (error instanceof TscPlanError) return failureResult(toolName, base, error.message);
-      return failureResult(
-        toolName,
-        base,
-        `could not prepare the typecheck's private output directory: ${(error as Error).message}; check that the temporary directory (${os.tmpdir()}) is writable`,
-      );
-    }
+  return view;
+}
+
+/**
+ * The call's paths relative to where the gate runs, or which one is outside it. A gate
+ * with a cwd (the workspace root's, served from a package) runs there; the call's paths
+ * and the findings stay relative to the served root.
+ */
+function pathsFromRunDir(
+  gate: GateSpec,
+  root: string,
+  runDir: string,
+  paths: string[],
+): string[] | string {
+  if (runDir === root) return paths;
+  const moved = paths.map((file) => path.relative(runDir, path.resolve(root, file)));
+  const outside = moved.find((file) => file === '..' || file.startsWith(`..${path.sep}`));
+  if (outside !== undefined)
+    return `the path ${outside} is outside ${gate.cwd}, where this gate runs`;
+  return moved;
+}
+
+/**
+ * The check's argv, with the typecheck's private output directory when the gate asks for
+ * one (`prepare`), the cleanup that removes it, and notes; or why it could not be prepared.
+ */
+function prepareCheck(
+  gate: GateSpec,
+  runDir: string,
+  checkArgv: string[],
+): { argv: string[]; cleanup: () => void; notes: string[] } | string {
+  if (!gate.prepare) return { argv: checkArgv, cleanup: () => {}, notes: [] };
+  try {
+    const plan =
+      gate.prepare === 'tsc-build'
+        ? planTscBuild(runDir, gate.command[0]!, gate.command[2] ?? 'tsconfig.json')
+        : planTscNoEmit(checkArgv);
+    return { argv: plan.argv, cleanup: plan.cleanup, notes: plan.notes };
+  } catch (error) {
+    if (error instanceof TscPlanError) return error.message;
+    return `could not prepare the typecheck's private output directory: ${(error as Error).message}; check that the temporary directory (${os.tmpdir()}) is writable`;
   }
+}
+
+/**
+ * The call as it runs where the gate runs: its paths relative to there, the typecheck's
+ * private outputs prepared (and the cleanup that removes them); or why it cannot run.
+ */
+function prepareCall(
+  where: Pick<GateCall, 'gate' | 'fixing' | 'toolName' | 'runDir' | 'context' | 'options'>,
+  base: readonly string[],
+  paths: string[],
+): { call: GateCall; cleanup: () => void } | string {
+  const { gate, fixing, runDir, options } = where;
+  const runPaths = pathsFromRunDir(gate, options.root, runDir, paths);
+  if (typeof runPaths === 'string') return runPaths;
+  const prepared = prepareCheck(gate, runDir, commandWithPaths(gate.command, runPaths));
+  if (typeof prepared === 'string') return prepared;
   const call: GateCall = {
-    gate,
-    fixing,
-    toolName,
-    checkArgv,
-    fixArgv: fixing ? commandWithPaths(base, paths) : [],
-    notes,
-    runDir,
-    pathCount: paths.length,
-    context,
-    options,
+    ...where,
+    checkArgv: prepared.argv,
+    fixArgv: fixing ? commandWithPaths(base, runPaths) : [],
+    notes: prepared.notes,
+    pathCount: runPaths.length,
     warmHints: [],
   };
+  return { call, cleanup: prepared.cleanup };
+}
+
+/**
+ * Runs the call watched, records the baseline when asked, keeps the run for paging calls,
+ * and shapes the result; a command line the OS refuses as too long is a failure result.
+ */
+async function runAndReport(
+  call: GateCall,
+  record: CallBaseline | undefined,
+  scope: ResultView['scope'],
+  view: (data: GateRunData) => ResultView,
+): Promise<ToolResult> {
+  const { gate, fixing, toolName, context, options } = call;
   // Tolerant of a hand-made context without log (direct runGate callers predate it).
   const log: ToolContext['log'] = context.log ?? (() => {});
-  const shown = fixing ? call.fixArgv : checkArgv;
+  const shown = fixing ? call.fixArgv : call.checkArgv;
   log('info', `${toolName}: started: ${shown.join(' ')}`, 'mcp-gates');
   try {
     const run = await runWatched(call);
-    if (parsed.recordBaseline && baselineFile) {
+    if (record) {
       const finished = run.data.outcome.end === 'exited' && !run.data.parsed.unparsed;
-      let note = `baseline not recorded: the check did not finish`;
-      if (finished) {
-        const access = rootFileAccess(options.root);
-        try {
-          writeBaseline(
-            baselineFile,
-            createBaseline(gate.name, run.data.parsed.findings, access.readLines, access.fileHash),
-          );
-          note = `baseline recorded: ${run.data.parsed.findings.length} findings in ${baselineFile}`;
-        } catch (error) {
-          if (!(error instanceof BaselineError)) throw error;
-          note = `baseline not recorded: ${error.message}`;
-        }
-      }
+      const { findings } = run.data.parsed;
+      const note = recordRunBaseline(options.root, record.file, gate.name, findings, finished);
       run.data.notes = [...(run.data.notes ?? []), note];
     }
-    if (!fixing && run.after) {
-      // The raw streams (up to 8 MiB each) are not kept between calls: a reused result's
-      // log has the findings and the shown output.
-      const outcome = { ...run.data.outcome, stdout: '', stderr: '' };
-      lastRuns.set(key, { data: { ...run.data, outcome }, after: run.after, scope });
-    }
-    const result = withWarmHint(call, buildGateResult(run.data, viewOf(run.data, scope, 'ran')));
+    rememberRun({ root: options.root, toolName, fixing }, run, scope);
+    const result = withWarmHint(call, buildGateResult(run.data, view(run.data)));
     const status = (result.structuredContent as { status: string }).status;
     log(result.isError ? 'warning' : 'info', `${toolName}: ${status}`, 'mcp-gates');
     return result;
   } catch (error) {
     if (error instanceof ArgumentListTooLong)
-      return failureResult(
-        toolName,
-        fixing ? call.fixArgv : checkArgv,
-        argumentListTooLong(paths.length),
-      );
+      return failureResult(toolName, shown, argumentListTooLong(call.pathCount));
     throw error;
-  } finally {
-    cleanup();
   }
 }
 
