@@ -252,7 +252,20 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
         await recordReads(ledger, work);
         reasons[name] = ledger.notReusableBecause ?? null;
       };
-      await attempt('reads', async () => { fs.readdirSync(dir); });
+      fs.writeFileSync(path.join(dir, 'r.txt'), 'read me');
+      await attempt('reads', async () => {
+        fs.readdirSync(dir);
+        fs.readFileSync(path.join(dir, 'r.txt'), 'latin1');
+        const fd = fs.openSync(path.join(dir, 'r.txt'));
+        fs.readSync(fd, Buffer.alloc(4));
+        fs.closeSync(fd);
+        for await (const chunk of fs.createReadStream(path.join(dir, 'r.txt'))) void chunk;
+        const handle = await fs.promises.open(path.join(dir, 'r.txt'));
+        await handle.close();
+      });
+      const early = fs.openSync(path.join(dir, 'r.txt'));
+      await attempt('descriptor opened before', async () => fs.readSync(early, Buffer.alloc(4)));
+      await attempt('glob', async () => fs.globSync?.('*.txt', { cwd: dir }) ?? fs.writeFileSync(path.join(dir, 'g'), ''));
       await attempt('write', async () => fs.writeFileSync(path.join(dir, 'w.txt'), 'x'));
       await attempt('open for append', async () => fs.closeSync(fs.openSync(path.join(dir, 'w.txt'), 'a')));
       await attempt('spawn', async () => spawnSync(process.execPath, ['-e', '']));
@@ -260,9 +273,63 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
       process.stdout.write(JSON.stringify(reasons));
     `);
     expect(report.reads).to.equal(null);
+    expect(report['descriptor opened before']).to.match(/file descriptor opened before the call/);
+    expect(report.glob).to.match(/fs\.(globSync|writeFileSync)/);
     expect(report.write).to.match(/fs\.writeFileSync/);
     expect(report['open for append']).to.match(/opened for writing/);
     expect(report.spawn).to.match(/child process \(spawnSync\)/);
     expect(report.thread).to.match(/worker thread/);
+  });
+});
+
+describe("warm workers' private temp directories", function () {
+  this.timeout(60000);
+  after(cleanupTemporary);
+
+  it('are swept when their worker died, kept while it lives, and removed when it is retired', async () => {
+    const root = makeWarmRepo('mcp-gates-warm-private-');
+    const temp = makeTempDir('mcp-gates-warm-tmp-');
+    // A pid that certainly ended: a child that has exited.
+    const deadPid = spawnSync(
+      process.execPath,
+      ['-e', 'process.stdout.write(String(process.pid))'],
+      {
+        encoding: 'utf8',
+      },
+    ).stdout;
+    const dead = path.join(temp, `mcp-gates-warm-${deadPid}-Ab12Cd`);
+    const live = path.join(temp, `mcp-gates-warm-${process.pid}-Ef34Gh`);
+    const elsewhere = makeTempDir('mcp-gates-warm-target-');
+    for (const directory of [dead, live]) {
+      fs.mkdirSync(directory);
+      fs.writeFileSync(path.join(directory, 'prettier-cache'), '{}');
+    }
+    fs.symlinkSync(elsewhere, path.join(temp, `mcp-gates-warm-${deadPid}-Link99`));
+    fs.writeFileSync(path.join(elsewhere, 'keep'), '');
+
+    const pool = new WarmPool();
+    const env = { ...gateEnv(), TMPDIR: temp, TMP: temp, TEMP: temp };
+    const result = await pool.run({
+      root,
+      argv: ['prettier', '--check', 'src'],
+      timeoutMs: 60000,
+      env,
+    });
+    expect(result.kind, result.reason).to.equal('ran');
+    const [pid] = pool.workerPids();
+    const own = fs.readdirSync(temp).filter((name) => name.startsWith(`mcp-gates-warm-${pid}-`));
+    expect(own, 'the worker made its private directory').to.have.length(1);
+    expect(fs.existsSync(dead), 'a dead worker’s directory is swept').to.equal(false);
+    expect(fs.existsSync(live), 'a live process’s directory stays').to.equal(true);
+    expect(fs.existsSync(path.join(elsewhere, 'keep')), 'a symlink is not followed').to.equal(true);
+
+    pool.close();
+    const deadline = Date.now() + 5000;
+    while (fs.existsSync(path.join(temp, own[0])) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(
+      fs.existsSync(path.join(temp, own[0])),
+      'a retired worker removes its directory',
+    ).to.equal(false);
   });
 });

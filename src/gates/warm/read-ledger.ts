@@ -19,8 +19,9 @@ import { signatureOf } from './input-fingerprint.js';
  * each file on its own content and misses what its rules read elsewhere.
  *
  * What the ledger cannot see makes the call's result not reusable: a child process, a
- * worker thread, a native addon loaded during the call, a write to the filesystem, or a
- * read through a file descriptor it did not see opened.
+ * worker thread, a native addon loaded during the call, a write to the filesystem (or a
+ * file opened for writing), fs.glob, or a read through a file descriptor it did not see
+ * opened during the call.
  */
 
 type Kind = 'content' | 'stat' | 'lstat' | 'list' | 'link';
@@ -128,6 +129,8 @@ const WRITES = [
   'createWriteStream',
   'write',
   'writev',
+  // Lists directories without going through readdir: not recorded, so not replayable.
+  'glob',
 ];
 
 export class ReadLedger {
@@ -167,6 +170,31 @@ export class ReadLedger {
 let active: ReadLedger | undefined;
 /** Set while the ledger signs, so its own fs calls are not recorded. */
 let signing = false;
+/**
+ * Descriptors the tool opened during the active call: reads through them read what the
+ * open recorded. A read through any other descriptor (one opened before the call) is not.
+ */
+const openedDuringCall = new Set<number>();
+
+function seeDescriptor(fd: unknown): void {
+  if (typeof fd === 'number') openedDuringCall.add(fd);
+}
+
+function readThroughDescriptor([fd]: unknown[]): void {
+  if (typeof fd === 'number' && !openedDuringCall.has(fd))
+    active?.notReplayable('a read through a file descriptor opened before the call');
+}
+
+/** Where `open` reports its descriptor: the callback's second argument, or the result. */
+function seeOpenedDescriptors(name: string, args: unknown[]): void {
+  const last = args.length - 1;
+  const callback = args[last];
+  if (name !== 'open' || typeof callback !== 'function') return;
+  args[last] = (error: unknown, fd: unknown) => {
+    if (!error) seeDescriptor(fd);
+    (callback as (error: unknown, fd: unknown) => void)(error, fd);
+  };
+}
 /** Directories holding the worker's own state (a tool's private cache): never recorded. */
 const privateDirectories: string[] = [];
 
@@ -184,11 +212,12 @@ const isPrivate = (file: string | undefined) =>
 function note(kind: Kind, value: unknown): void {
   const ledger = active;
   if (!ledger || signing) return;
+  if (typeof value === 'number') return readThroughDescriptor([value]);
   const file = pathArgument(value);
   if (isPrivate(file)) return;
   signing = true;
   try {
-    if (file === undefined) ledger.notReplayable('a read through a file descriptor');
+    if (file === undefined) ledger.notReplayable(`a read of ${String(value)}`);
     else ledger.ask(kind, file);
   } finally {
     signing = false;
@@ -207,16 +236,24 @@ function opensForWriting(flags: unknown): boolean {
 
 const MARKER = Symbol('mcp-gates read ledger');
 
+/**
+ * Replaces target[name] by a function that calls `before` with the arguments (it may
+ * replace a callback among them) and `after` with the result, while a ledger records.
+ */
 function wrap(
   target: Record<string, unknown>,
   name: string,
   before: (args: unknown[]) => void,
+  after?: (result: unknown) => void,
 ): void {
   const fn = target[name];
   if (typeof fn !== 'function' || MARKER in fn) return;
   const wrapped = function (this: unknown, ...args: unknown[]) {
-    if (active && !signing) before(args);
-    return (fn as (...a: unknown[]) => unknown).apply(this, args);
+    const recording = active !== undefined && !signing;
+    if (recording) before(args);
+    const result = (fn as (...a: unknown[]) => unknown).apply(this, args);
+    if (recording && after) after(result);
+    return result;
   };
   // realpath.native, promisify.custom and the like hang off the function itself.
   const {
@@ -244,15 +281,32 @@ export function installReadRecording(): void {
   const promises = fs.promises as unknown as Record<string, unknown>;
   const callbackAndSync = fs as unknown as Record<string, unknown>;
   for (const [name, kind] of Object.entries(QUESTIONS)) {
-    const record = ([first, flags]: unknown[]) => {
+    const record = (args: unknown[]) => {
+      const [first, flags] = args;
       if (kind === 'content' && name === 'open' && opensForWriting(flags)) {
         if (!isPrivate(pathArgument(first)))
           active?.notReplayable(`a file opened for writing (${String(first)})`);
       } else note(kind, first);
+      seeOpenedDescriptors(name, args);
     };
+    const opened = name === 'open' ? seeDescriptor : undefined;
     wrap(callbackAndSync, name, record);
-    wrap(callbackAndSync, `${name}Sync`, record);
-    wrap(promises, name, record);
+    wrap(callbackAndSync, `${name}Sync`, record, opened);
+    wrap(
+      promises,
+      name,
+      record,
+      opened &&
+        ((handle) =>
+          void (handle as Promise<{ fd: number }>).then(
+            (opened) => seeDescriptor(opened.fd),
+            () => {},
+          )),
+    );
+  }
+  for (const name of ['read', 'readv', 'fstat']) {
+    wrap(callbackAndSync, name, readThroughDescriptor);
+    wrap(callbackAndSync, `${name}Sync`, readThroughDescriptor);
   }
   for (const base of ['realpath', 'realpathSync'] as const) {
     const fn = callbackAndSync[base] as Record<string, unknown>;
@@ -289,9 +343,11 @@ export function installReadRecording(): void {
 /** Runs `work` with `ledger` recording every filesystem question asked meanwhile. */
 export async function recordReads<T>(ledger: ReadLedger, work: () => Promise<T>): Promise<T> {
   active = ledger;
+  openedDuringCall.clear();
   try {
     return await work();
   } finally {
     active = undefined;
+    openedDuringCall.clear();
   }
 }

@@ -68,6 +68,8 @@ const DEFAULT_MAX_WORKERS = 3;
 const DEFAULT_MEMORY_CAP_BYTES = 1024 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 const STDERR_TAIL_BYTES = 4096;
+/** How long a retired worker has to exit on its own before it is killed. */
+const RETIRE_GRACE_MS = 1000;
 /** Not-warmable answers remembered at most (the oldest goes first). */
 const MAX_COLD_ANSWERS = 256;
 
@@ -148,7 +150,7 @@ class WarmWorker {
     (this.child.stdin as unknown as { _handle?: { unref(): void } })?._handle?.unref();
     (this.child.stderr as unknown as { _handle?: { unref(): void } })?._handle?.unref();
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.kill(), this.idleMs);
+    this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
     this.idleTimer.unref();
   }
 
@@ -157,6 +159,22 @@ class WarmWorker {
     this.stopped = true;
     if (!this.exited) this.child.kill('SIGKILL');
     this.onExit(this);
+  }
+
+  /**
+   * Stops an idle worker the way it cleans up after itself: its stdin closes, it exits and
+   * removes its private directory; SIGKILL follows if it has not gone within a second.
+   */
+  retire(): void {
+    if (this.busy) return this.kill();
+    this.stopped = true;
+    this.onExit(this);
+    if (this.exited) return;
+    this.child.stdin?.end();
+    const fallback = setTimeout(() => {
+      if (!this.exited) this.child.kill('SIGKILL');
+    }, RETIRE_GRACE_MS);
+    fallback.unref();
   }
 
   /** One call; calls to the same worker run one after another. */
@@ -256,7 +274,7 @@ export class WarmPool {
 
   /** Kills every worker. */
   close(): void {
-    for (const worker of this.workers.values()) worker.kill();
+    for (const worker of this.workers.values()) worker.retire();
     this.workers.clear();
   }
 
@@ -299,7 +317,7 @@ export class WarmPool {
         worker.kill();
         continue;
       }
-      if (reply.rssBytes > this.memoryCapBytes) worker.kill();
+      if (reply.rssBytes > this.memoryCapBytes) worker.retire();
       if (reply.type === 'not-warmable') return { kind: 'not-warmable', reason: reply.reason };
       return {
         kind: 'ran',
@@ -334,7 +352,7 @@ export class WarmPool {
       const idle = [...this.workers.values()].filter((worker) => !worker.busy);
       if (idle.length === 0) break;
       const oldest = idle.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
-      oldest.kill();
+      oldest.retire();
     }
     const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => this.forget(gone));
     this.workers.set(key, worker);
