@@ -266,3 +266,58 @@ describe('capture files and runs over a server process life (real processes)', f
     });
   });
 });
+
+describe('full-log directories of servers killed outright (real processes)', function () {
+  this.timeout(30000);
+  const LOG_DIRECTORY = fileURLToPath(
+    new URL('../dist/gates/report/log-directory.js', import.meta.url),
+  );
+
+  /** Makes the log directory in a fresh node (kept as the CLI keeps it, or not); returns its path. */
+  function makeLogDirectory(temp, { keep }) {
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(LOG_DIRECTORY)});
+         ${keep ? 'm.keepFullLogs();' : ''}
+         process.stdout.write(m.fullLogDirectory());`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, TMPDIR: temp } },
+    );
+    expect(result.status, result.stderr).to.equal(0);
+    return result.stdout;
+  }
+
+  it("a server's leftovers are swept by the next server; the CLI's logs are not", () => {
+    const temp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'mcp-gates-logsweep-'));
+    try {
+      const deadPid = spawnSync(
+        process.execPath,
+        ['-e', 'process.stdout.write(String(process.pid))'],
+        {
+          encoding: 'utf8',
+        },
+      ).stdout;
+      const serverLeftover = path.join(temp, `mcp-gates-logs-${deadPid}-Ab12Cd`);
+      const cliLogs = path.join(temp, `mcp-gates-run-logs-${deadPid}-Ef34Gh`);
+      for (const directory of [serverLeftover, cliLogs]) {
+        fs.mkdirSync(directory);
+        fs.writeFileSync(path.join(directory, 'lint.log'), 'findings');
+      }
+      const cliDirectory = makeLogDirectory(temp, { keep: true });
+      expect(path.basename(cliDirectory)).to.match(/^mcp-gates-run-logs-\d+-/);
+      expect(fs.existsSync(cliDirectory), 'the CLI keeps its logs past its exit').to.equal(true);
+      expect(fs.existsSync(serverLeftover), 'the CLI sweeps nothing').to.equal(true);
+
+      const serverDirectory = makeLogDirectory(temp, { keep: false });
+      expect(path.basename(serverDirectory)).to.match(/^mcp-gates-logs-\d+-/);
+      expect(fs.existsSync(serverDirectory), 'removed at its exit').to.equal(false);
+      expect(fs.existsSync(serverLeftover), 'a killed server’s logs are swept').to.equal(false);
+      expect(fs.existsSync(cliLogs), 'the CLI’s logs stay').to.equal(true);
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
+  });
+});

@@ -88,9 +88,19 @@ const send = (reply: WarmReply) => process.send?.(reply);
 let adapterPromise: Promise<ToolAdapter | string> | undefined;
 let queue: Promise<void> = Promise.resolve();
 
-/** Results kept for reuse, by arguments; the oldest goes first. */
+/** Results kept for reuse, by arguments; the oldest goes first past either bound. */
 const MAX_KEPT_RESULTS = 32;
+const MAX_KEPT_CHARACTERS = 32 * 1024 * 1024;
 const keptResults = new Map<string, { ledger: ReadLedger; output: ToolOutput }>();
+const sizeOf = (output: ToolOutput) => output.stdout.length + output.stderr.length;
+let keptCharacters = 0;
+
+function forgetResult(key: string): void {
+  const kept = keptResults.get(key);
+  if (!kept) return;
+  keptCharacters -= sizeOf(kept.output);
+  keptResults.delete(key);
+}
 
 /** Why the last run of each argument set may not be reused (shown to the pool). */
 const notReusable = new Map<string, string>();
@@ -102,9 +112,13 @@ const notReusable = new Map<string, string>();
 function reusableResult(key: string): { output: ToolOutput } | { why: string } {
   const kept = keptResults.get(key);
   if (!kept) return { why: notReusable.get(key) ?? 'no earlier run of these arguments' };
-  keptResults.delete(key);
   const change = kept.ledger.firstChange();
-  if (change !== undefined) return { why: `changed since the last run: ${change}` };
+  if (change !== undefined) {
+    forgetResult(key);
+    return { why: `changed since the last run: ${change}` };
+  }
+  // The most recently used goes last: eviction takes the oldest.
+  keptResults.delete(key);
   keptResults.set(key, kept);
   return { output: kept.output };
 }
@@ -117,8 +131,15 @@ function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
     return;
   }
   notReusable.delete(key);
-  if (keptResults.size >= MAX_KEPT_RESULTS) keptResults.delete(keptResults.keys().next().value!);
+  forgetResult(key);
+  if (sizeOf(output) > MAX_KEPT_CHARACTERS) return;
+  while (
+    keptResults.size >= MAX_KEPT_RESULTS ||
+    keptCharacters + sizeOf(output) > MAX_KEPT_CHARACTERS
+  )
+    forgetResult(keptResults.keys().next().value!);
   keptResults.set(key, { ledger, output });
+  keptCharacters += sizeOf(output);
 }
 
 async function handle(message: WarmRunMessage): Promise<void> {
