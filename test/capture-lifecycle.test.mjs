@@ -12,6 +12,7 @@ import { ServerProcess, killAllServers, killPid } from './helpers/spawn-server.m
 import {
   CLI,
   cleanupTemporary,
+  endedPid,
   envWithTools,
   makeRepo,
   makeTempDir,
@@ -293,13 +294,7 @@ describe('full-log directories of servers killed outright (real processes)', fun
   it("a server's leftovers are swept by the next server; the CLI's logs are not", () => {
     const temp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'mcp-gates-logsweep-'));
     try {
-      const deadPid = spawnSync(
-        process.execPath,
-        ['-e', 'process.stdout.write(String(process.pid))'],
-        {
-          encoding: 'utf8',
-        },
-      ).stdout;
+      const deadPid = endedPid();
       const serverLeftover = path.join(temp, `mcp-gates-logs-${deadPid}-Ab12Cd`);
       const cliLogs = path.join(temp, `mcp-gates-run-logs-${deadPid}-Ef34Gh`);
       for (const directory of [serverLeftover, cliLogs]) {

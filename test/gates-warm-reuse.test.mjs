@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WarmPool } from '../dist/gates/warm/index.js';
-import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import { cleanupTemporary, endedPid, makeTempDir } from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
 
 const LEDGER = fileURLToPath(new URL('../dist/gates/warm/read-ledger.js', import.meta.url));
@@ -289,14 +289,8 @@ describe("warm workers' private temp directories", function () {
   it('are swept when their worker died, kept while it lives, and removed when it is retired', async () => {
     const root = makeWarmRepo('mcp-gates-warm-private-');
     const temp = makeTempDir('mcp-gates-warm-tmp-');
-    // A pid that certainly ended: a child that has exited.
-    const deadPid = spawnSync(
-      process.execPath,
-      ['-e', 'process.stdout.write(String(process.pid))'],
-      {
-        encoding: 'utf8',
-      },
-    ).stdout;
+
+    const deadPid = endedPid();
     const dead = path.join(temp, `mcp-gates-warm-${deadPid}-Ab12Cd`);
     const live = path.join(temp, `mcp-gates-warm-${process.pid}-Ef34Gh`);
     const elsewhere = makeTempDir('mcp-gates-warm-target-');
