@@ -217,6 +217,31 @@ describe('a check never changes the tree', function () {
     const fingerprint = await fingerprintTree(root);
     expect(fingerprint.method).to.equal('walk');
   });
+
+  it('asks git once whether a root is a repository, and again once a .git appears', async function () {
+    // reason: the logging git stand-in is a POSIX shell script.
+    if (process.platform === 'win32') this.skip();
+    const root = makeRepo({ 'a.txt': 'a' });
+    // A git on PATH that logs each call before running the real one.
+    const bin = makeTempDir('mcp-gates-gitlog-');
+    const log = path.join(bin, 'calls.log');
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    fs.writeFileSync(
+      path.join(bin, 'git'),
+      `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+    const calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []);
+    for (let round = 0; round < 3; round++)
+      expect((await fingerprintTree(root, env)).method).to.equal('walk');
+    expect(calls().filter((call) => call.includes('rev-parse'))).to.have.length(1);
+
+    spawnSync(realGit, ['init', '-q'], { cwd: root });
+    const inRepository = await fingerprintTree(root, env);
+    expect(inRepository.method, 'a repository made later is seen').to.equal('git');
+    expect(calls().filter((call) => call.includes('rev-parse'))).to.have.length(2);
+  });
 });
 
 describe('ruff with fix = true in its config', function () {

@@ -116,19 +116,54 @@ function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): P
   });
 }
 
-/** Per root: the repository's top directory (or why there is none), asked once per process. */
-const gitTops = new Map<string, Promise<{ top?: string; problem?: string }>>();
+interface GitTopAnswer {
+  top?: string;
+  problem?: string;
+  /** For "not a git repository": while none of these `.git` paths exists, it still holds. */
+  absentGitDirs?: string[];
+}
 
-function gitTop(root: string, env: NodeJS.ProcessEnv): Promise<{ top?: string; problem?: string }> {
-  let known = gitTops.get(root);
-  if (!known) {
-    known = runGit(['rev-parse', '--show-toplevel'], root, env).then((run) => {
-      // A failed lookup is not remembered: git may be installed or the repo created later.
-      if (!run.ok) gitTops.delete(root);
-      return run.ok ? { top: run.stdout.toString('utf8').trim() } : { problem: run.problem };
-    });
-    gitTops.set(root, known);
+/** Per root: the repository's top directory (or why there is none), asked once per process. */
+const gitTops = new Map<string, Promise<GitTopAnswer>>();
+
+/** `<dir>/.git` for root and each of its parents: where git would find a repository. */
+function gitDirCandidates(root: string): string[] {
+  const candidates: string[] = [];
+  for (let directory = path.resolve(root); ; directory = path.dirname(directory)) {
+    candidates.push(path.join(directory, '.git'));
+    if (path.dirname(directory) === directory) return candidates;
   }
+}
+
+/**
+ * The repository's top directory, asked of git once per root. "Not a git repository" is
+ * remembered too (each fingerprint asking again cost two git processes per call, ~10 ms),
+ * as long as no `.git` appears in the root or a parent; any other failure (git missing,
+ * a timeout) is asked again next time.
+ */
+function gitTop(root: string, env: NodeJS.ProcessEnv): Promise<GitTopAnswer> {
+  let known = gitTops.get(root);
+  if (known) {
+    const current = known;
+    known = current.then((answer) => {
+      const stale = answer.absentGitDirs?.some((candidate) => fs.existsSync(candidate));
+      if (!stale) return answer;
+      if (gitTops.get(root) === current) gitTops.delete(root);
+      return gitTop(root, env);
+    });
+    return known;
+  }
+  const candidates = gitDirCandidates(root);
+  known = runGit(['rev-parse', '--show-toplevel'], root, env).then((run) => {
+    if (run.ok) return { top: run.stdout.toString('utf8').trim() };
+    const notARepository =
+      /not a git repository/i.test(run.problem) &&
+      !candidates.some((candidate) => fs.existsSync(candidate));
+    if (notARepository) return { problem: run.problem, absentGitDirs: candidates };
+    gitTops.delete(root);
+    return { problem: run.problem };
+  });
+  gitTops.set(root, known);
   return known;
 }
 
