@@ -119,8 +119,9 @@ export class InputRecord {
   }
 
   /** Records one loaded file (first sighting wins: that is the version in memory). */
-  recordLoaded(file: string, signature = signatureOf(file)): void {
-    if (!this.signatures.has(file)) this.signatures.set(file, signature);
+  recordLoaded(file: string, signature?: string): void {
+    // Signed only when new: every call offers each loaded module again.
+    if (!this.signatures.has(file)) this.signatures.set(file, signature ?? signatureOf(file));
   }
 
   get size(): number {
