@@ -33,6 +33,16 @@ export function insideNodeModules(file: string): boolean {
 }
 
 /**
+ * Content hashes already taken, with the stat they were taken under. A file whose stat is
+ * unchanged and whose last change (ctime, which no tool can set back) lies well before
+ * the hash was taken still has that content: any write after the hash would have moved
+ * its ctime past it. Recent files are hashed again (git's "racily clean" rule).
+ */
+const hashed = new Map<string, { stat: string; hash: string; hashedAtNs: bigint }>();
+const RACY_WINDOW_NS = 2_000_000_000n;
+const MAX_REMEMBERED_HASHES = 100_000;
+
+/**
  * The signature of one input as it is now: its content hash for the repository's own
  * files (an edit within the same mtime tick still shows), stat fields for installed
  * packages (an install rewrites them, and the install records are hashed too), or
@@ -46,14 +56,21 @@ export function signatureOf(file: string): string {
     return 'absent';
   }
   if (!stat.isFile()) return `not-a-file`;
-  if (insideNodeModules(file) || stat.size > BigInt(HASH_LIMIT_BYTES)) {
-    return `stat:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}:${stat.ino}`;
-  }
+  const statText = `${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}:${stat.ino}`;
+  if (insideNodeModules(file) || stat.size > BigInt(HASH_LIMIT_BYTES)) return `stat:${statText}`;
+  const known = hashed.get(file);
+  if (known && known.stat === statText && stat.ctimeNs < known.hashedAtNs - RACY_WINDOW_NS)
+    return known.hash;
+  const hashedAtNs = BigInt(Date.now()) * 1_000_000n;
+  let hash: string;
   try {
-    return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+    hash = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
   } catch {
     return 'unreadable';
   }
+  if (hashed.size >= MAX_REMEMBERED_HASHES) hashed.clear();
+  hashed.set(file, { stat: statText, hash, hashedAtNs });
+  return hash;
 }
 
 function configFilesUnder(directory: string, found: string[]): void {
