@@ -236,6 +236,30 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
     expect(report.reusable).to.equal(null);
   });
 
+  it('sees a same-size rewrite of an old file whose mtime was set back (ctime moves)', () => {
+    const directory = makeTempDir('mcp-gates-ledger-');
+    const report = runModule(`
+      const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
+      installReadRecording();
+      const fs = (await import('node:fs')).default;
+      const file = ${JSON.stringify(path.join(directory, 'old.txt'))};
+      fs.writeFileSync(file, 'alpha');
+      const { mtime } = fs.statSync(file);
+      // Older than the racy window: its hash may be remembered.
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      const first = new ReadLedger();
+      await recordReads(first, async () => fs.readFileSync(file));
+      const second = new ReadLedger();
+      await recordReads(second, async () => fs.readFileSync(file));
+      const unchanged = second.firstChange() ?? null;
+      fs.writeFileSync(file, 'omega');
+      fs.utimesSync(file, mtime, mtime);
+      process.stdout.write(JSON.stringify({ unchanged, changed: second.firstChange() ?? null }));
+    `);
+    expect(report.unchanged).to.equal(null);
+    expect(report.changed).to.equal(`content ${path.join(directory, 'old.txt')}`);
+  });
+
   it('marks a run that writes, opens for writing, spawns or starts a thread as not reusable', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
     const report = runModule(`
