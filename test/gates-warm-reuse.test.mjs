@@ -244,7 +244,9 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
       const fs = (await import('node:fs')).default;
       const file = ${JSON.stringify(path.join(directory, 'old.txt'))};
       fs.writeFileSync(file, 'alpha');
-      const { mtime } = fs.statSync(file);
+      // A whole second, so setting it back restores the very same mtime.
+      const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60000);
+      fs.utimesSync(file, mtime, mtime);
       // Older than the racy window: its hash may be remembered.
       await new Promise((resolve) => setTimeout(resolve, 2200));
       const first = new ReadLedger();
@@ -254,9 +256,11 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
       const unchanged = second.firstChange() ?? null;
       fs.writeFileSync(file, 'omega');
       fs.utimesSync(file, mtime, mtime);
-      process.stdout.write(JSON.stringify({ unchanged, changed: second.firstChange() ?? null }));
+      const sameStat = fs.statSync(file, { bigint: true }).mtimeNs === BigInt(mtime.getTime()) * 1000000n;
+      process.stdout.write(JSON.stringify({ unchanged, sameStat, changed: second.firstChange() ?? null }));
     `);
     expect(report.unchanged).to.equal(null);
+    expect(report.sameStat, 'the rewrite kept size and mtime').to.equal(true);
     expect(report.changed).to.equal(`content ${path.join(directory, 'old.txt')}`);
   });
 
