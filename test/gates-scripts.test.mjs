@@ -73,7 +73,42 @@ describe('script gate parsers on real default outputs', () => {
     expect(exact(result.findings)).to.deep.equal([
       'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
       'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
-      'src/app.js:null:null error format File content differs from formatting output',
+      'src/app.js:2:null error format File content differs from formatting output',
+    ]);
+  });
+
+  it("biome format diagnostics take their diff's first changed line (removal or insertion)", () => {
+    const block = (diff) =>
+      [
+        'src/a.js format ━━━━━━━━━━',
+        '',
+        '  × Formatter would have printed the following content:',
+        '  ',
+        ...diff,
+        '  ',
+        '',
+      ].join('\n');
+    const text = [
+      block(['    1 1 │   const a = 1;', '    2   │ - const b =  2;', '      2 │ + const b = 2;']),
+      block(['    1 1 │   a();', '    2 2 │   b();', '      3 │ + ', '    3 4 │   c();']),
+      // A lint heading after a format block: its code frame is not a format diff.
+      'src/c.js:4:1 lint/suspicious/noDebugger ━━━━━━━━',
+      '',
+      '  × This is an unexpected use of the debugger statement.',
+      '  ',
+      '    3   │ - debugger;',
+    ].join('\n');
+    const result = findParser('biome-text').parse({
+      stdout: '',
+      stderr: text,
+      exitCode: 1,
+      truncated: false,
+      root: ROOT,
+    });
+    expect(exact(result.findings)).to.deep.equal([
+      'src/a.js:2:null error format Formatter would have printed the following content:',
+      'src/a.js:3:null error format Formatter would have printed the following content:',
+      'src/c.js:4:1 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
     ]);
   });
 
@@ -353,7 +388,7 @@ describe('script gates through the real tools', function () {
     expect(exact(result.structuredContent.findings)).to.have.members([
       'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
       'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
-      'src/app.js:null:null error format File content differs from formatting output',
+      'src/app.js:2:null error format File content differs from formatting output',
     ]);
     expect(result.text).to.not.include('https://biomejs.dev');
   });

@@ -25,10 +25,10 @@ export function firstDifferentLine(original: string, formatted: string): number 
 function formatted(
   file: string,
   args: string[],
-  runDir: string,
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
+  input: string,
+  options: { runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
 ): Promise<string | null> {
+  const { runDir, env, signal } = options;
   return new Promise((resolve) => {
     execFile(
       file,
@@ -43,17 +43,32 @@ function formatted(
         encoding: 'utf8',
       },
       (error, stdout) => resolve(error ? null : stdout),
-    ).stdin?.end();
+    ).stdin?.end(input);
   });
 }
 
 /**
- * `prettier --check` names unformatted files but no line. For the first few such files,
- * prettier prints the formatted text to stdout (it writes nothing with no --write) and
- * the first line that differs from the file on disk becomes the finding's line, so an
- * agent is pointed at the change, not at the file. Files past the cap stay whole-file.
+ * The formatters whose check names unformatted files without a line, and how each prints
+ * a file formatted without writing it: prettier takes the path, biome reads the text on
+ * stdin (`--stdin-file-path` names it, for its config and language).
  */
-export async function locatePrettierFindings(
+const FORMATTERS: { rule: string; argv: (absolute: string) => string[]; feedsText: boolean }[] = [
+  { rule: 'prettier', argv: (absolute) => ['prettier', absolute], feedsText: false },
+  {
+    rule: 'format',
+    argv: (absolute) => ['biome', 'format', `--stdin-file-path=${absolute}`],
+    feedsText: true,
+  },
+];
+
+/**
+ * `prettier --check` and biome's format check name unformatted files but no line. For the
+ * first few such files, the formatter prints the formatted text to stdout (it writes
+ * nothing) and the first line that differs from the file on disk becomes the finding's
+ * line, so an agent is pointed at the change, not at the file. Files past the cap stay
+ * whole-file.
+ */
+export async function locateFormatFindings(
   findings: Finding[],
   options: {
     root: string;
@@ -67,12 +82,14 @@ export async function locatePrettierFindings(
     warmFormatted?: (absolute: string) => Promise<string | null | undefined>;
   },
 ): Promise<void> {
-  const unlocated = findings.filter(
-    (finding) => finding.rule === 'prettier' && finding.line === null && finding.file !== null,
-  );
-  if (unlocated.length === 0) return;
+  const unlocated = findings.flatMap((finding) => {
+    const formatter = FORMATTERS.find((known) => known.rule === finding.rule);
+    return formatter && finding.line === null && finding.file !== null
+      ? [{ finding, formatter }]
+      : [];
+  });
   await Promise.all(
-    unlocated.slice(0, MAX_LOCATED_FILES).map(async (finding) => {
+    unlocated.slice(0, MAX_LOCATED_FILES).map(async ({ finding, formatter }) => {
       if (options.signal.aborted) return;
       const absolute = path.resolve(options.root, finding.file!);
       let original: string;
@@ -82,16 +99,16 @@ export async function locatePrettierFindings(
       } catch {
         return;
       }
-      let output = await options.warmFormatted?.(absolute);
+      let output =
+        formatter.rule === 'prettier' ? await options.warmFormatted?.(absolute) : undefined;
       if (output === undefined) {
-        const resolved = resolveCommand(['prettier', absolute], options.runDir, options.env);
+        const resolved = resolveCommand(formatter.argv(absolute), options.runDir, options.env);
         if (!resolved.ok) return;
         output = await formatted(
           resolved.file,
           resolved.args,
-          options.runDir,
-          options.env,
-          options.signal,
+          formatter.feedsText ? original : '',
+          options,
         );
       }
       if (output === null) return;

@@ -22,7 +22,7 @@ import { lastRunToReuse, pageOf, rememberRun } from '../report/last-run.js';
 import { parseCallArguments, type CallArguments } from './call-arguments.js';
 import { changedScope } from './changed-scope.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
-import { LOCATE_TIMEOUT_MS, locatePrettierFindings } from './locate-format.js';
+import { LOCATE_TIMEOUT_MS, locateFormatFindings } from './locate-format.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
 import { type RunOutcome, type RunRequest } from './runner.js';
 import { combineWarmHints, formattedWarm, runMaybeWarm, type WarmHint } from './run-warm.js';
@@ -392,7 +392,7 @@ async function runCheck(call: GateCall): Promise<CommandRun> {
   const env = call.options.env ?? process.env;
   const locate = { runDir: call.runDir, env, signal: call.context.signal };
   const pool = call.options.warm;
-  await locatePrettierFindings(run.parsed.findings, {
+  await locateFormatFindings(run.parsed.findings, {
     ...locate,
     root: call.options.root,
     ...(pool
