@@ -176,8 +176,14 @@ describe('gate results shaped for agents', function () {
     const counter = path.join(makeTempDir(), 'runs');
     const gates = { lint: lintGate(counter) };
     const none = await call(root, gates, 'lint', { scope: 'changed' });
-    expect(none.structuredContent).to.include({ status: 'passed', exitCode: null });
-    expect(none.text).to.match(/nothing to check: no files changed against HEAD/);
+    // The tool did not run: no pass claimed, and no failure either.
+    expect(none.structuredContent).to.include({
+      status: 'nothing-to-check',
+      passed: false,
+      exitCode: null,
+    });
+    expect(none.isError).to.equal(false);
+    expect(none.text).to.match(/nothing-to-check \(no files changed against HEAD/);
     expect(runCount(counter)).to.equal(0);
     fs.writeFileSync(path.join(root, 'src/a.js'), 'BAD staged\n');
     git(root, 'add', 'src/a.js');
@@ -207,7 +213,7 @@ describe('gate results shaped for agents', function () {
       whole: { command: [process.execPath, GREP_LINT, counter], parser: 'eslint-json' },
     };
     const none = await call(root, gates, 'whole', { scope: 'changed' });
-    expect(none.text).to.match(/^whole: passed \(nothing to check: no files changed against HEAD/);
+    expect(none.text).to.match(/^whole: nothing-to-check \(no files changed against HEAD/);
     expect(runCount(counter)).to.equal(0);
     fs.writeFileSync(path.join(root, 'src/a.js'), 'BAD edited\n');
     const result = await call(root, gates, 'whole', { scope: 'changed' });
@@ -241,7 +247,7 @@ describe('gate results shaped for agents', function () {
     };
     const result = await call(root, gates, 'lint', { scope: 'changed' });
     expect(result.text).to.match(
-      /nothing to check: none of the 1 changed files is one the tool checks/,
+      /nothing-to-check \(none of the 1 changed files is one the tool checks/,
     );
     expect(runCount(counter)).to.equal(0);
   });
@@ -405,7 +411,7 @@ describe('gate results shaped for agents', function () {
     const env = envWithTools({ XDG_CACHE_HOME: makeTempDir() });
     const changed = runCli(['run', 'lint', '--changed', '--root', root], { env });
     expect(changed.code, changed.stderr).to.equal(0);
-    expect(changed.stdout).to.match(/^lint: passed \(nothing to check/);
+    expect(changed.stdout).to.match(/^lint: nothing-to-check \(no files changed/);
     const baseline = runCli(['baseline', 'lint', '--root', root], { env });
     expect(baseline.code, baseline.stderr).to.equal(0);
     expect(baseline.stdout).to.match(/^lint: baseline recorded: 1 findings/);

@@ -51,8 +51,8 @@ ${ROOT_LINE}
 
 Runs one gate through the same code path as its MCP tool and prints the report.
 Paths are relative to the working directory and must lie inside the root.
-Exit 0 when the gate passed, 1 when it failed, 2 on a usage or config error,
-130 when interrupted (Ctrl-C; a second Ctrl-C stops at once).
+Exit 0 when the gate passed (or --changed found nothing it checks), 1 when it
+failed, 2 on a usage or config error, 130 when interrupted (Ctrl-C; a second Ctrl-C stops at once).
 
 Options:
 ${ROOT_LINE}

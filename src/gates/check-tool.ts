@@ -6,6 +6,7 @@ import {
   GATE_OUTPUT_SCHEMA,
   emptyExtra,
   failureResult,
+  NOT_FAILING_STATUSES,
   shapeResult,
   type GateStatus,
   type GateStructuredContent,
@@ -30,12 +31,16 @@ async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number
   return results;
 }
 
-/** The combined status: failed when any gate failed, else the first gate's non-passed status. */
+/**
+ * The combined status: failed when any gate failed, else the first gate's failing status;
+ * passed when every gate passed or had nothing to check and at least one ran clean.
+ */
 function combinedStatus(statuses: readonly GateStatus[]): GateStatus {
-  if (statuses.every((status) => status === 'passed')) return 'passed';
+  if (statuses.every((status) => NOT_FAILING_STATUSES.has(status)))
+    return statuses.includes('passed') ? 'passed' : 'nothing-to-check';
   if (statuses.includes('cancelled')) return 'cancelled';
   if (statuses.includes('failed')) return 'failed';
-  return statuses.find((status) => status !== 'passed')!;
+  return statuses.find((status) => !NOT_FAILING_STATUSES.has(status))!;
 }
 
 /**
@@ -128,7 +133,7 @@ export async function runAllChecks(
   });
   const status = combinedStatus(rows.map((row) => row.status));
   const passedCount = rows.filter((row) => row.status === 'passed').length;
-  const failing = rows.filter((row) => row.status !== 'passed');
+  const failing = rows.filter((row) => !NOT_FAILING_STATUSES.has(row.status));
   // Each finding's rule names its gate: the combined list mixes tools.
   const findings = failing.flatMap((row) =>
     row.findings.map((finding) => ({ ...finding, rule: `${row.gate}:${finding.rule ?? ''}` })),
@@ -137,6 +142,7 @@ export async function runAllChecks(
   return shapeResult({
     toolName: 'check',
     status,
+    isError: !NOT_FAILING_STATUSES.has(status),
     verdictTail: `${rows.length} gates, ${passedCount} passed, ${(durationMs / 1000).toFixed(1)} s`,
     details: rows.map((row) => `${row.verdict}${row.logPath ? `; log: ${row.logPath}` : ''}`),
     allFindings: findings,

@@ -41,7 +41,7 @@ const FINDING_SCHEMA: JsonSchema = {
 };
 
 export type GateStatus =
-  'passed' | 'failed' | 'error' | 'timed-out' | 'cancelled' | 'not-installed';
+  'passed' | 'failed' | 'error' | 'timed-out' | 'cancelled' | 'not-installed' | 'nothing-to-check';
 export const GATE_STATUSES: readonly GateStatus[] = [
   'passed',
   'failed',
@@ -49,7 +49,14 @@ export const GATE_STATUSES: readonly GateStatus[] = [
   'timed-out',
   'cancelled',
   'not-installed',
+  'nothing-to-check',
 ];
+
+/** Statuses that are not a failure: a clean run, or a changed scope with nothing in it. */
+export const NOT_FAILING_STATUSES: ReadonlySet<GateStatus> = new Set([
+  'passed',
+  'nothing-to-check',
+]);
 
 export const GATE_OUTPUT_SCHEMA: JsonSchema = {
   type: 'object',
@@ -58,7 +65,7 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     status: {
       enum: [...GATE_STATUSES],
       description:
-        'passed only when the check ran and finished clean; error: the tool could not run its check (config error, crash); not-installed: its program was not found.',
+        'passed only when the check ran and finished clean; error: the tool could not run its check (config error, crash); not-installed: its program was not found; nothing-to-check: a changed scope held no file the tool checks, so it did not run (not a failure, not a pass).',
     },
     passed: { type: 'boolean', description: 'status is passed.' },
     exitCode: {
@@ -434,8 +441,9 @@ export function emptyExtra(argv: readonly string[]): ShapeInput['extra'] {
 }
 
 /**
- * A changed-scope call with nothing to check: a pass that says so (no run over the whole
- * tree, no claim about files the tool was not given).
+ * A changed-scope call with nothing to check: the tool did not run, so the result is no
+ * pass (`nothing-to-check`, not an error either), and makes no claim about files the tool
+ * was not given.
  */
 export function nothingChangedResult(
   toolName: string,
@@ -445,8 +453,9 @@ export function nothingChangedResult(
 ): ToolResult {
   return shapeResult({
     toolName,
-    status: 'passed',
-    verdictTail: `nothing to check: ${why}`,
+    status: 'nothing-to-check',
+    isError: false,
+    verdictTail: why,
     details: [],
     allFindings: [],
     findings: [],
