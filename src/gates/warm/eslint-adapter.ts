@@ -79,9 +79,13 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   if (installed.major < 9) {
     return `eslint ${installed.version} predates flat config; warm gates need eslint 9 or later`;
   }
+  // ESLint 9 can still run an .eslintrc config when told so; the worker speaks flat config.
+  if (installed.major === 9 && process.env.ESLINT_USE_FLAT_CONFIG === 'false') {
+    return 'ESLINT_USE_FLAT_CONFIG=false (eslintrc) runs cold';
+  }
   const requireFromEslint = createRequire(path.join(installed.directory, 'package.json'));
-  let createCliOptions: () => { parse(argv: string[]): ParsedOptions };
-  let translateOptions: (options: ParsedOptions) => Promise<object>;
+  let createCliOptions: (usingFlatConfig?: boolean) => { parse(argv: string[]): ParsedOptions };
+  let translateOptions: (options: ParsedOptions, configType?: 'flat') => Promise<object>;
   let ESLint: ESLintClass;
   try {
     createCliOptions = requireFromEslint(path.join(installed.directory, 'lib/options.js'));
@@ -94,7 +98,9 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   } catch (error) {
     return `eslint ${installed.version} does not have the internals warm gates use (${(error as Error).message})`;
   }
-  const cliOptions = createCliOptions();
+  // ESLint 9's option set depends on the config system (its --concurrency, default "off",
+  // exists only for flat config); ESLint 10 knows flat config only and ignores the argument.
+  const cliOptions = createCliOptions(true);
   const instances = new Map<string, ESLintInstance>();
 
   const run = async (args: string[]): Promise<ToolOutcome> => {
@@ -123,7 +129,8 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     const key = JSON.stringify(engineOptions);
     let engine = instances.get(key);
     if (!engine) {
-      engine = new ESLint(await translateOptions(options));
+      // ESLint 9 translates for eslintrc unless told "flat"; ESLint 10 takes one argument.
+      engine = new ESLint(await translateOptions(options, 'flat'));
       instances.set(key, engine);
     }
     const lintEngine = engine;
