@@ -98,7 +98,7 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   } catch (error) {
     return `eslint ${installed.version} does not have the internals warm gates use (${(error as Error).message})`;
   }
-  // ESLint 9's option set depends on the config system (its --concurrency, default "off",
+  // ESLint 9's option set depends on the config format (its --concurrency, default "off",
   // exists only for flat config); ESLint 10 knows flat config only and ignores the argument.
   const cliOptions = createCliOptions(true);
   const instances = new Map<string, ESLintInstance>();
