@@ -36,6 +36,10 @@ export default {
       const count = fs.readdirSync(path.dirname(context.filename)).length;
       if (count > 6) context.report({ node, message: 'crowded directory: ' + count });
     }),
+    // Reads the clock (as rules that flag expired TODO dates do).
+    clock: rule((context, node) => {
+      if (new Date().getFullYear() > 2000) context.report({ node, message: 'past the year 2000' });
+    }),
     // Asks a child process, which the ledger cannot see into.
     oracle: rule((context, node) => {
       const said = execFileSync(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync("data/flag.txt", "utf8"))'], { cwd: context.cwd, encoding: 'utf8' });
@@ -148,6 +152,15 @@ describe('warm gates: a reused result is never stale (rules that read other file
     fs.writeFileSync(path.join(root, 'data', 'flag.txt'), 'on');
     const flagged = await warmEqualsCold(root);
     expect(messages(flagged)).to.include('the flag is on');
+  });
+
+  it('never reuses a run that read the current time', async () => {
+    const root = crossFileRepo({ 'cross/clock': 'error' });
+    const first = await warmEqualsCold(root);
+    expect(messages(first)).to.include('past the year 2000');
+    const again = await warmEqualsCold(root);
+    expect(again.reused).to.equal(false);
+    expect(again.notReusedBecause).to.match(/the current time/);
   });
 
   it("is the step ESLint's own --cache misses", async () => {
@@ -298,6 +311,11 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
       await attempt('open for append', async () => fs.closeSync(fs.openSync(path.join(dir, 'w.txt'), 'a')));
       await attempt('spawn', async () => spawnSync(process.execPath, ['-e', '']));
       await attempt('thread', async () => { await new Worker('1', { eval: true }).terminate(); });
+      await attempt('a fixed date', async () => new Date(0).getTime() + Date.UTC(2020, 0) + Date.parse('2020-01-01'));
+      await attempt('Date.now', async () => Date.now());
+      await attempt('new Date()', async () => new Date());
+      await attempt('Date()', async () => Date());
+      reasons.constructor = new Date(1).constructor === Date && new Date(1) instanceof Date;
       process.stdout.write(JSON.stringify(reasons));
     `);
     expect(report.reads).to.equal(null);
@@ -307,6 +325,10 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
     expect(report['open for append']).to.match(/opened for writing/);
     expect(report.spawn).to.match(/child process \(spawnSync\)/);
     expect(report.thread).to.match(/worker thread/);
+    expect(report['a fixed date']).to.equal(null);
+    for (const clock of ['Date.now', 'new Date()', 'Date()'])
+      expect(report[clock], clock).to.match(/the current time/);
+    expect(report.constructor, 'Date still looks like Date').to.equal(true);
   });
 });
 

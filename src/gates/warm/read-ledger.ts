@@ -20,8 +20,8 @@ import { signatureOf } from './input-fingerprint.js';
  *
  * What the ledger cannot see makes the call's result not reusable: a child process, a
  * worker thread, a native addon loaded during the call, a write to the filesystem (or a
- * file opened for writing), fs.glob, or a read through a file descriptor it did not see
- * opened during the call.
+ * file opened for writing), fs.glob, a read through a file descriptor it did not see
+ * opened during the call, or a read of the current time (Date.now(), new Date()).
  */
 
 type Kind = 'content' | 'stat' | 'lstat' | 'list' | 'link';
@@ -331,6 +331,32 @@ export function installReadRecording(): void {
       super(...args);
     }
   };
+  // The clock is an input the filesystem does not show (a rule that flags expired TODO
+  // dates): a run that read the current time is never reused.
+  const RealDate = Date;
+  const clockRead = () => {
+    if (!signing) active?.notReplayable('the current time');
+  };
+  const now = function now() {
+    clockRead();
+    return RealDate.now();
+  };
+  const RecordingDate = new Proxy(RealDate, {
+    apply(target, thisArgument, args) {
+      clockRead();
+      return Reflect.apply(target, thisArgument, args);
+    },
+    construct(target, args, newTarget) {
+      if (args.length === 0) clockRead();
+      return Reflect.construct(target, args, newTarget) as object;
+    },
+    get(target, property, receiver) {
+      return property === 'now' ? now : (Reflect.get(target, property, receiver) as unknown);
+    },
+  });
+  globalThis.Date = RecordingDate;
+  // `new Date().constructor === Date` still holds.
+  RealDate.prototype.constructor = RecordingDate;
   const dlopen = process.dlopen;
   process.dlopen = function (this: unknown, ...args: Parameters<typeof process.dlopen>) {
     active?.notReplayable('a native addon loaded during the call');
