@@ -209,6 +209,13 @@ describe('warm gates through mcp-gates serve', function () {
     expect(reportOf(format))
       .to.include('src/clean.ts')
       .and.match(/Code style issues/);
+    // The first 3 files are pointed at the line prettier would change, asked of the warm
+    // worker (the lines equal the cold server's: the verdicts above are equal); later
+    // files stay whole-file.
+    const lines = format.structuredContent.findings.map((finding) => finding.line);
+    expect(lines.length).to.be.above(3);
+    expect(lines.slice(0, 3).every((line) => Number.isInteger(line) && line > 0)).to.equal(true);
+    expect(lines.slice(3).every((line) => line === null)).to.equal(true);
     const typecheck = await same('typecheck');
     expect(typecheck.structuredContent.warm.used).to.equal(true);
     expect(typecheck.structuredContent.findingCount).to.be.above(0);

@@ -119,9 +119,9 @@ async function measure(root, argv, { runs, files }) {
   const pool = new WarmPool();
   sameAsCold(root, argv, await pool.run(request), env);
   for (let run = 0; run < runs; run++) repeat.push((await timed(() => pool.run(request))).ms);
-  const original = fs.readFileSync(path.join(root, 'src', `module${Math.floor(files / 2)}.ts`));
   const middle = Math.floor(files / 2);
   const edited = path.join(root, 'src', `module${middle}.ts`);
+  const original = fs.readFileSync(edited);
   for (let run = 0; run < runs; run++) {
     fs.writeFileSync(edited, moduleText(middle, run + 2));
     const result = await timed(() => pool.run(request));

@@ -25,7 +25,7 @@ import { missingFiles, removeCreatedFiles } from './derived-files.js';
 import { LOCATE_TIMEOUT_MS, locateFormatFindings } from './locate-format.js';
 import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
 import { type RunOutcome, type RunRequest } from './runner.js';
-import { combineWarmHints, formattedWarm, runMaybeWarm, type WarmHint } from './run-warm.js';
+import { combineWarmHints, runMaybeWarm, warmFormatter, type WarmHint } from './run-warm.js';
 import type { WarmPool } from '../warm/warm-pool.js';
 import {
   compareTrees,
@@ -397,11 +397,10 @@ async function runCheck(call: GateCall): Promise<CommandRun> {
     root: call.options.root,
     ...(pool
       ? {
-          warmFormatted: (absolute: string) =>
-            formattedWarm({ pool, gate: call.gate }, absolute, {
-              ...locate,
-              timeoutMs: LOCATE_TIMEOUT_MS,
-            }),
+          warmFormatted: warmFormatter(
+            { pool, gate: call.gate },
+            { ...locate, timeoutMs: LOCATE_TIMEOUT_MS },
+          ),
         }
       : {}),
   });

@@ -172,28 +172,31 @@ function writeInOrder(
  * Prettier's output for one file (`prettier <file>` prints the formatted text and writes
  * nothing) from the warm worker that ran the gate's check, for run/locate-format.ts: the
  * text, null when prettier failed on the file, undefined when no worker may answer (the
- * caller then runs prettier cold).
+ * caller then runs prettier cold). The warm plan is made once for all the files.
  */
-export async function formattedWarm(
+export function warmFormatter(
   warm: WarmUse,
-  absolute: string,
   request: { runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs: number },
-): Promise<string | null | undefined> {
-  if (warm.gate.warm === false || request.signal.aborted) return undefined;
-  const plan = warmPlanOf(warm.gate, ['prettier', absolute], request.runDir, request.env);
-  if (!plan.warm) return undefined;
-  const result = await warm.pool.run({
-    root: request.runDir,
-    argv: plan.argv,
-    tool: plan.tool,
-    timeoutMs: request.timeoutMs,
-    signal: request.signal,
-    // The gate's own environment: the same worker that ran the check answers.
-    env: gateEnvironment(request.runDir, request.env),
-  });
-  if (result.kind === 'not-warmable') return undefined;
-  if (result.kind === 'failed') return result.end === 'worker-died' ? undefined : null;
-  return result.exitCode === 0 ? result.stdout : null;
+): (absolute: string) => Promise<string | null | undefined> {
+  // Decided once per call, on first use: most checks locate nothing.
+  let plan: ReturnType<typeof warmPlanOf> | undefined;
+  return async (absolute) => {
+    if (warm.gate.warm === false || request.signal.aborted) return undefined;
+    plan ??= warmPlanOf(warm.gate, ['prettier'], request.runDir, request.env);
+    if (!plan.warm) return undefined;
+    const result = await warm.pool.run({
+      root: request.runDir,
+      argv: [...plan.argv, absolute],
+      tool: plan.tool,
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      // The gate's own environment: the same worker that ran the check answers.
+      env: gateEnvironment(request.runDir, request.env),
+    });
+    if (result.kind === 'not-warmable') return undefined;
+    if (result.kind === 'failed') return result.end === 'worker-died' ? undefined : null;
+    return result.exitCode === 0 ? result.stdout : null;
+  };
 }
 
 /** One hint for a call that ran several commands (steps, or a fix and its check). */
