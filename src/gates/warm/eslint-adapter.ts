@@ -1,3 +1,4 @@
+import { clockReadsOnlyTime } from './read-ledger.js';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -101,6 +102,13 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   // ESLint 9's option set depends on the config format (its --concurrency, default "off",
   // exists only for flat config); ESLint 10 knows flat config only and ignores the argument.
   const cliOptions = createCliOptions(true);
+  // ESLint times its own work for --stats (cold only) and its DEBUG log: not for findings.
+  for (const file of [
+    'lib/eslint/eslint.js',
+    'lib/eslint/eslint-helpers.js',
+    'lib/eslint/worker.js',
+  ])
+    clockReadsOnlyTime(path.join(installed.directory, file));
   const instances = new Map<string, ESLintInstance>();
 
   const run = async (args: string[]): Promise<ToolOutcome> => {

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
 import { signatureOf } from './input-fingerprint.js';
+import type { Kind } from './read-surface.js';
+import { esmResolutionQuestions } from './resolution-record.js';
 
 /**
  * Module loader hooks of a warm worker (they run on Node's loader thread): every file
@@ -28,4 +30,34 @@ export async function load(url: string, context: LoadContext, nextLoad: NextLoad
     port?.postMessage({ loaded: file, signature: signatureOf(file) });
   }
   return nextLoad(url, context);
+}
+
+interface ResolveContext {
+  parentURL?: string;
+}
+type NextResolve = (specifier: string, context: ResolveContext) => Promise<{ url: string }>;
+
+const pathOf = (url: string | undefined) =>
+  url?.startsWith('file:') ? fileURLToPath(url) : undefined;
+
+/** Reports what each resolution probed (resolution-record.ts), found or not. */
+export async function resolve(
+  specifier: string,
+  context: ResolveContext,
+  nextResolve: NextResolve,
+) {
+  let result: { url: string } | undefined;
+  try {
+    result = await nextResolve(specifier, context);
+    return result;
+  } finally {
+    const probed: [Kind, string][] = [];
+    esmResolutionQuestions(
+      specifier,
+      pathOf(context.parentURL),
+      pathOf(result?.url),
+      (kind, file) => probed.push([kind, file]),
+    );
+    if (probed.length > 0) port?.postMessage({ probed });
+  }
 }

@@ -9,6 +9,7 @@ import {
   type ToolOutcome,
   workerPrivateDirectory,
 } from './tool-adapter.js';
+import { clockReadsOnlyTime } from './read-ledger.js';
 
 /**
  * Prettier kept warm: the repository's own prettier 3 CLI module, loaded once and run
@@ -36,6 +37,8 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     return `prettier ${installed.version} is not one warm gates know (prettier 3 is)`;
   }
   const cli = (await import(pathToFileURL(cliFile).href)) as PrettierCli;
+  // formatFiles stamps each file for the "(12ms)" shown only with --write, which runs cold.
+  clockReadsOnlyTime(cliFile);
   /**
    * Prettier's own result cache, keyed by each file's content and resolved options
    * (`--cache-strategy content`): prettier formats every file on its own, so a file whose

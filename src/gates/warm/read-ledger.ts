@@ -2,36 +2,57 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as FsModule from 'node:fs';
-import { signatureOf } from './input-fingerprint.js';
+import { insideNodeModules, signatureOf } from './input-fingerprint.js';
+import {
+  BINDING_DESCRIPTOR_READS,
+  BINDING_DESCRIPTOR_WRITES,
+  BINDING_HARMLESS,
+  BINDING_PATH_READS,
+  BINDING_PATH_WRITES,
+  TWO_PATH_WRITES,
+  CRYPTO_RANDOM,
+  type Kind,
+  MODULES_NOT_REPLAYABLE,
+  OS_FIXED,
+  PROCESS_CLOCKS,
+  PUBLIC_NOT_REPLAYABLE,
+  PUBLIC_READS,
+  PUBLIC_THROUGH_BINDING,
+  VM_NEW_REALM,
+} from './read-surface.js';
+
+export type { Kind } from './read-surface.js';
 
 /**
- * What a tool asked of the filesystem during one warm call, and what the answers were.
+ * What the code in a warm worker asked of the world, and what the answers were.
  *
- * Why a repeat call may return the earlier result without running the tool: the result
- * of a call is a function of the code loaded (the worker's InputRecord restarts the
- * worker when any of it changes), the arguments and environment (the cache key and the
- * worker's identity), and what the tool read from the filesystem during the call. The
- * ledger records every such read with the answer signed BEFORE the tool got it (content
- * hash, stat fields, directory listing, link target), so when a later check finds every
- * answer unchanged, a rerun would read the same bytes through the same code and print the
- * same output. Cross-file rules are covered by construction: whatever file a rule reads,
- * through whichever fs API, is in the ledger. This is not ESLint's `--cache`, which keys
- * each file on its own content and misses what its rules read elsewhere.
+ * Why a result may be reused, or a worker kept: a run's output is a function of the code
+ * loaded, its arguments and environment (the worker's identity), and the answers to every
+ * question it asked. The ledger records each question with the answer signed BEFORE the
+ * code got it (content hash, stat fields, directory listing, link target), so when every
+ * answer is still the same, a rerun would read the same bytes and print the same output.
  *
- * What the ledger cannot see makes the call's result not reusable: a child process, a
- * worker thread, a native addon loaded during the call, a write to the filesystem (or a
- * file opened for writing), fs.glob, a read through a file descriptor it did not see
- * opened during the call, or a read of the current time (Date.now(), new Date()).
+ * It records at the lowest layer JavaScript reaches: the fs binding underneath `fs`, so
+ * every read path (public functions, streams, promises, recursive listings, Node's own
+ * helpers) is seen without being listed. Module resolution, which probes the disk from
+ * C++ bindings JavaScript cannot wrap, is recorded by worker-main.ts as the directory
+ * listings the probes depend on. Everything else is default-deny (read-surface.ts): a
+ * clock of any kind, randomness, varying `os` answers, the network, a new JavaScript
+ * realm, child processes, threads, native addons, watchers, process.binding, writes, a
+ * read through a descriptor opened before the call, and any function the tables do not
+ * name make the run not replayable.
  */
-
-type Kind = 'content' | 'stat' | 'lstat' | 'list' | 'link';
 
 const requireBuiltin = createRequire(import.meta.url);
 const fs = requireBuiltin('node:fs') as typeof FsModule;
-const childProcess = requireBuiltin('node:child_process') as Record<string, unknown>;
-const workerThreads = requireBuiltin('node:worker_threads') as Record<string, unknown>;
 
-/** The unwrapped functions the ledger itself signs with. */
+type AnyFunction = (...args: unknown[]) => unknown;
+type Target = Record<string, unknown>;
+
+/** The binding Node's fs module calls: the same object, so wrapping it reaches every caller. */
+const fsBinding = (process as unknown as { binding(name: string): Target }).binding('fs');
+
+/** The unwrapped functions the ledger signs with (they run with recording off). */
 const original = {
   statSync: fs.statSync,
   lstatSync: fs.lstatSync,
@@ -47,154 +68,216 @@ function entryType(entry: FsModule.Dirent): string {
   return 'o';
 }
 
+/**
+ * A stat answer. A directory's size and mtime move with every entry made in it (/tmp,
+ * every second): they are left out, as no check decides on them, and a directory's
+ * entries are their own question (list).
+ */
 function statAnswer(stat: FsModule.BigIntStats | undefined): string {
   if (!stat) return 'absent';
-  const type = stat.isFile() ? 'f' : stat.isDirectory() ? 'd' : stat.isSymbolicLink() ? 'l' : 'o';
+  if (stat.isDirectory()) return `d:${stat.ino}:${stat.mode}`;
+  const type = stat.isFile() ? 'f' : stat.isSymbolicLink() ? 'l' : 'o';
   return `${type}:${stat.size}:${stat.mtimeNs}:${stat.ino}:${stat.mode}`;
 }
 
+const RACY_WINDOW_NS = 2_000_000_000n;
+
 /** The answer a question gets now; the same function signs and re-checks. */
-function answerOf(kind: Kind, file: string): string {
-  try {
-    switch (kind) {
-      case 'content':
-        return signatureOf(file);
-      case 'stat':
-        return statAnswer(original.statSync(file, { bigint: true, throwIfNoEntry: false }));
-      case 'lstat':
-        return statAnswer(original.lstatSync(file, { bigint: true, throwIfNoEntry: false }));
-      case 'list':
-        return original
-          .readdirSync(file, { withFileTypes: true })
-          .map((entry) => `${entry.name}/${entryType(entry)}`)
-          .sort()
-          .join('\n');
-      case 'link': {
-        let target = '';
-        try {
-          target = original.readlinkSync(file);
-        } catch {
-          // Not a link: the resolved path below still says where it leads.
+export function answerOf(kind: Kind, file: string): string {
+  return withoutRecording(() => {
+    try {
+      switch (kind) {
+        case 'content':
+          return signatureOf(file);
+        case 'stat':
+          return statAnswer(original.statSync(file, { bigint: true, throwIfNoEntry: false }));
+        case 'lstat':
+          return statAnswer(original.lstatSync(file, { bigint: true, throwIfNoEntry: false }));
+        case 'list':
+          return original
+            .readdirSync(file, { withFileTypes: true })
+            .map((entry) => `${entry.name}/${entryType(entry)}`)
+            .sort()
+            .join('\n');
+        case 'entries': {
+          // A directory's mtime moves with every entry added, removed or renamed; within
+          // the racy window (the same clock tick) the listing itself is the answer.
+          const stat = original.statSync(file, { bigint: true, throwIfNoEntry: false });
+          if (!stat) return 'absent';
+          const recent = BigInt(Date.now()) * 1_000_000n - stat.mtimeNs < RACY_WINDOW_NS;
+          const listing = recent && stat.isDirectory() ? answerOf('list', file) : '';
+          return `${stat.isDirectory() ? 'd' : 'o'}:${stat.mtimeNs}:${stat.ino}:${listing}`;
         }
-        return `${target}\0${original.realpathSync(file)}`;
+        case 'link': {
+          let target = '';
+          try {
+            target = original.readlinkSync(file);
+          } catch {
+            // Not a link: the resolved path below still says where it leads.
+          }
+          return `${target}\0${original.realpathSync(file)}`;
+        }
       }
+    } catch (error) {
+      return `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}`;
     }
-  } catch (error) {
-    return `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}`;
-  }
+  });
 }
 
-/** The path a call names, absolute; undefined for a file descriptor or anything else. */
+/**
+ * Whether a question still gets `recorded`. An `entries` answer signed within the racy
+ * window carries the listing; it is compared by listing once the stat matches, so the
+ * same directory does not read as changed merely because its mtime has since aged.
+ */
+export function stillAnswers(kind: Kind, file: string, recorded: string): boolean {
+  const now = answerOf(kind, file);
+  if (now === recorded) return true;
+  if (kind !== 'entries') return false;
+  const statPart = (answer: string) => answer.split(':').slice(0, 3).join(':');
+  return (
+    statPart(now) === statPart(recorded) &&
+    recorded.slice(statPart(recorded).length + 1) === answerOf('list', file)
+  );
+}
+
+/** The path a binding or public call names, absolute; undefined for a descriptor or anything else. */
 function pathArgument(value: unknown): string | undefined {
-  if (typeof value === 'string') return path.resolve(value);
-  if (value instanceof URL) return value.protocol === 'file:' ? fileURLToPath(value) : undefined;
-  if (Buffer.isBuffer(value)) return path.resolve(value.toString('utf8'));
+  let text: string | undefined;
+  if (typeof value === 'string') text = value;
+  else if (value instanceof URL)
+    text = value.protocol === 'file:' ? fileURLToPath(value) : undefined;
+  else if (Buffer.isBuffer(value)) text = value.toString('utf8');
+  if (text === undefined) return undefined;
+  // Windows: the binding gets namespaced paths (\\?\C:\...).
+  if (text.startsWith('\\\\?\\')) text = text.slice(4);
+  return path.resolve(text);
+}
+
+interface Entry {
+  answer: string;
+  /** How many times the question was asked (a cached copy asks fewer times). */
+  count: number;
+}
+
+/**
+ * The first file in the current stack that is not the ledger's own code (a path, or a
+ * `node:` module of Node's own), if any. Asked only when something unreplayable happens.
+ */
+function callerFile(stack = new Error().stack ?? ''): string | undefined {
+  const own = path.dirname(fileURLToPath(import.meta.url));
+  for (const line of stack.split('\n').slice(1)) {
+    const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
+      line.trim(),
+    );
+    if (!match) continue;
+    const file = match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
+    if (!file.startsWith(own)) return file;
+  }
   return undefined;
 }
 
-/** Which question each wrapped fs function asks (callback, sync and promise forms alike). */
-const QUESTIONS: Record<string, Kind> = {
-  readFile: 'content',
-  open: 'content',
-  createReadStream: 'content',
-  openAsBlob: 'content',
-  stat: 'stat',
-  exists: 'stat',
-  access: 'stat',
-  lstat: 'lstat',
-  readdir: 'list',
-  opendir: 'list',
-  readlink: 'link',
-  realpath: 'link',
-};
-
-/** Functions whose use means the call touched what the ledger cannot replay. */
-const WRITES = [
-  'writeFile',
-  'appendFile',
-  'mkdir',
-  'mkdtemp',
-  'rm',
-  'rmdir',
-  'unlink',
-  'rename',
-  'copyFile',
-  'cp',
-  'truncate',
-  'symlink',
-  'link',
-  'chmod',
-  'chown',
-  'utimes',
-  'createWriteStream',
-  'write',
-  'writev',
-  // Lists directories without going through readdir: not recorded, so not replayable.
-  'glob',
-];
-
 export class ReadLedger {
-  private readonly answers = new Map<string, string>();
+  private readonly entries = new Map<string, Entry>();
   private unseen: string | undefined;
+  /** What installed packages did while loading that the ledger cannot replay (see notReplayable). */
+  readonly unreplayedInPackages: string[] = [];
+
+  /**
+   * @param loading this ledger records the tool's loading (the background ledger): there,
+   * a clock, randomness or machine reading made by code under node_modules (TypeScript's
+   * performance hooks, a glob library sizing its pool by os.cpus(), a random placeholder
+   * token) is part of the installed code, whose every file is an input of the worker, and
+   * is only noted; made by the repository's own code (a config file), it counts.
+   */
+  constructor(private readonly loading = false) {}
 
   /** Records one question with its answer as it is now (the first time wins). */
   ask(kind: Kind, file: string): void {
     const key = `${kind}\0${file}`;
-    if (!this.answers.has(key)) this.answers.set(key, answerOf(kind, file));
+    const entry = this.entries.get(key);
+    if (entry) entry.count++;
+    else this.entries.set(key, { answer: answerOf(kind, file), count: 1 });
   }
 
-  /** The call did something the ledger cannot replay; its result is never reused. */
+  /** The run did something the ledger cannot replay; its result is never reused. */
   notReplayable(what: string): void {
-    this.unseen ??= what;
+    if (this.unseen !== undefined) return;
+    if (this.loading) {
+      const caller = callerFile();
+      if (caller !== undefined && insideNodeModules(caller)) {
+        if (this.unreplayedInPackages.length < 16)
+          this.unreplayedInPackages.push(`${what} in ${caller}`);
+        return;
+      }
+      this.unseen = caller ? `${what} in ${caller}` : what;
+      return;
+    }
+    this.unseen = what;
   }
 
-  /** Why this call's result may not be reused, or undefined when it may. */
+  /** Why this run's result may not be reused, or undefined when it may. */
   get notReusableBecause(): string | undefined {
     return this.unseen;
   }
 
   get size(): number {
-    return this.answers.size;
+    return this.entries.size;
+  }
+
+  /** Every question, as `kind\0path`, with its answer and count. */
+  questions(): IterableIterator<[string, Entry]> {
+    return this.entries.entries();
+  }
+
+  entry(key: string): Entry | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Records a question with a known answer and count (merging one ledger into another). */
+  set(key: string, entry: Entry): void {
+    this.entries.set(key, { ...entry });
   }
 
   /** The first question whose answer changed, or undefined when every one is as recorded. */
   firstChange(): string | undefined {
-    for (const [key, answer] of this.answers) {
+    for (const [key, { answer }] of this.entries) {
       const [kind, file] = key.split('\0') as [Kind, string];
-      if (answerOf(kind, file) !== answer) return `${kind} ${file}`;
+      if (!stillAnswers(kind, file, answer)) return `${kind} ${file}`;
     }
     return undefined;
   }
 }
 
-let active: ReadLedger | undefined;
-/** Set while the ledger signs, so its own fs calls are not recorded. */
-let signing = false;
 /**
- * Descriptors the tool opened during the active call: reads through them read what the
- * open recorded. A read through any other descriptor (one opened before the call) is not.
+ * The ledger questions go to: a call's own while it runs, otherwise the worker's
+ * background ledger (loading the tool, timers between calls), when one is set.
+ */
+let active: ReadLedger | undefined;
+let background: ReadLedger | undefined;
+/** Set while the worker does its own work (signing, checking), so that is not recorded. */
+let signing = false;
+
+/** Runs the worker's own fs work (signing, checks, sweeps) without recording it. */
+export function withoutRecording<T>(work: () => T): T {
+  if (signing) return work();
+  signing = true;
+  try {
+    return work();
+  } finally {
+    signing = false;
+  }
+}
+
+const recordingLedger = () => (signing ? undefined : active);
+
+/**
+ * Descriptors opened during the active call: reads through them read what the open
+ * recorded. A read through any other descriptor (opened before the call) is not.
  */
 const openedDuringCall = new Set<number>();
+/** Descriptors opened on the worker's private directory (or its own output): writes there are its own. */
+const privateDescriptors = new Set<number>([1, 2]);
 
-function seeDescriptor(fd: unknown): void {
-  if (typeof fd === 'number') openedDuringCall.add(fd);
-}
-
-function readThroughDescriptor([fd]: unknown[]): void {
-  if (typeof fd === 'number' && !openedDuringCall.has(fd))
-    active?.notReplayable('a read through a file descriptor opened before the call');
-}
-
-/** Where `open` reports its descriptor: the callback's second argument, or the result. */
-function seeOpenedDescriptors(name: string, args: unknown[]): void {
-  const last = args.length - 1;
-  const callback = args[last];
-  if (name !== 'open' || typeof callback !== 'function') return;
-  args[last] = (error: unknown, fd: unknown) => {
-    if (!error) seeDescriptor(fd);
-    (callback as (error: unknown, fd: unknown) => void)(error, fd);
-  };
-}
 /** Directories holding the worker's own state (a tool's private cache): never recorded. */
 const privateDirectories: string[] = [];
 
@@ -209,145 +292,213 @@ const isPrivate = (file: string | undefined) =>
     (directory) => file.startsWith(directory) || file + path.sep === directory,
   );
 
-function note(kind: Kind, value: unknown): void {
-  const ledger = active;
-  if (!ledger || signing) return;
-  if (typeof value === 'number') return readThroughDescriptor([value]);
+function note(ledger: ReadLedger, kind: Kind, value: unknown): void {
   const file = pathArgument(value);
+  if (file === undefined) return ledger.notReplayable(`a read of ${String(value)}`);
   if (isPrivate(file)) return;
-  signing = true;
-  try {
-    if (file === undefined) ledger.notReplayable(`a read of ${String(value)}`);
-    else ledger.ask(kind, file);
-  } finally {
-    signing = false;
-  }
+  withoutRecording(() => ledger.ask(kind, file));
 }
 
-/** Whether `open`'s flags ask for more than reading ('w', 'a+', 'r+', O_WRONLY, O_CREAT...). */
+/** Whether numeric open flags ask for more than reading (O_WRONLY, O_RDWR, O_CREAT...). */
 function opensForWriting(flags: unknown): boolean {
-  if (flags === undefined || flags === null) return false;
-  if (typeof flags === 'number') {
-    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
-    return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) !== 0;
-  }
-  return typeof flags === 'string' && flags !== 'r' && flags !== 'rs' && flags !== 'sr';
+  if (typeof flags !== 'number') return typeof flags === 'string' && !/^(r|rs|sr)$/.test(flags);
+  const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
+  return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) !== 0;
+}
+
+/** Files of a tool whose clock reads only time what it prints nowhere in a warm call (see below). */
+const timingOnlyClockReaders = new Set<string>();
+
+/**
+ * Names a tool file whose reads of the clock are known, by reading its code for the
+ * versions an adapter serves, to time work whose duration a warm (read-only) call never
+ * prints: prettier's CLI stamps each file for the "(12ms)" it prints only with --write,
+ * which never runs warm. A clock read from any other code still makes the call not reusable.
+ */
+export function clockReadsOnlyTime(file: string): void {
+  timingOnlyClockReaders.add(path.resolve(file));
 }
 
 const MARKER = Symbol('mcp-gates read ledger');
 
+/** Whether `fn` is one of the ledger's wrappers (the surface test asks). */
+export function isRecorded(fn: unknown): boolean {
+  return typeof fn === 'function' && MARKER in fn;
+}
+
 /**
- * Replaces target[name] by a function that calls `before` with the arguments (it may
- * replace a callback among them) and `after` with the result, while a ledger records.
+ * Replaces target[name] by a function that calls `before` with the ledger and arguments
+ * (it may replace a callback among them) and `after` with the result, while a ledger
+ * records. Properties hanging off the function (realpath.native, hrtime.bigint,
+ * promisify.custom) are kept.
  */
 function wrap(
-  target: Record<string, unknown>,
+  target: Target,
   name: string,
-  before: (args: unknown[]) => void,
-  after?: (result: unknown) => void,
+  before: (ledger: ReadLedger, args: unknown[]) => void,
+  after?: (result: unknown, args: unknown[]) => void,
 ): void {
   const fn = target[name];
   if (typeof fn !== 'function' || MARKER in fn) return;
   const wrapped = function (this: unknown, ...args: unknown[]) {
-    const recording = active !== undefined && !signing;
-    if (recording) before(args);
-    const result = (fn as (...a: unknown[]) => unknown).apply(this, args);
-    if (recording && after) after(result);
+    const ledger = recordingLedger();
+    if (ledger) before(ledger, args);
+    const result = new.target
+      ? (Reflect.construct(fn, args, new.target) as unknown)
+      : (fn as AnyFunction).apply(this, args);
+    if (ledger && after) after(result, args);
     return result;
   };
-  // realpath.native, promisify.custom and the like hang off the function itself.
-  const {
-    length: _length,
-    name: _name,
-    prototype: _prototype,
-    ...own
-  } = Object.getOwnPropertyDescriptors(fn);
+  const { length: _l, name: _n, ...own } = Object.getOwnPropertyDescriptors(fn);
   Object.defineProperties(wrapped, own);
   Object.defineProperty(wrapped, 'name', { value: (fn as { name: string }).name });
   Object.defineProperty(wrapped, MARKER, { value: true });
-  target[name] = wrapped;
+  const descriptor = Object.getOwnPropertyDescriptor(target, name);
+  if (descriptor && !descriptor.writable && !descriptor.set && !descriptor.configurable) return;
+  Object.defineProperty(target, name, {
+    value: wrapped,
+    writable: true,
+    configurable: true,
+    enumerable: descriptor?.enumerable ?? true,
+  });
 }
 
-let installed = false;
+/** Wraps `name` so that using it during a recorded run makes the run not replayable. */
+function deny(target: Target, name: string, what: string): void {
+  wrap(target, name, (ledger) => ledger.notReplayable(what));
+}
 
-/**
- * Wraps the fs, child_process and worker_threads functions once per process (before the
- * tool is loaded) so that, while a ledger is active, every question is recorded. With no
- * active ledger the wrappers only pass through.
- */
-export function installReadRecording(): void {
-  if (installed) return;
-  installed = true;
-  const promises = fs.promises as unknown as Record<string, unknown>;
-  const callbackAndSync = fs as unknown as Record<string, unknown>;
-  for (const [name, kind] of Object.entries(QUESTIONS)) {
-    const record = (args: unknown[]) => {
-      const [first, flags] = args;
-      if (kind === 'content' && name === 'open' && opensForWriting(flags)) {
-        if (!isPrivate(pathArgument(first)))
-          active?.notReplayable(`a file opened for writing (${String(first)})`);
-      } else note(kind, first);
-      seeOpenedDescriptors(name, args);
-    };
-    const opened = name === 'open' ? seeDescriptor : undefined;
-    wrap(callbackAndSync, name, record);
-    wrap(callbackAndSync, `${name}Sync`, record, opened);
-    wrap(
-      promises,
-      name,
-      record,
-      opened &&
-        ((handle) =>
-          void (handle as Promise<{ fd: number }>).then(
-            (opened) => seeDescriptor(opened.fd),
-            () => {},
-          )),
+/** The functions of an object that are not classes (classes are named in capitals). */
+const functionNames = (target: object) =>
+  Object.keys(target).filter(
+    (name) => typeof (target as Target)[name] === 'function' && !/^[A-Z]/.test(name),
+  );
+
+/** Where an async binding call reports its descriptor: req.oncomplete, or a promise. */
+function onDescriptor(result: unknown, args: unknown[], see: (fd: number) => void): void {
+  if (typeof result === 'number') return see(result);
+  if (result instanceof Promise) {
+    void result.then(
+      (value: unknown) => {
+        const fd = typeof value === 'number' ? value : (value as { fd?: unknown })?.fd;
+        if (typeof fd === 'number') see(fd);
+      },
+      () => {},
     );
+    return;
   }
-  for (const name of ['read', 'readv', 'fstat']) {
-    wrap(callbackAndSync, name, readThroughDescriptor);
-    wrap(callbackAndSync, `${name}Sync`, readThroughDescriptor);
-  }
-  for (const base of ['realpath', 'realpathSync'] as const) {
-    const fn = callbackAndSync[base] as Record<string, unknown>;
-    wrap(fn, 'native', ([first]) => note('link', first));
-  }
-  const unseen =
-    (what: string) =>
-    ([first]: unknown[]) => {
-      if (!isPrivate(pathArgument(first))) active?.notReplayable(what);
+  const request = args[args.length - 1] as { oncomplete?: AnyFunction } | undefined;
+  const complete = request?.oncomplete;
+  if (request && typeof complete === 'function')
+    request.oncomplete = function (this: unknown, error: unknown, fd: unknown) {
+      if (!error && typeof fd === 'number') see(fd);
+      return complete.call(this, error, fd);
     };
-  for (const name of WRITES) {
-    wrap(callbackAndSync, name, unseen(`fs.${name}`));
-    wrap(callbackAndSync, `${name}Sync`, unseen(`fs.${name}Sync`));
-    wrap(promises, name, unseen(`fs.promises.${name}`));
-  }
-  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'])
-    wrap(childProcess, name, () => active?.notReplayable(`a child process (${name})`));
-  const OriginalWorker = workerThreads.Worker as new (...args: unknown[]) => object;
-  workerThreads.Worker = class extends OriginalWorker {
-    constructor(...args: unknown[]) {
-      active?.notReplayable('a worker thread');
-      super(...args);
+}
+
+function installBindingRecording(): void {
+  for (const name of functionNames(fsBinding)) {
+    const kind = BINDING_PATH_READS[name];
+    if (kind !== undefined) {
+      const opens = name === 'open' || name === 'openFileHandle';
+      wrap(
+        fsBinding,
+        name,
+        (ledger, args) => {
+          const [first, flags] = args;
+          if (typeof first === 'number') return descriptorRead(ledger, first);
+          const file = pathArgument(first);
+          if (opens && opensForWriting(flags)) {
+            if (!isPrivate(file)) ledger.notReplayable(`a file opened for writing (${file})`);
+            return;
+          }
+          note(ledger, kind, first);
+        },
+        opens
+          ? (result, args) => {
+              const opened = isPrivate(pathArgument(args[0]))
+                ? (fd: number) => privateDescriptors.add(fd)
+                : (fd: number) => openedDuringCall.add(fd);
+              onDescriptor(result, args, opened);
+            }
+          : undefined,
+      );
+    } else if (BINDING_DESCRIPTOR_READS.includes(name)) {
+      wrap(fsBinding, name, (ledger, [fd]) => descriptorRead(ledger, fd));
+    } else if (BINDING_DESCRIPTOR_WRITES.includes(name)) {
+      wrap(fsBinding, name, (ledger, [fd]) => {
+        if (typeof fd !== 'number' || !privateDescriptors.has(fd))
+          ledger.notReplayable(`a write (fs binding ${name})`);
+      });
+    } else if (BINDING_PATH_WRITES.includes(name)) {
+      const pathCount = TWO_PATH_WRITES.includes(name) ? 2 : 1;
+      wrap(fsBinding, name, (ledger, args) => {
+        const [first] = args;
+        // writeFileUtf8 also writes through a descriptor.
+        if (typeof first === 'number' && privateDescriptors.has(first)) return;
+        if (!args.slice(0, pathCount).every((value) => isPrivate(pathArgument(value))))
+          ledger.notReplayable(`a write (fs binding ${name})`);
+      });
+    } else if (name === 'close') {
+      wrap(fsBinding, name, (_ledger, [fd]) => {
+        if (typeof fd === 'number') openedDuringCall.delete(fd);
+      });
+    } else if (!BINDING_HARMLESS.includes(name)) {
+      deny(fsBinding, name, `fs binding ${name}, which the ledger does not record`);
     }
+  }
+}
+
+function descriptorRead(ledger: ReadLedger, fd: unknown): void {
+  // fds 0-2 are the worker's own stdio, fixed for its life (a tool asking whether stdout is a TTY).
+  if (typeof fd === 'number' && (openedDuringCall.has(fd) || fd <= 2)) return;
+  ledger.notReplayable('a read through a file descriptor opened before the call');
+}
+
+function installPublicFsRecording(): void {
+  const surfaces: [Target, string][] = [
+    [fs as unknown as Target, 'fs'],
+    [fs.promises as unknown as Target, 'fs.promises'],
+  ];
+  for (const [target, label] of surfaces) {
+    for (const name of functionNames(target)) {
+      const base = name.replace(/Sync$/, '');
+      const kind = PUBLIC_READS[name] ?? PUBLIC_READS[base];
+      if (kind !== undefined) wrap(target, name, (ledger, [first]) => note(ledger, kind, first));
+      else if (PUBLIC_NOT_REPLAYABLE.includes(name) || !PUBLIC_THROUGH_BINDING.includes(base))
+        deny(target, name, `${label}.${name}, which the ledger does not record`);
+    }
+  }
+}
+
+/** Clocks, randomness and realms: answers the filesystem does not show. */
+function installClockRecording(): void {
+  // Node's own bookkeeping (module compile timing) reads the clock for itself, not for
+  // the tool: a read whose caller is a node: module is not the tool's.
+  const clock = (what: string) => (ledger: ReadLedger) => {
+    const stack = new Error().stack ?? '';
+    const caller = callerFile(stack);
+    if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
+    // An installed package initialising while the call loads it lazily (TypeScript's
+    // performance hooks) is loading, and loading's rule applies (see ReadLedger).
+    if (caller && insideNodeModules(caller) && stack.includes('Module._compile')) return;
+    ledger.notReplayable(`the current time (${what})`);
   };
-  // The clock is an input the filesystem does not show (a rule that flags expired TODO
-  // dates): a run that read the current time is never reused.
   const RealDate = Date;
-  const clockRead = () => {
-    if (!signing) active?.notReplayable('the current time');
-  };
   const now = function now() {
-    clockRead();
+    const ledger = recordingLedger();
+    if (ledger) clock('Date.now')(ledger);
     return RealDate.now();
   };
   const RecordingDate = new Proxy(RealDate, {
     apply(target, thisArgument, args) {
-      clockRead();
+      const ledger = recordingLedger();
+      if (ledger) clock('Date()')(ledger);
       return Reflect.apply(target, thisArgument, args);
     },
     construct(target, args, newTarget) {
-      if (args.length === 0) clockRead();
+      const ledger = recordingLedger();
+      if (ledger && args.length === 0) clock('new Date()')(ledger);
       return Reflect.construct(target, args, newTarget) as object;
     },
     get(target, property, receiver) {
@@ -357,23 +508,139 @@ export function installReadRecording(): void {
   globalThis.Date = RecordingDate;
   // `new Date().constructor === Date` still holds.
   RealDate.prototype.constructor = RecordingDate;
-  const dlopen = process.dlopen;
-  process.dlopen = function (this: unknown, ...args: Parameters<typeof process.dlopen>) {
-    active?.notReplayable('a native addon loaded during the call');
-    return dlopen.apply(this, args);
-  } as typeof process.dlopen;
-  // ESM importers of node:fs (prettier's `import { statSync } from "fs"`) see the wrappers too.
+
+  const performance = globalThis.performance as unknown as Target;
+  for (const name of ['now', 'mark', 'measure', 'timerify', 'eventLoopUtilization', 'toJSON']) {
+    const fn = performance[name];
+    if (typeof fn !== 'function') continue;
+    performance[name] = (fn as AnyFunction).bind(performance);
+    wrap(performance, name, clock(`performance.${name}`));
+  }
+  const originDescriptor = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(performance),
+    'timeOrigin',
+  );
+  if (originDescriptor?.get) {
+    const get = originDescriptor.get;
+    Object.defineProperty(performance, 'timeOrigin', {
+      configurable: true,
+      get() {
+        const ledger = recordingLedger();
+        if (ledger) clock('performance.timeOrigin')(ledger);
+        return get.call(performance) as number;
+      },
+    });
+  }
+  for (const name of PROCESS_CLOCKS)
+    wrap(process as unknown as Target, name, clock(`process.${name}`));
+  wrap(process.hrtime as unknown as Target, 'bigint', clock('process.hrtime.bigint'));
+
+  // Intl formats the current time when given no date.
+  const dateFormat = Intl.DateTimeFormat.prototype as unknown as Target;
+  const formatDescriptor = Object.getOwnPropertyDescriptor(dateFormat, 'format');
+  if (formatDescriptor?.get) {
+    const get = formatDescriptor.get;
+    Object.defineProperty(dateFormat, 'format', {
+      configurable: true,
+      get(this: Intl.DateTimeFormat) {
+        const format = get.call(this) as (date?: unknown) => string;
+        return (date?: unknown) => {
+          const ledger = recordingLedger();
+          if (ledger && date === undefined) clock('Intl.DateTimeFormat().format()')(ledger);
+          return format(date);
+        };
+      },
+    });
+  }
+  wrap(dateFormat, 'formatToParts', (ledger, [date]) => {
+    if (date === undefined) clock('Intl.DateTimeFormat().formatToParts()')(ledger);
+  });
+  const temporalNow = (globalThis as { Temporal?: { Now?: Target } }).Temporal?.Now;
+  if (temporalNow)
+    for (const name of functionNames(temporalNow))
+      wrap(temporalNow, name, clock(`Temporal.Now.${name}`));
+
+  deny(Math as unknown as Target, 'random', 'randomness (Math.random)');
+  const crypto = requireBuiltin('node:crypto') as Target;
+  for (const name of CRYPTO_RANDOM) deny(crypto, name, `randomness (crypto.${name})`);
+  const webCrypto = globalThis.crypto as unknown as Target | undefined;
+  if (webCrypto)
+    for (const name of ['getRandomValues', 'randomUUID']) {
+      const fn = webCrypto[name];
+      if (typeof fn !== 'function') continue;
+      webCrypto[name] = (fn as AnyFunction).bind(webCrypto);
+      deny(webCrypto, name, `randomness (crypto.${name})`);
+    }
+  const vm = requireBuiltin('node:vm') as Target;
+  for (const name of VM_NEW_REALM) deny(vm, name, `a new JavaScript realm (vm.${name})`);
+}
+
+/** Processes, threads, native code, the network and the machine's varying state. */
+function installOutsideRecording(): void {
+  const childProcess = requireBuiltin('node:child_process') as Target;
+  for (const name of functionNames(childProcess))
+    deny(childProcess, name, `a child process (${name})`);
+  const workerThreads = requireBuiltin('node:worker_threads') as Target;
+  const OriginalWorker = workerThreads.Worker as new (...args: unknown[]) => object;
+  workerThreads.Worker = class extends OriginalWorker {
+    constructor(...args: unknown[]) {
+      recordingLedger()?.notReplayable('a worker thread');
+      super(...args);
+    }
+  };
+  deny(process as unknown as Target, 'dlopen', 'a native addon loaded during the call');
+  deny(process as unknown as Target, 'binding', 'process.binding');
+  const os = requireBuiltin('node:os') as Target;
+  for (const name of functionNames(os))
+    if (!OS_FIXED.includes(name)) deny(os, name, `os.${name}, which varies between runs`);
+  for (const specifier of MODULES_NOT_REPLAYABLE) {
+    const module = requireBuiltin(specifier) as Target;
+    for (const name of functionNames(module))
+      deny(module, name, `${specifier.slice(5)}.${name}, which reaches outside the filesystem`);
+  }
+  const socket = (requireBuiltin('node:net') as { Socket: { prototype: Target } }).Socket;
+  deny(socket.prototype, 'connect', 'a network connection');
+  if (typeof globalThis.fetch === 'function') {
+    const target = globalThis as unknown as Target;
+    deny(target, 'fetch', 'the network (fetch)');
+  }
+}
+
+let installed = false;
+
+/**
+ * Wraps, once per process and before the tool is loaded, every function through which
+ * the code a tool runs can ask the world something (read-surface.ts). With no ledger
+ * active the wrappers only pass through.
+ */
+export function installReadRecording(): void {
+  if (installed) return;
+  installed = true;
+  installBindingRecording();
+  installPublicFsRecording();
+  installClockRecording();
+  installOutsideRecording();
+  // ESM importers of builtins (prettier's `import { statSync } from "fs"`) see the wrappers too.
   syncBuiltinESMExports();
 }
 
-/** Runs `work` with `ledger` recording every filesystem question asked meanwhile. */
+/**
+ * Sets the ledger that records what is asked outside any call (loading the tool, timers
+ * between calls): the worker's own state depends on those answers.
+ */
+export function recordBackground(ledger: ReadLedger): void {
+  background = ledger;
+  active ??= ledger;
+}
+
+/** Runs `work` with `ledger` recording every question asked meanwhile. */
 export async function recordReads<T>(ledger: ReadLedger, work: () => Promise<T>): Promise<T> {
   active = ledger;
   openedDuringCall.clear();
   try {
     return await work();
   } finally {
-    active = undefined;
+    active = background;
     openedDuringCall.clear();
   }
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 // The file, not the capture index: a worker needs the sweep, not the native capture.
 import { sweepDirectoriesOfDeadProcesses } from '../../capture/capture-file.js';
-import { keepOutOfLedger } from './read-ledger.js';
+import { keepOutOfLedger, withoutRecording } from './read-ledger.js';
 
 /** What one warm call produced: the same bytes and exit code the cold command gives. */
 export interface ToolOutput {
@@ -128,12 +128,13 @@ let privateDirectory: string | undefined;
  * config, plugin or version change) starts without it.
  */
 export function workerPrivateDirectory(): string {
-  if (privateDirectory === undefined) {
+  // The worker's own housekeeping (sweeping /tmp, making its directory) is not the tool's reading.
+  privateDirectory ??= withoutRecording(() => {
     sweepDirectoriesOfDeadProcesses(PRIVATE_DIRECTORY_NAME);
     const made = mkdtempSync(path.join(os.tmpdir(), `mcp-gates-warm-${process.pid}-`));
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
     keepOutOfLedger(made);
-    privateDirectory = made;
-  }
+    return made;
+  });
   return privateDirectory;
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TypeScript from 'typescript';
-import { insideNodeModules } from './input-fingerprint.js';
 import {
   optionValues,
   resolveInstalledPackage,
@@ -82,8 +81,14 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
   const report = reporting as TscReporting;
 
   const sourceFiles = new Map<string, { text: string; key: string; file: TypeScript.SourceFile }>();
-  /** Existence probes made by module resolution, outside node_modules: path -> answer. */
+  /**
+   * What module resolution asked, node_modules included (a package's "types" can move
+   * without an install): existence probes, path -> answer, and files read other than
+   * source files (package.json), path -> text. The builder keeps resolutions across
+   * calls, so any changed answer starts a new one.
+   */
   const probes = new Map<string, boolean>();
+  const resolutionReads = new Map<string, string | undefined>();
   let previous: { key: string; builder: TypeScript.SemanticDiagnosticsBuilderProgram } | undefined;
 
   const makeHost = (options: TypeScript.CompilerOptions): TypeScript.CompilerHost => {
@@ -94,16 +99,21 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     (host as { jsDocParsingMode?: number }).jsDocParsingMode = TSC_JSDOC_PARSING_MODE;
     host.fileExists = (file) => {
       const exists = fileExists(file);
-      if (!insideNodeModules(file)) probes.set(`f:${file}`, exists);
+      probes.set(`f:${file}`, exists);
       return exists;
     };
     if (directoryExists) {
       host.directoryExists = (directory) => {
         const exists = directoryExists(directory);
-        if (!insideNodeModules(directory)) probes.set(`d:${directory}`, exists);
+        probes.set(`d:${directory}`, exists);
         return exists;
       };
     }
+    host.readFile = (file) => {
+      const text = readFile(file);
+      resolutionReads.set(file, text);
+      return text;
+    };
     host.getSourceFile = (fileName, languageVersionOrOptions, onError) => {
       const text = readFile(fileName);
       if (text === undefined) {
@@ -133,6 +143,7 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
         : ts.sys.directoryExists(target);
       if (exists !== existed) return true;
     }
+    for (const [file, text] of resolutionReads) if (ts.sys.readFile(file) !== text) return true;
     return false;
   };
 
@@ -177,7 +188,10 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     // start a new builder (source files already parsed are still reused).
     const key = JSON.stringify({ options: parsed.options, files: parsed.fileNames });
     const reuse = previous && previous.key === key && !resolutionsMoved();
-    if (!reuse) probes.clear();
+    if (!reuse) {
+      probes.clear();
+      resolutionReads.clear();
+    }
     const host = makeHost(parsed.options);
     const builder = ts.createSemanticDiagnosticsBuilderProgram(
       parsed.fileNames,

@@ -3,7 +3,16 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { loadEslintAdapter } from './eslint-adapter.js';
 import { InputRecord } from './input-fingerprint.js';
 import { loadPrettierAdapter } from './prettier-adapter.js';
-import { installReadRecording, ReadLedger, recordReads } from './read-ledger.js';
+import {
+  installReadRecording,
+  type Kind,
+  ReadLedger,
+  recordBackground,
+  recordReads,
+  stillAnswers,
+  withoutRecording,
+} from './read-ledger.js';
+import { recordModuleResolution } from './resolution-record.js';
 import type { ToolAdapter, ToolOutput } from './tool-adapter.js';
 import { loadTscAdapter } from './tsc-adapter.js';
 import type { WarmReply, WarmRunMessage, WarmTool } from './warm-protocol.js';
@@ -34,19 +43,41 @@ if (process.platform !== 'win32') {
   watchdog.unref();
 }
 
-// Before the tool loads, so its fs, child_process and worker_threads are the recording ones.
+// Before the tool loads, so everything it asks of the world goes through the recorders.
 installReadRecording();
+/**
+ * What the worker's own state was built from: every question asked outside a call
+ * (loading the tool, its config, plugins and parsers; timers between calls) and every
+ * directory module resolution probed (the module caches keep what it found). Any change
+ * restarts the worker: a fresh process loads what is there now.
+ */
+const lifetime = new ReadLedger(true);
+recordBackground(lifetime);
+const resolutionUnrecorded = recordModuleResolution((kind: Kind, file: string) =>
+  withoutRecording(() => lifetime.ask(kind, file)),
+);
 
 const inputs = new InputRecord(root);
 // Before anything is loaded: an edit during loading then shows on the next call.
-inputs.recordConfig();
+withoutRecording(() => inputs.recordConfig());
+
+interface LoaderReport {
+  loaded?: string;
+  signature?: string;
+  /** Questions ESM resolution asked (directories probed, package.json files read). */
+  probed?: [Kind, string][];
+  synced?: number;
+}
 
 // Every module file loaded from now on joins the inputs, signed before it was read.
 const channel = new MessageChannel();
 let syncCounter = 0;
 const syncWaiters = new Map<number, () => void>();
-channel.port1.on('message', (message: { loaded?: string; signature?: string; synced?: number }) => {
-  if (message.loaded !== undefined) inputs.recordLoaded(message.loaded, message.signature);
+channel.port1.on('message', (message: LoaderReport) => {
+  if (message.loaded !== undefined)
+    withoutRecording(() => inputs.recordLoaded(message.loaded!, message.signature));
+  if (message.probed !== undefined)
+    for (const [kind, file] of message.probed) withoutRecording(() => lifetime.ask(kind, file));
   if (message.synced !== undefined) syncWaiters.get(message.synced)?.();
 });
 channel.port1.unref();
@@ -77,6 +108,7 @@ function recordRequiredModules(): void {
 
 async function loadAdapter(): Promise<ToolAdapter | string> {
   if (!registerHooks) return `warm gates need Node 20.6 or later (this is ${process.version})`;
+  if (resolutionUnrecorded) return resolutionUnrecorded;
   if (tool === 'eslint') return loadEslintAdapter(root);
   if (tool === 'prettier') return loadPrettierAdapter(root);
   if (tool === 'tsc') return loadTscAdapter(root);
@@ -142,9 +174,52 @@ function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
   keptCharacters += sizeOf(output);
 }
 
+/**
+ * Everything any call has asked, with the answer of the last call that asked it. A tool
+ * keeps some of what it read in memory (ESLint its config and whatever the config read,
+ * TypeScript its module resolutions), so a call's answer is only as fresh as the oldest
+ * answer the worker still holds. After each call (staleAfterCall), an answer that changed
+ * and was not asked again is one the worker may still hold, unless the tool has shown
+ * that it asks for it anew (asked in more than one call: a file it lints or checks each
+ * time, now deleted or outside this call's paths); the worker is then replaced.
+ */
+const heldAnswers = new Map<string, { answer: string; askedAgain: boolean }>();
+
+/** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
+function staleAfterCall(call: ReadLedger): string | undefined {
+  for (const [key, held] of heldAnswers) {
+    if (call.entry(key) || held.askedAgain) continue;
+    const [kind, file] = key.split('\0') as [Kind, string];
+    if (!stillAnswers(kind, file, held.answer))
+      return `${kind} ${file} changed and the tool, which asked it once, did not ask again: it may keep the old answer`;
+  }
+  for (const [key, { answer }] of call.questions()) {
+    const held = heldAnswers.get(key);
+    heldAnswers.set(key, { answer, askedAgain: held !== undefined });
+  }
+  return undefined;
+}
+
+/** Why the worker's loaded state may differ from a fresh load, or undefined. */
+function staleBeforeCall(): string | undefined {
+  return withoutRecording(() => {
+    const stale = inputs.staleReason();
+    if (stale) return stale;
+    const change = lifetime.firstChange();
+    if (change !== undefined) return `changed since the worker loaded it: ${change}`;
+    // The tool read what no ledger can replay while it loaded (a config that reads the
+    // clock): the loaded state is not reproducible, so each call gets a fresh worker.
+    if (lifetime.notReusableBecause !== undefined && callsServed > 0)
+      return `the tool used ${lifetime.notReusableBecause} while it loaded`;
+    return undefined;
+  });
+}
+
+let callsServed = 0;
+
 async function handle(message: WarmRunMessage): Promise<void> {
-  const rssBytes = () => process.memoryUsage().rss;
-  const stale = inputs.staleReason();
+  const rssBytes = () => withoutRecording(() => process.memoryUsage().rss);
+  const stale = staleBeforeCall();
   if (stale) {
     // The pool stops this worker and starts a fresh one, which loads what is there now.
     send({ type: 'stale', id: message.id, reason: stale });
@@ -157,7 +232,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     return;
   }
   const key = JSON.stringify(message.args);
-  const reusable = reusableResult(key);
+  const reusable = withoutRecording(() => reusableResult(key));
   if ('output' in reusable) {
     send({
       type: 'result',
@@ -169,12 +244,24 @@ async function handle(message: WarmRunMessage): Promise<void> {
     return;
   }
   // Recorded before the tool reads them: an edit from now on shows on the next call.
-  for (const file of adapter.configFilesNamed(message.args)) inputs.recordLoaded(file);
+  withoutRecording(() => {
+    for (const file of adapter.configFilesNamed(message.args)) inputs.recordLoaded(file);
+  });
   const ledger = new ReadLedger();
+  callsServed++;
   const outcome = await recordReads(ledger, () => adapter.run(message.args));
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
   await loadedReportsSettled();
-  recordRequiredModules();
+  const heldStale = withoutRecording(() => {
+    recordRequiredModules();
+    return staleAfterCall(ledger);
+  });
+  if (heldStale !== undefined) {
+    // This call may have answered from a kept copy: its output is dropped and a fresh
+    // worker runs it (the pool retries once on a stale reply).
+    send({ type: 'stale', id: message.id, reason: heldStale });
+    return;
+  }
   if ('notWarmable' in outcome) {
     send({
       type: 'not-warmable',
@@ -184,7 +271,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     });
     return;
   }
-  keepResult(key, ledger, outcome);
+  withoutRecording(() => keepResult(key, ledger, outcome));
   send({
     type: 'result',
     id: message.id,
@@ -203,7 +290,7 @@ process.on('message', (message: WarmRunMessage) => {
         type: 'not-warmable',
         id: message.id,
         reason: `warm ${tool} failed: ${(error as Error)?.message ?? String(error)}`,
-        rssBytes: process.memoryUsage().rss,
+        rssBytes: withoutRecording(() => process.memoryUsage().rss),
       });
     }),
   );

@@ -1,0 +1,174 @@
+// Issue 18, attacks 1-6: a warm answer equals the cold command after changes that no
+// read path of the tool's own announces (data files read by a config while it loads,
+// node_modules edits without an install, clocks, recursive listings, optional requires).
+// Each case: warm and cold agree before and after the change, and the cold answer
+// changed, so a stale warm answer would be caught.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WarmPool } from '../dist/gates/warm/index.js';
+import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
+
+const write = (root, file, text) => {
+  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  fs.writeFileSync(path.join(root, file), text);
+};
+
+/** A flat config for src/**\/*.js with one inline rule whose body is `check` (a function body of (context, node)). */
+function configWithRule({ prelude = '', check }) {
+  return `import fs from 'node:fs';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+${prelude}
+const rule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return { Program(node) { ${check} } };
+  },
+};
+export default [
+  { ignores: ['node_modules/', 'ignored/'] },
+  { files: ['src/**/*.js'], plugins: { attack: { rules: { rule } } }, rules: { 'attack/rule': 'error' } },
+];
+`;
+}
+
+/** A fixture repository with plain JS sources and `config` as its eslint.config.js. */
+function attackRepo(config) {
+  const root = makeWarmRepo('mcp-gates-warm-sound-');
+  fs.rmSync(path.join(root, 'src'), { recursive: true });
+  write(root, 'src/a.js', 'export const a = 1;\n');
+  write(root, 'src/b.js', 'export const b = 2;\n');
+  write(root, 'eslint.config.js', config);
+  return root;
+}
+
+describe('warm gates: sound by construction (issue 18 attacks 1-6)', function () {
+  this.timeout(180000);
+  const env = gateEnv();
+  let pool;
+  beforeEach(() => {
+    pool = new WarmPool();
+  });
+  afterEach(() => pool.close());
+  after(cleanupTemporary);
+
+  async function warmEqualsCold(root, argv) {
+    const warm = await pool.run({ root, argv, timeoutMs: 90000, env });
+    const cold = runCold(root, argv, env);
+    expect(warm.kind, warm.reason).to.equal('ran');
+    expect({ exit: warm.exitCode, stdout: warm.stdout, stderr: warm.stderr }).to.deep.equal({
+      exit: cold.exitCode,
+      stdout: cold.stdout,
+      stderr: cold.stderr,
+    });
+    return { warm, cold };
+  }
+  const lint = ['eslint', 'src', '--format', 'json'];
+
+  it('1: a data file eslint.config.js reads while it loads is an input', async () => {
+    const root = attackRepo(
+      configWithRule({
+        prelude: `const banned = fs.readFileSync(new URL('./banned.json', import.meta.url), 'utf8');`,
+        check: `if (JSON.parse(banned).some((name) => context.sourceCode.text.includes(name))) context.report({ node, message: 'banned name' });`,
+      }),
+    );
+    write(root, 'banned.json', '["zzz"]\n');
+    expect((await warmEqualsCold(root, lint)).cold.exitCode).to.equal(0);
+    await warmEqualsCold(root, lint); // a warm worker that has served twice
+    write(root, 'banned.json', '["b ="]\n');
+    const after = await warmEqualsCold(root, lint);
+    expect(after.cold.exitCode, 'the edit makes the cold run fail').to.equal(1);
+  });
+
+  it('2: a shared JSON prettier.config.mjs reads while it loads is an input', async () => {
+    const root = attackRepo(configWithRule({ check: '' }));
+    fs.rmSync(path.join(root, '.prettierrc.json'));
+    write(
+      root,
+      'prettier.config.mjs',
+      `import fs from 'node:fs';\nexport default JSON.parse(fs.readFileSync(new URL('./shared.json', import.meta.url), 'utf8'));\n`,
+    );
+    write(root, 'shared.json', '{ "semi": true }\n');
+    const check = ['prettier', '--check', 'src'];
+    expect((await warmEqualsCold(root, check)).cold.exitCode).to.equal(0);
+    await warmEqualsCold(root, check);
+    write(root, 'shared.json', '{ "semi": false }\n');
+    expect((await warmEqualsCold(root, check)).cold.exitCode).to.equal(1);
+  });
+
+  it('3: a package in node_modules changing its "types" without an install is seen by tsc', async () => {
+    const root = makeWarmRepo('mcp-gates-warm-sound-');
+    const pkg = path.join('node_modules', 'shifting-types');
+    write(root, path.join(pkg, 'number.d.ts'), 'export declare const x: number;\n');
+    write(root, path.join(pkg, 'string.d.ts'), 'export declare const x: string;\n');
+    write(
+      root,
+      path.join(pkg, 'package.json'),
+      '{ "name": "shifting-types", "version": "1.0.0", "types": "number.d.ts" }\n',
+    );
+    write(
+      root,
+      'src/uses-types.ts',
+      "import { x } from 'shifting-types';\nexport const y: number = x;\n",
+    );
+    const tsc = ['tsc', '--noEmit', '--pretty', 'false'];
+    const before = await warmEqualsCold(root, tsc);
+    await warmEqualsCold(root, tsc);
+    write(
+      root,
+      path.join(pkg, 'package.json'),
+      '{ "name": "shifting-types", "version": "1.0.0", "types": "string.d.ts" }\n',
+    );
+    const after = await warmEqualsCold(root, tsc);
+    expect(after.cold.stdout).to.include('TS2322');
+    expect(before.cold.stdout).to.not.include('uses-types');
+  });
+
+  for (const [name, expression] of [
+    ['performance.timeOrigin + performance.now()', 'performance.timeOrigin + performance.now()'],
+    ['Intl.DateTimeFormat().format()', 'Date.parse(new Intl.DateTimeFormat("en-US").format())'],
+    ['process.hrtime.bigint()', 'Number(process.hrtime.bigint() / 1000000n)'],
+  ]) {
+    it(`4: a rule reading the clock through ${name} is never reused`, async () => {
+      const root = attackRepo(
+        configWithRule({
+          check: `if (${expression} > Date.UTC(2100, 0)) context.report({ node, message: 'expired' });`,
+        }),
+      );
+      await warmEqualsCold(root, lint);
+      const again = await pool.run({ root, argv: lint, timeoutMs: 90000, env });
+      expect(again.reused).to.equal(false);
+      expect(again.notReusedBecause).to.match(/the current time/);
+    });
+  }
+
+  it('5: a recursive listing is signed all the way down', async () => {
+    const root = attackRepo(
+      configWithRule({
+        check: `const names = fs.readdirSync('fixtures', { recursive: true }); if (!names.some((name) => name.endsWith('needed.txt'))) context.report({ node, message: 'needed.txt missing' });`,
+      }),
+    );
+    write(root, 'fixtures/deep/down/needed.txt', 'here\n');
+    expect((await warmEqualsCold(root, lint)).cold.exitCode).to.equal(0);
+    const repeat = await warmEqualsCold(root, lint);
+    expect(repeat.warm.reused, repeat.warm.notReusedBecause).to.equal(true);
+    fs.rmSync(path.join(root, 'fixtures/deep/down/needed.txt'));
+    const after = await warmEqualsCold(root, lint);
+    expect(after.cold.exitCode).to.equal(1);
+    expect(after.warm.reused).to.equal(false);
+  });
+
+  it('6: an optional require that failed is retried when the file appears', async () => {
+    const root = attackRepo(
+      configWithRule({
+        check: `let strict = false; try { strict = require('./optional.cjs').strict; } catch {} if (strict) context.report({ node, message: 'strict mode' });`,
+      }),
+    );
+    expect((await warmEqualsCold(root, lint)).cold.exitCode).to.equal(0);
+    await warmEqualsCold(root, lint);
+    write(root, 'optional.cjs', 'module.exports = { strict: true };\n');
+    expect((await warmEqualsCold(root, lint)).cold.exitCode).to.equal(1);
+  });
+});
