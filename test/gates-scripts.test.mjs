@@ -146,9 +146,22 @@ describe('script gate parsers on real default outputs', () => {
       root: ROOT,
     });
     expect(result.passed).to.equal(true);
-    expect(exact(result.findings)).to.deep.equal([
-      'a.js:null:null warning null File ignored because of a matching ignore pattern. Use "--no-ignore" to override',
+    // eslint's "File ignored" notice says a.js was not checked: no finding about its code.
+    expect(result.findings).to.deep.equal([]);
+    expect(result.notChecked).to.deep.equal([
+      { path: 'a.js', reason: 'eslint: File ignored because of a matching ignore pattern' },
     ]);
+    expect(result.nothingChecked).to.equal(undefined);
+    const given = findParser('eslint-stylish').parse({
+      stdout,
+      stderr: '',
+      exitCode: 0,
+      truncated: false,
+      root: ROOT,
+      paths: ['a.js'],
+    });
+    expect(given).to.include({ passed: false });
+    expect(given.nothingChecked).to.match(/^none of the 1 given path was checked/);
   });
 
   it('stylelint string formatter', () => {

@@ -13,8 +13,7 @@ import {
 } from './report/gate-result.js';
 import { fullLogDirectory } from './report/log-directory.js';
 import type { GateSpec } from './gate-spec.js';
-import { lastRunFindings } from './report/last-run.js';
-import { runGate, type GateToolOptions } from './run/run-gate.js';
+import { runGateCall, type GateToolOptions } from './run/run-gate.js';
 
 /** Runs `tasks` with at most `limit` at once; results in the order given. */
 async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
@@ -33,11 +32,14 @@ async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number
 
 /**
  * The combined status: failed when any gate failed, else the first gate's failing status;
- * passed when every gate passed or had nothing to check and at least one ran clean.
+ * nothing-checked when a gate's tool checked nothing (the whole is then no pass); passed
+ * when every gate passed or had nothing to check and at least one ran clean.
  */
 function combinedStatus(statuses: readonly GateStatus[]): GateStatus {
-  if (statuses.every((status) => NOT_FAILING_STATUSES.has(status)))
+  if (statuses.every((status) => NOT_FAILING_STATUSES.has(status))) {
+    if (statuses.includes('nothing-checked')) return 'nothing-checked';
     return statuses.includes('passed') ? 'passed' : 'nothing-to-check';
+  }
   if (statuses.includes('cancelled')) return 'cancelled';
   if (statuses.includes('failed')) return 'failed';
   return statuses.find((status) => !NOT_FAILING_STATUSES.has(status))!;
@@ -90,7 +92,7 @@ export async function runAllChecks(
   let done = 0;
   const results = await inParallel(
     gates.map((gate) => async () => {
-      const result = await runGate(gate, false, {}, quiet, isolated);
+      const outcome = await runGateCall(gate, false, {}, quiet, isolated);
       done += 1;
       if (context.wantsProgress)
         context.progress({
@@ -98,15 +100,15 @@ export async function runAllChecks(
           total: gates.length,
           message: `check: ${done} of ${gates.length} gates done (${gate.name} last)`,
         });
-      return result;
+      return outcome;
     }),
     limit,
   );
-  const rows = results.map((result, index) => {
+  const rows = results.map(({ result, run }, index) => {
     const gate = gates[index]!;
     const structured = result.structuredContent as unknown as GateStructuredContent;
-    const findings: readonly Finding[] =
-      lastRunFindings(options.root, gate.name) ?? structured.findings;
+    // Every finding of this call's own run (the result lists only what fits its budget).
+    const findings: readonly Finding[] = run?.parsed.findings ?? structured.findings;
     let logPath = structured.logPath;
     if (logPath === null) {
       try {

@@ -24,13 +24,13 @@ const ARGUMENT_SCHEMAS: Record<string, (fixing: boolean) => JsonSchema> = {
   file: () => ({
     type: 'string',
     description:
-      "Lists only findings in this file, directory or glob (e.g. src/**/*.ts). With the tree unchanged since the last run, that run's findings are reused without running again.",
+      "Lists only findings in this file, directory or glob (e.g. src/**/*.ts). When the gate's last run had this call's other arguments (all but file, offset, maxChars) and the tree, HEAD and config are unchanged since, its findings are reused without running again.",
   }),
   offset: () => ({
     type: 'integer',
     minimum: 0,
     description:
-      "Skips this many findings in listing order (paging). With the tree unchanged since the last run, that run's findings are reused without running again.",
+      "Skips this many findings in listing order (paging). When the gate's last run had this call's other arguments (all but file, offset, maxChars) and the tree, HEAD and config are unchanged since, its findings are reused without running again.",
   }),
   scope: (fixing) => ({
     enum: ['changed', 'all'],

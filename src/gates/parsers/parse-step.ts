@@ -17,6 +17,9 @@ export interface ParseRequest {
   exitCode: number | null;
   truncated: boolean;
   root: string;
+  /** The command and the call's paths, for parsers that weigh what the tool skipped. */
+  argv?: readonly string[];
+  paths?: readonly string[];
   budgetMs: number;
 }
 
@@ -41,14 +44,16 @@ export function incompleteResult(
   why: string,
 ): ParseResult {
   const notes = [result.note, `${why}: findings may be incomplete`];
-  let passed = result.passed;
+  // What was not read may show files the tool did check: no claim that it checked nothing.
+  const { nothingChecked: _unproven, ...rest } = result;
+  let passed = rest.passed;
   if (passed) {
     passed = false;
     notes.push(
       `exit code ${exitCode}, but the output was not read to the end, so the gate is not reported clean`,
     );
   }
-  return { ...result, passed, incomplete: true, note: notes.filter(Boolean).join('; ') };
+  return { ...rest, passed, incomplete: true, note: notes.filter(Boolean).join('; ') };
 }
 
 /**
@@ -70,6 +75,8 @@ export function parseGateOutputSync(request: ParseRequest): ParseStepResult {
       exitCode: request.exitCode,
       truncated: request.truncated,
       root: request.root,
+      ...(request.argv ? { argv: request.argv } : {}),
+      ...(request.paths ? { paths: request.paths } : {}),
     }),
   );
   let parsed = value;

@@ -12,6 +12,16 @@ export interface GateOutput {
   truncated: boolean;
   /** The gate's working directory; absolute paths inside it become relative. */
   root: string;
+  /** The command's argv, when the caller knows it (tsc's build mode checks several projects). */
+  argv?: readonly string[];
+  /** The call's paths as appended to argv, relative to root; none: the gate's own targets. */
+  paths?: readonly string[];
+}
+
+/** A path the tool says it did not check, and why (its own words, first sentence). */
+export interface NotChecked {
+  path: string;
+  reason: string;
 }
 
 export interface ParseResult {
@@ -23,6 +33,13 @@ export interface ParseResult {
   unparsed?: boolean;
   /** Parsing stopped before the end of the output (time budget, cancellation): findings may be missing. */
   incomplete?: boolean;
+  /** Paths the tool said it skipped (ignored, no matching config, matched no file). */
+  notChecked?: NotChecked[];
+  /**
+   * The tool says it checked nothing at all: why. Never a pass (status `nothing-checked`),
+   * whatever the exit code.
+   */
+  nothingChecked?: string;
 }
 
 export interface Parser {
@@ -47,6 +64,37 @@ export function verdict(exitCode: number | null, findings: readonly Finding[]): 
     result.note = `exit code ${exitCode} with no finding the parser recognised: read the output`;
   }
   return result;
+}
+
+/**
+ * Adds what the tool said it did not check to a verdict: `nothingChecked` when it checked
+ * none of the call's paths (`whole` when the output alone proves it checked nothing), and
+ * `passed` is then false. A tool that skipped some paths still ran: the verdict stays.
+ */
+export function withCoverage(
+  result: ParseResult,
+  output: GateOutput,
+  notChecked: readonly NotChecked[],
+  whole?: string,
+): ParseResult {
+  if (notChecked.length === 0 && whole === undefined) return result;
+  const skipped = new Set(notChecked.map((entry) => entry.path));
+  const given = (output.paths ?? []).map((file) => relativeToRoot(file, output.root));
+  const everyPath = given.length > 0 && given.every((file) => skipped.has(file));
+  const why =
+    whole ??
+    (everyPath
+      ? `none of the ${given.length} given path${given.length === 1 ? ' was' : 's were'} checked (${notChecked[0]!.reason})`
+      : undefined);
+  if (why === undefined) return { ...result, notChecked: [...notChecked] };
+  // The tool's word explains its exit code: the "no finding recognised" note would mislead.
+  const { note: _exitNote, ...rest } = result;
+  return {
+    ...rest,
+    ...(notChecked.length > 0 ? { notChecked: [...notChecked] } : {}),
+    nothingChecked: why,
+    passed: false,
+  };
 }
 
 const WINDOWS_ABSOLUTE = /^[A-Za-z]:[\\/]/;

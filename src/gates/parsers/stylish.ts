@@ -1,5 +1,6 @@
 import { createFinding, type Finding, type Severity } from '../report/finding.js';
-import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
+import { splitIgnoredFiles } from './eslint-json.js';
+import { lines, relativeToRoot, verdict, withCoverage, type Parser } from './parser.js';
 
 // The "stylish" family of default formatters, one file heading then one row per problem:
 //   eslint      `/abs/src/a.js` then `  2:9   error    message  rule`
@@ -91,9 +92,19 @@ function stylishParser(name: string, summary: string): Parser {
   };
 }
 
-export const eslintStylishParser = stylishParser(
-  'eslint-stylish',
-  "eslint's default (stylish) output",
-);
+/**
+ * ESLint's stylish output lists only files with problems: a file it ignored shows as a
+ * "File ignored" notice, a clean file not at all. So nothing was checked only when every
+ * path of the call was ignored.
+ */
+export const eslintStylishParser: Parser = {
+  name: 'eslint-stylish',
+  summary: "eslint's default (stylish) output",
+  parse(output) {
+    const parsed = parseStylishText(`${output.stdout}\n${output.stderr}`, output.root);
+    const { findings, notChecked } = splitIgnoredFiles(parsed);
+    return withCoverage(verdict(output.exitCode, findings), output, notChecked);
+  },
+};
 export const stylelintParser = stylishParser('stylelint', "stylelint's default (string) output");
 export const xoParser = stylishParser('xo', "xo's default output");

@@ -15,6 +15,8 @@ import { fullLogDirectory } from './log-directory.js';
 /** At most this many changed files go into structuredContent, and this many into the text. */
 export const MAX_STRUCTURED_CHANGED_FILES = 50;
 const MAX_LISTED_CHANGED_FILES = 20;
+/** At most this many paths the tool did not check go into structuredContent and the text. */
+export const MAX_LISTED_NOT_CHECKED = 20;
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 
@@ -41,7 +43,14 @@ const FINDING_SCHEMA: JsonSchema = {
 };
 
 export type GateStatus =
-  'passed' | 'failed' | 'error' | 'timed-out' | 'cancelled' | 'not-installed' | 'nothing-to-check';
+  | 'passed'
+  | 'failed'
+  | 'error'
+  | 'timed-out'
+  | 'cancelled'
+  | 'not-installed'
+  | 'nothing-to-check'
+  | 'nothing-checked';
 export const GATE_STATUSES: readonly GateStatus[] = [
   'passed',
   'failed',
@@ -50,12 +59,17 @@ export const GATE_STATUSES: readonly GateStatus[] = [
   'cancelled',
   'not-installed',
   'nothing-to-check',
+  'nothing-checked',
 ];
 
-/** Statuses that are not a failure: a clean run, or a changed scope with nothing in it. */
+/**
+ * Statuses that are not a failure: a clean run, a changed scope with nothing in it, a run
+ * the tool says checked nothing. Only `passed` is a pass.
+ */
 export const NOT_FAILING_STATUSES: ReadonlySet<GateStatus> = new Set([
   'passed',
   'nothing-to-check',
+  'nothing-checked',
 ]);
 
 export const GATE_OUTPUT_SCHEMA: JsonSchema = {
@@ -65,7 +79,7 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     status: {
       enum: [...GATE_STATUSES],
       description:
-        'passed only when the check ran and finished clean; error: the tool could not run its check (config error, crash); not-installed: its program was not found; nothing-to-check: a changed scope held no file the tool checks, so it did not run (not a failure, not a pass).',
+        'passed only when the check ran and finished clean; error: the tool could not run its check (config error, crash); not-installed: its program was not found; nothing-to-check: a changed scope held no file the tool checks, so it did not run; nothing-checked: the tool ran and said it checked nothing (every given path ignored or unmatched by its config, no input in the project): neither is a failure or a pass.',
     },
     passed: { type: 'boolean', description: 'status is passed.' },
     exitCode: {
@@ -138,6 +152,11 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
       items: { type: 'string' },
       description: `Files (relative to the project root) the run added, removed or modified, the first ${MAX_STRUCTURED_CHANGED_FILES}; null when the tree was not watched (the command did not start). A check that changes any file fails.`,
     },
+    notChecked: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      description: `Paths the tool said it did not check (ignored, no matching configuration, matched no file), relative to the project root, the first ${MAX_LISTED_NOT_CHECKED}; null when it named none. The text says why.`,
+    },
     treeWatch: {
       type: ['object', 'null'],
       properties: {
@@ -204,6 +223,7 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     ...COMPACT_OUTPUT_REQUIRED,
     'logPath',
     'changedFiles',
+    'notChecked',
     'treeWatch',
   ],
   additionalProperties: false,
@@ -237,6 +257,7 @@ export interface GateStructuredContent extends CompactData {
   baseline: BaselineInfo | null;
   page: { file: string | null; offset: number } | null;
   changedFiles: string[] | null;
+  notChecked: string[] | null;
   treeWatch: {
     method: 'git' | 'walk';
     capped: boolean;
@@ -303,6 +324,21 @@ function describeTree(tree: TreeWatch, fixing: boolean): string[] {
   if (tree.gitProblem) {
     lines.push(`note: git status failed (${tree.gitProblem}); the tree was watched by a file walk`);
   }
+  return lines;
+}
+
+/** The report lines on what the tool said it did not check. */
+function describeCoverage(parsed: ParseResult): string[] {
+  const lines: string[] = [];
+  if (parsed.nothingChecked !== undefined)
+    lines.push(`nothing checked: ${parsed.nothingChecked}; this is no pass`);
+  const skipped = parsed.notChecked ?? [];
+  if (skipped.length === 0) return lines;
+  lines.push(`not checked (${plural(skipped.length, 'path')}, the tool's words):`);
+  for (const entry of skipped.slice(0, MAX_LISTED_NOT_CHECKED))
+    lines.push(`  ${entry.path}: ${entry.reason}`);
+  if (skipped.length > MAX_LISTED_NOT_CHECKED)
+    lines.push(`  … and ${skipped.length - MAX_LISTED_NOT_CHECKED} more`);
   return lines;
 }
 
@@ -398,7 +434,7 @@ export function shapeResult(input: ShapeInput): ToolResult {
   });
   return {
     text: shaped.text,
-    isError: input.isError ?? input.status !== 'passed',
+    isError: input.isError ?? !NOT_FAILING_STATUSES.has(input.status),
     structuredContent: shaped.structuredContent,
   };
 }
@@ -436,6 +472,7 @@ export function emptyExtra(argv: readonly string[]): ShapeInput['extra'] {
     baseline: null,
     page: null,
     changedFiles: null,
+    notChecked: null,
     treeWatch: null,
   };
 }
@@ -480,6 +517,8 @@ export function statusOf(outcome: RunOutcome, parsed: ParseResult, passed: boole
   if (outcome.end === 'spawn-failed') return 'error';
   if (outcome.end === 'timed-out') return 'timed-out';
   if (outcome.end === 'cancelled') return 'cancelled';
+  // The tool's own word that it checked nothing outranks its exit code: never a pass.
+  if (parsed.nothingChecked !== undefined && !outcome.signal) return 'nothing-checked';
   if (passed) return 'passed';
   // Killed by a signal, or a machine-format tool that printed no report: it did not check.
   if (outcome.signal) return 'error';
@@ -524,7 +563,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
     ? newErrors === 0 && !(parsed.unparsed && parsed.findings.length === 0 && !parsed.passed)
     : parsed.passed;
   let status = statusOf(outcome, parsed, ran && cleanVerdict && !checkWrote);
-  if (checkWrote && status === 'error') status = 'failed';
+  if (checkWrote && (status === 'error' || status === 'nothing-checked')) status = 'failed';
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
   const details = [`$ ${options.argv.map(shellQuote).join(' ')}`];
@@ -534,6 +573,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
     );
   if (outcome.problem) details.push(...outcome.problem.split('\n'));
   if (tree) details.push(...describeTree(tree, options.fixing));
+  if (ran) details.push(...describeCoverage(parsed));
   if (ran && parsed.note) details.push(`note: ${parsed.note}`);
   for (const note of options.notes ?? []) details.push(`note: ${note}`);
   if (outcome.parseTruncated)
@@ -621,6 +661,10 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
       baseline,
       page: page ? { file: page.file, offset: page.offset } : null,
       changedFiles: tree ? changed.slice(0, MAX_STRUCTURED_CHANGED_FILES) : null,
+      notChecked:
+        ran && parsed.notChecked
+          ? parsed.notChecked.slice(0, MAX_LISTED_NOT_CHECKED).map((entry) => entry.path)
+          : null,
       treeWatch: tree
         ? {
             method: tree.method,

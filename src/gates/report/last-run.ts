@@ -1,41 +1,36 @@
 import type { GateRunData, ResultView } from './gate-result.js';
-import type { Finding } from './finding.js';
 import { fileMatcher } from './file-filter.js';
-import { compareTrees, fingerprintTree, type TreeFingerprint } from '../run/tree-fingerprint.js';
+import { fingerprintTree, sameTree, type TreeFingerprint } from '../run/tree-fingerprint.js';
 
 /**
- * Paging: a check's call with `file` or `offset` on a tree as the tool's last run left it
- * answers from that run's findings (`source: "reused"`) instead of running again.
+ * Paging: a check's call with `file` or `offset` answers from the tool's last run
+ * (`source: "reused"`) instead of running again, only when that run is the one the call
+ * would make: the same run identity (run/run-identity.ts: the gate as configured, every
+ * argument but `file`, `offset` and `maxChars`, the environment, the config's content)
+ * on the same tree (files, HEAD and index, by fingerprint). Anything else runs again.
  */
 
-/** The last run of each tool, for paging calls (`file`, `offset`) on an unchanged tree. */
+/** The last run of each tool, for paging calls (`file`, `offset`). */
 interface LastRun {
+  identity: string;
   data: GateRunData;
-  after: TreeFingerprint;
+  /** The tree the run saw: the same before and after it. */
+  tree: TreeFingerprint;
   scope?: ResultView['scope'];
 }
 const lastRuns = new Map<string, LastRun>();
 
-/** Which call a run belongs to: a tool in a served root. */
+/** Which call a run belongs to: a tool in a served root, and the run it makes. */
 interface RunOwner {
   root: string;
   toolName: string;
-}
-
-/** Whether the tree is as the last run left it (so its findings still hold). */
-async function unchangedSince(last: LastRun, runDir: string, env: NodeJS.ProcessEnv) {
-  const now = await fingerprintTree(runDir, env);
-  const watch = compareTrees(last.after, now);
-  return watch.changedFiles.length === 0 && !watch.capped;
+  fixing: boolean;
+  /** The run's identity (run/run-identity.ts). */
+  identity: string;
 }
 
 function lastRunKey(root: string, toolName: string): string {
   return `${root}\0${toolName}`;
-}
-
-/** Every finding of the last run of a tool in `root` (the `check` tool combines them). */
-export function lastRunFindings(root: string, toolName: string): readonly Finding[] | undefined {
-  return lastRuns.get(lastRunKey(root, toolName))?.data.parsed.findings;
 }
 
 /** The page a call asks for (`file`, `offset`), if it pages. */
@@ -49,28 +44,42 @@ export function pageOf(args: { file?: string; offset?: number }): ResultView['pa
     : undefined;
 }
 
-/** The last run a paging check reuses, when the tree where it ran is as that run left it. */
+/**
+ * The last run a paging check reuses: the tool's last run, when it has the call's
+ * identity and the tree where it ran is as that run saw it.
+ */
 export async function lastRunToReuse(
-  owner: RunOwner & { fixing: boolean; paging: boolean; runDir: string; env: NodeJS.ProcessEnv },
+  owner: RunOwner & { paging: boolean; runDir: string; env: NodeJS.ProcessEnv },
 ): Promise<LastRun | undefined> {
   if (!owner.paging || owner.fixing) return undefined;
   const last = lastRuns.get(lastRunKey(owner.root, owner.toolName));
-  return last && (await unchangedSince(last, owner.runDir, owner.env)) ? last : undefined;
+  if (!last || last.identity !== owner.identity) return undefined;
+  return sameTree(last.tree, await fingerprintTree(owner.runDir, owner.env)) ? last : undefined;
 }
 
-/** Keeps a check's run for the paging calls after it (a run without a tree print cannot be reused). */
+/**
+ * Keeps a check's run for the paging calls after it. A run without tree prints, or whose
+ * tree changed while it ran (its findings may be of either state), is not kept, and the
+ * tool's earlier run is forgotten: a page never answers from a run older than the last.
+ */
 export function rememberRun(
-  owner: RunOwner & { fixing: boolean },
-  run: { data: GateRunData; after: TreeFingerprint | undefined },
+  owner: RunOwner,
+  run: { data: GateRunData; before: TreeFingerprint; after: TreeFingerprint | undefined },
   scope: ResultView['scope'],
 ): void {
-  if (owner.fixing || !run.after) return;
+  const key = lastRunKey(owner.root, owner.toolName);
+  if (owner.fixing) return;
+  if (!run.after || !sameTree(run.before, run.after)) {
+    lastRuns.delete(key);
+    return;
+  }
   // The raw streams (up to 8 MiB each) are not kept between calls: a reused result's
   // log has the findings and the shown output.
   const outcome = { ...run.data.outcome, stdout: '', stderr: '' };
-  lastRuns.set(lastRunKey(owner.root, owner.toolName), {
+  lastRuns.set(key, {
+    identity: owner.identity,
     data: { ...run.data, outcome },
-    after: run.after,
+    tree: run.after,
     scope,
   });
 }

@@ -248,6 +248,28 @@ async function mergeBase(run: GitRun, base: string, baseCommit: string): Promise
   return result.stdout.toString('utf8').trim();
 }
 
+/**
+ * The commit a changed scope's `base` names now (undefined when it names none, or git
+ * cannot say): part of a run's identity, since the base moving changes the changed files.
+ */
+export async function baseCommitOf(
+  root: string,
+  base: string,
+  options: Pick<ChangedFilesOptions, 'env' | 'signal'> = {},
+): Promise<string | undefined> {
+  const run: GitRun = {
+    root,
+    env: gitEnvironment(options.env ?? process.env),
+    deadline: Date.now() + DEFAULT_CHANGED_FILES_TIMEOUT_MS,
+    signal: options.signal,
+  };
+  try {
+    return await resolveBase(run, base);
+  } catch {
+    return undefined;
+  }
+}
+
 function exists(root: string, file: string): boolean {
   try {
     fs.lstatSync(path.join(root, file));

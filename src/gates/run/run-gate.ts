@@ -23,7 +23,7 @@ import { parseCallArguments, type CallArguments } from './call-arguments.js';
 import { changedScope } from './changed-scope.js';
 import { missingFiles, removeCreatedFiles } from './derived-files.js';
 import { LOCATE_TIMEOUT_MS, locateFormatFindings } from './locate-format.js';
-import { parseOutcome, rebaseFindings, runSteps } from './run-steps.js';
+import { parseOutcome, rebaseParsed, runSteps } from './run-steps.js';
 import { type RunOutcome, type RunRequest } from './runner.js';
 import { combineWarmHints, runMaybeWarm, warmFormatter, type WarmHint } from './run-warm.js';
 import type { WarmPool } from '../warm/warm-pool.js';
@@ -34,6 +34,7 @@ import {
   type TreeWatch,
 } from './tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
+import { runIdentity } from './run-identity.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
 export const MACHINE_FORMAT_PARSERS = new Set([
@@ -82,6 +83,10 @@ interface GateCall {
   notes: readonly string[];
   /** Where the gate runs: the root, or the workspace root for a package's workspace gates. */
   runDir: string;
+  /** The call's paths, relative to runDir, as appended to the check's argv. */
+  runPaths: string[];
+  /** The run's identity (run-identity.ts), under which it is kept for paging calls. */
+  identity: string;
   pathCount: number;
   context: ToolContext;
   options: GateToolOptions;
@@ -100,9 +105,7 @@ interface CommandRun {
 
 /**
  * Runs a gate's check, or its fix followed by the check, for one tool call; the CLI's
- * `run` uses it too. Steps: arguments, the baseline, a reused last run for a paging call,
- * the changed scope, the paths and the typecheck's private outputs (run/tsc-build.ts)
- * where the gate runs, then the watched run.
+ * `run` uses it too. See runGateCall.
  */
 export async function runGate(
   gate: GateSpec,
@@ -111,11 +114,34 @@ export async function runGate(
   context: ToolContext,
   options: GateToolOptions,
 ): Promise<ToolResult> {
+  return (await runGateCall(gate, fixing, args, context, options)).result;
+}
+
+/** A call's result, and the run it shows (none when the gate did not run). */
+export interface GateCallOutcome {
+  result: ToolResult;
+  run?: GateRunData;
+}
+
+/**
+ * One call of a gate, with the run behind its result: `check` combines every finding of
+ * each gate's own run, not of whatever run of that gate came last. Steps: arguments, the
+ * baseline, the run's identity and a reused last run for a paging call, the changed
+ * scope, the paths and the typecheck's private outputs (run/tsc-build.ts) where the gate
+ * runs, then the watched run.
+ */
+export async function runGateCall(
+  gate: GateSpec,
+  fixing: boolean,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  options: GateToolOptions,
+): Promise<GateCallOutcome> {
   const toolName = fixing ? fixToolName(gate.name) : gate.name;
   const base = fixing ? gate.fix! : gate.command;
-  const fail = (message: string) => failureResult(toolName, base, message);
+  const fail = (message: string) => ({ result: failureResult(toolName, base, message) });
   const parsed = parseCallArguments(gate, fixing, toolName, base, args, options.root);
-  if (!('newOnly' in parsed)) return parsed;
+  if (!('newOnly' in parsed)) return { result: parsed };
   const env = options.env ?? process.env;
   const runDir = gate.cwd ? path.resolve(options.root, gate.cwd) : options.root;
 
@@ -123,15 +149,32 @@ export async function runGate(
   if (typeof baseline === 'string') return fail(baseline);
   const shared: SharedView = { parsed, gate, page: pageOf(parsed), baseline, options, context };
   const paging = shared.page !== undefined;
-  const last = await lastRunToReuse({ root: options.root, toolName, fixing, paging, runDir, env });
-  if (last) return buildGateResult(last.data, viewOf(shared, last.data, last.scope, 'reused'));
+  const identity = await runIdentity({
+    root: options.root,
+    runDir,
+    toolName,
+    fixing,
+    gate,
+    args: parsed,
+    env,
+    ...(options.baselineFile !== undefined ? { baselineFile: options.baselineFile } : {}),
+    warm: options.warm !== undefined,
+    signal: context.signal,
+  });
+  const owner = { root: options.root, toolName, fixing, identity };
+  const last = await lastRunToReuse({ ...owner, paging, runDir, env });
+  if (last) {
+    const view = viewOf(shared, last.data, last.scope, 'reused');
+    return { result: buildGateResult(last.data, view), run: last.data };
+  }
 
   const target = parsed.changed
     ? await changedScope(gate, toolName, base, parsed.changed, context, options)
     : { scope: undefined, paths: parsed.paths };
-  if (!('paths' in target)) return target;
+  if (!('paths' in target)) return { result: target };
   const { scope, paths } = target;
-  const prepared = prepareCall({ gate, fixing, toolName, runDir, context, options }, base, paths);
+  const where = { gate, fixing, toolName, runDir, identity, context, options };
+  const prepared = prepareCall(where, base, paths);
   if (typeof prepared === 'string') return fail(prepared);
   try {
     const record = parsed.recordBaseline ? baseline : undefined;
@@ -256,7 +299,10 @@ function prepareCheck(
  * private outputs prepared (and the cleanup that removes them); or why it cannot run.
  */
 function prepareCall(
-  where: Pick<GateCall, 'gate' | 'fixing' | 'toolName' | 'runDir' | 'context' | 'options'>,
+  where: Pick<
+    GateCall,
+    'gate' | 'fixing' | 'toolName' | 'runDir' | 'identity' | 'context' | 'options'
+  >,
   base: readonly string[],
   paths: string[],
 ): { call: GateCall; cleanup: () => void } | string {
@@ -269,6 +315,7 @@ function prepareCall(
     ...where,
     checkArgv: prepared.argv,
     fixArgv: fixing ? commandWithPaths(base, runPaths) : [],
+    runPaths,
     notes: prepared.notes,
     pathCount: runPaths.length,
     warmHints: [],
@@ -285,8 +332,8 @@ async function runAndReport(
   record: CallBaseline | undefined,
   scope: ResultView['scope'],
   view: (data: GateRunData) => ResultView,
-): Promise<ToolResult> {
-  const { gate, fixing, toolName, context, options } = call;
+): Promise<GateCallOutcome> {
+  const { gate, fixing, toolName, identity, context, options } = call;
   // Tolerant of a hand-made context without log (direct runGate callers predate it).
   const log: ToolContext['log'] = context.log ?? (() => {});
   const shown = fixing ? call.fixArgv : call.checkArgv;
@@ -299,14 +346,14 @@ async function runAndReport(
       const note = recordRunBaseline(options.root, record.file, gate.name, findings, finished);
       run.data.notes = [...(run.data.notes ?? []), note];
     }
-    rememberRun({ root: options.root, toolName, fixing }, run, scope);
+    rememberRun({ root: options.root, toolName, fixing, identity }, run, scope);
     const result = withWarmHint(call, buildGateResult(run.data, view(run.data)));
     const status = (result.structuredContent as { status: string }).status;
     log(result.isError ? 'warning' : 'info', `${toolName}: ${status}`, 'mcp-gates');
-    return result;
+    return { result, run: run.data };
   } catch (error) {
     if (error instanceof ArgumentListTooLong)
-      return failureResult(toolName, shown, argumentListTooLong(call.pathCount));
+      return { result: failureResult(toolName, shown, argumentListTooLong(call.pathCount)) };
     throw error;
   }
 }
@@ -320,7 +367,7 @@ async function runAndReport(
  */
 async function runWatched(
   call: GateCall,
-): Promise<{ data: GateRunData; after: TreeFingerprint | undefined }> {
+): Promise<{ data: GateRunData; before: TreeFingerprint; after: TreeFingerprint | undefined }> {
   const { gate, fixing, toolName, runDir, options } = call;
   let notes = call.notes;
   const env = options.env ?? process.env;
@@ -353,7 +400,7 @@ async function runWatched(
       notes,
       ...(tree ? { tree } : {}),
     };
-    return { data, after: afterPrint };
+    return { data, before, after: afterPrint };
   };
 
   if (!fixing) return result(await runCheck(call));
@@ -472,12 +519,14 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
   }
   if (outcome.end === 'spawn-failed' && /\bE2BIG\b/.test(outcome.problem ?? ''))
     throw new ArgumentListTooLong();
-  const read = await parseOutcome(parserName, outcome, call.runDir, call.context.signal);
-  read.parsed.findings = rebaseFindings(read.parsed.findings, call.runDir, call.options.root);
+  const read = await parseOutcome(parserName, outcome, call.runDir, call.context.signal, {
+    argv,
+    paths: call.runPaths,
+  });
   return {
     argv,
     outcome: read.outcome,
-    parsed: read.parsed,
+    parsed: rebaseParsed(read.parsed, call.runDir, call.options.root),
     listFindings: machineFormat,
     stdoutInReport: !machineFormat,
   };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Finding } from '../report/finding.js';
 import type { GateStep } from '../gate-spec.js';
 import type { ParseResult } from '../parsers/index.js';
+import type { NotChecked } from '../parsers/parser.js';
 import { parseGateOutput } from '../parsers/parse-off-loop.js';
 import { runGateCommand, type RunOutcome, type RunRequest } from './runner.js';
 
@@ -9,13 +10,15 @@ import { runGateCommand, type RunOutcome, type RunRequest } from './runner.js';
  * The parse step of one finished command: ANSI stripping and the parser, off the event
  * loop for large outputs (parsers/parse-off-loop.ts), paths relative to where it ran.
  * The outcome's stdout comes back stripped when the report shows it (an unparsed machine
- * format); a command that did not run to its end has no verdict to parse.
+ * format); a command that did not run to its end has no verdict to parse. The parser is
+ * told the argv and the call's paths, to weigh what the tool says it did not check.
  */
 export async function parseOutcome(
   parserName: string,
   outcome: RunOutcome,
   runDir: string,
   signal: AbortSignal,
+  command: { argv: readonly string[]; paths: readonly string[] },
 ): Promise<{ outcome: RunOutcome; parsed: ParseResult }> {
   const step = await parseGateOutput(
     {
@@ -25,6 +28,8 @@ export async function parseOutcome(
       exitCode: outcome.exitCode,
       truncated: outcome.parseTruncated,
       root: runDir,
+      argv: command.argv,
+      paths: command.paths,
     },
     signal,
   );
@@ -42,9 +47,25 @@ export function rebaseFindings(findings: Finding[], runDir: string, root: string
   if (path.resolve(runDir) === path.resolve(root)) return findings;
   return findings.map((finding) => {
     if (finding.file === null || path.isAbsolute(finding.file)) return finding;
-    const relative = path.relative(root, path.resolve(runDir, finding.file));
-    return { ...finding, file: relative.split(path.sep).join('/') };
+    return { ...finding, file: rebasePath(finding.file, runDir, root) };
   });
+}
+
+function rebasePath(file: string, runDir: string, root: string): string {
+  return path.relative(root, path.resolve(runDir, file)).split(path.sep).join('/');
+}
+
+/** A parse's findings and the paths it says were not checked, relative to the served root. */
+export function rebaseParsed(parsed: ParseResult, runDir: string, root: string): ParseResult {
+  if (path.resolve(runDir) === path.resolve(root)) return parsed;
+  const notChecked = parsed.notChecked?.map((entry): NotChecked =>
+    path.isAbsolute(entry.path) ? entry : { ...entry, path: rebasePath(entry.path, runDir, root) },
+  );
+  return {
+    ...parsed,
+    findings: rebaseFindings(parsed.findings, runDir, root),
+    ...(notChecked ? { notChecked } : {}),
+  };
 }
 
 export interface StepsRequest extends Omit<RunRequest, 'argv' | 'stdoutInReport' | 'root'> {
@@ -76,6 +97,8 @@ export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
   const started = Date.now();
   const outcomes: RunOutcome[] = [];
   const findings: Finding[] = [];
+  const notChecked: NotChecked[] = [];
+  const nothingChecked: (string | undefined)[] = [];
   const notes: string[] = [];
   let passed = true;
   for (const step of request.steps) {
@@ -99,10 +122,15 @@ export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
       timeoutMs: Math.max(remainingMs, 1),
       stdoutInReport: !request.isMachineFormat(step.parser),
     });
-    const read = await parseOutcome(step.parser, outcome, request.runDir, request.signal);
+    const read = await parseOutcome(step.parser, outcome, request.runDir, request.signal, {
+      argv: step.command,
+      paths: [],
+    });
     outcomes.push(read.outcome);
-    const parsed = read.parsed;
-    findings.push(...rebaseFindings(parsed.findings, request.runDir, request.root));
+    const parsed = rebaseParsed(read.parsed, request.runDir, request.root);
+    findings.push(...parsed.findings);
+    notChecked.push(...(parsed.notChecked ?? []));
+    nothingChecked.push(parsed.nothingChecked);
     passed &&= outcome.end === 'exited' && parsed.passed;
     if (parsed.note) notes.push(`${step.command[0]}: ${parsed.note}`);
     if (outcome.end === 'timed-out' || outcome.end === 'cancelled') break;
@@ -115,9 +143,20 @@ export async function runSteps(request: StepsRequest): Promise<StepsOutcome> {
     passed = false;
     notes.push(`${skipped} step${skipped === 1 ? '' : 's'} not run (cancelled or out of time)`);
   }
+  // Nothing was checked only when no step checked anything.
+  const nothing =
+    skipped === 0 && nothingChecked.length > 0 && nothingChecked.every((why) => why !== undefined)
+      ? nothingChecked.join('; ')
+      : undefined;
   return {
     outcome: mergeOutcomes(outcomes, request.steps, Date.now() - started),
-    parsed: { findings, passed, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) },
+    parsed: {
+      findings,
+      passed: passed && nothing === undefined,
+      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+      ...(notChecked.length > 0 ? { notChecked } : {}),
+      ...(nothing !== undefined ? { nothingChecked: nothing } : {}),
+    },
     argv,
   };
 }

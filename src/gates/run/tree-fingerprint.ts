@@ -13,6 +13,12 @@ export interface TreeFingerprint {
   method: 'git' | 'walk';
   /** Root-relative path (forward slashes) -> what identifies its state (status record, size, times, inode). */
   entries: Map<string, string>;
+  /**
+   * `git` only: the commit HEAD names (`(initial)` before the first commit). Clean files
+   * have no status record, so two clean checkouts of different commits differ only here;
+   * the index is in the records (a staged change shows as its own status and object name).
+   */
+  head?: string;
   /** The walk stopped at WALK_FILE_CAP files; `lastPath` is the last one it covered. */
   capped: boolean;
   lastPath?: string;
@@ -192,14 +198,32 @@ export function parsePorcelainV2(output: string): { path: string; record: string
   return entries;
 }
 
+/** `# branch.oid <commit>`: the first header `--branch` adds to porcelain v2. */
+const BRANCH_OID = '# branch.oid ';
+
+function headOf(output: string): string | undefined {
+  if (!output.startsWith(BRANCH_OID)) return undefined;
+  const end = output.indexOf('\0');
+  return output.slice(BRANCH_OID.length, end === -1 ? undefined : end);
+}
+
 async function gitFingerprint(
   root: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ entries?: Map<string, string>; problem?: string }> {
+): Promise<{ entries?: Map<string, string>; head?: string; problem?: string }> {
   const { top, problem } = await gitTop(root, env);
   if (!top) return { problem };
   const run = await runGit(
-    ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', '.'],
+    [
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--branch',
+      '--no-ahead-behind',
+      '--untracked-files=all',
+      '--',
+      '.',
+    ],
     root,
     env,
   );
@@ -211,12 +235,14 @@ async function gitFingerprint(
     return { problem: (error as Error).message };
   }
   const entries = new Map<string, string>();
-  for (const { path: file, record } of parsePorcelainV2(run.stdout.toString('utf8'))) {
+  const output = run.stdout.toString('utf8');
+  for (const { path: file, record } of parsePorcelainV2(output)) {
     const absolute = path.join(top, file);
     const relative = toPosix(path.relative(realRoot, absolute));
     entries.set(relative, `${record}|${statSignature(absolute)}`);
   }
-  return { entries };
+  const head = headOf(output);
+  return head === undefined ? { entries } : { entries, head };
 }
 
 /** The walk's order: path segments compared one by one, as a sorted depth-first walk visits them. */
@@ -275,7 +301,14 @@ export async function fingerprintTree(
   const started = Date.now();
   const git = await gitFingerprint(root, env);
   if (git.entries) {
-    return { method: 'git', entries: git.entries, capped: false, durationMs: Date.now() - started };
+    const print: TreeFingerprint = {
+      method: 'git',
+      entries: git.entries,
+      capped: false,
+      durationMs: Date.now() - started,
+    };
+    if (git.head !== undefined) print.head = git.head;
+    return print;
   }
   const walk = walkFingerprint(root);
   const fingerprint: TreeFingerprint = {
@@ -343,4 +376,14 @@ export function compareTrees(before: TreeFingerprint, after: TreeFingerprint): T
       : 'git status answered on one side of the run only, so changes could not be compared');
   if (gitProblem) watch.gitProblem = gitProblem;
   return watch;
+}
+
+/**
+ * Whether two fingerprints prove the same tree: the same method, every file in the same
+ * state, the same HEAD, and no cap that leaves files unseen.
+ */
+export function sameTree(before: TreeFingerprint, after: TreeFingerprint): boolean {
+  if (before.method !== after.method || before.capped || after.capped) return false;
+  if (before.head !== after.head) return false;
+  return changedFiles(before, after).length === 0;
 }
