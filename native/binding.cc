@@ -147,6 +147,11 @@ Napi::Value ReleaseGateTree(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+Napi::Value KillGateTreeExceptLeader(const Napi::CallbackInfo& info) {
+  int64_t pid = PidFrom(info, "killGateTreeExceptLeader");
+  return Napi::Boolean::New(info.Env(), lifeline::KillTreeExceptLeader(pid));
+}
+
 Napi::Value WatchdogPid(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(lifeline::WatchdogPid()));
 }
@@ -172,6 +177,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lifelineMechanism", Napi::String::New(env, lifeline::Mechanism()));
   exports.Set("watchGateTree", Napi::Function::New(env, WatchGateTree, "watchGateTree"));
   exports.Set("releaseGateTree", Napi::Function::New(env, ReleaseGateTree, "releaseGateTree"));
+  exports.Set("killGateTreeExceptLeader",
+              Napi::Function::New(env, KillGateTreeExceptLeader, "killGateTreeExceptLeader"));
   exports.Set("watchdogPid", Napi::Function::New(env, WatchdogPid, "watchdogPid"));
   exports.Set("writeStderrForTest",
               Napi::Function::New(env, WriteStderrForTest, "writeStderrForTest"));

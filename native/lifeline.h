@@ -24,6 +24,15 @@ void Watch(int64_t pid);
 // that has exited) and takes it off the lifeline. Never throws; unknown pids are ignored.
 void Release(int64_t pid);
 
+// A warm worker's call has ended (the worker, `pid`, is watched and lives on): kills
+// every other process of its tree, POSIX the other live members of its process group,
+// Windows the other processes of its job. Goes pass after pass until one finds no
+// process it has not already killed, so a child forked meanwhile is caught (POSIX: a
+// process with SIGKILL pending cannot fork). Returns false when `pid` is not watched,
+// the tree cannot be listed on this system, or new processes kept appearing: the caller
+// then ends the whole tree, worker included. Never throws.
+bool KillTreeExceptLeader(int64_t pid);
+
 // How gates are tied to the server here ("watchdog process" or "job object"), and the
 // watchdog's pid (POSIX; 0 before the first gate, and on Windows).
 const char* Mechanism();

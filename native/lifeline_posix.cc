@@ -22,13 +22,19 @@
 #include <unistd.h>
 
 #if defined(__linux__)
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
 #endif
 
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "capture.h"
 #include "lifeline.h"
@@ -222,6 +228,67 @@ void RestartWatchdog() {
   }
 }
 
+// Rounds of KillTreeExceptLeader before it gives up on a tree that keeps forking.
+constexpr int kMaxKillPasses = 64;
+
+// The live members of process group `pgid` other than its leader (zombies are dead
+// already). False when this system offers no way to list a group's members.
+bool OtherGroupMembers(pid_t pgid, std::vector<pid_t>* members) {
+#if defined(__linux__)
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return false;
+  while (dirent* entry = readdir(proc)) {
+    char* end = nullptr;
+    long pid = strtol(entry->d_name, &end, 10);
+    if (end == entry->d_name || *end != '\0' || pid <= 1 || pid == pgid) continue;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;  // exited meanwhile
+    char line[512];
+    ssize_t got = read(fd, line, sizeof line - 1);
+    close(fd);
+    if (got <= 0) continue;
+    line[got] = '\0';
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, the
+    // fields after it are numbers, so the last ')' ends it.
+    const char* after_comm = strrchr(line, ')');
+    char state = 0;
+    int ppid = 0;
+    int pgrp = 0;
+    if (after_comm == nullptr || sscanf(after_comm + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) {
+      continue;
+    }
+    if (pgrp == pgid && state != 'Z' && state != 'X') members->push_back(static_cast<pid_t>(pid));
+  }
+  closedir(proc);
+  return true;
+#elif defined(__APPLE__)
+  int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PGRP, static_cast<int>(pgid)};
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    size_t size = 0;
+    if (sysctl(mib, 4, nullptr, &size, nullptr, 0) < 0) return false;
+    // Room for a few more: the group may grow between the two calls (ENOMEM: again).
+    std::vector<struct kinfo_proc> procs(size / sizeof(struct kinfo_proc) + 16);
+    size = procs.size() * sizeof(struct kinfo_proc);
+    if (sysctl(mib, 4, procs.data(), &size, nullptr, 0) < 0) {
+      if (errno == ENOMEM) continue;
+      return false;
+    }
+    for (size_t index = 0; index < size / sizeof(struct kinfo_proc); ++index) {
+      pid_t pid = procs[index].kp_proc.p_pid;
+      if (pid != pgid && procs[index].kp_proc.p_stat != SZOMB) members->push_back(pid);
+    }
+    return true;
+  }
+  return false;
+#else
+  (void)pgid;
+  (void)members;
+  return false;
+#endif
+}
+
 }  // namespace
 
 void Watch(int64_t pid) {
@@ -243,6 +310,27 @@ void Release(int64_t pid) {
   // A failed release only leaves a stale entry: the watchdog would SIGKILL an empty
   // group at the end, which is harmless.
   if (write_fd >= 0) Send(kReleaseGroup, pgid);
+}
+
+bool KillTreeExceptLeader(int64_t pid) {
+  std::lock_guard<std::mutex> lock(mutex);
+  pid_t pgid = static_cast<pid_t>(pid);
+  // Only a group we watch: never a pid the caller merely names.
+  if (pgid <= 1 || watched.count(pgid) == 0) return false;
+  std::set<pid_t> killed;
+  for (int pass = 0; pass < kMaxKillPasses; ++pass) {
+    std::vector<pid_t> members;
+    if (!OtherGroupMembers(pgid, &members)) return false;
+    bool killed_new = false;
+    for (pid_t member : members) {
+      // Killed in an earlier pass and still exiting: it cannot fork any more.
+      if (!killed.insert(member).second) continue;
+      killed_new = true;
+      kill(member, SIGKILL);
+    }
+    if (!killed_new) return true;
+  }
+  return false;
 }
 
 const char* Mechanism() { return "watchdog process"; }

@@ -12,7 +12,9 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "capture.h"
 #include "lifeline.h"
@@ -70,6 +72,38 @@ void Release(int64_t pid) {
   TerminateJobObject(found->second, 1);
   CloseHandle(found->second);
   jobs.erase(found);
+}
+
+bool KillTreeExceptLeader(int64_t pid) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = jobs.find(pid);
+  if (found == jobs.end()) return false;
+  // Pids per query; a bigger job is listed in part, and the rest after those have gone.
+  constexpr DWORD kListed = 1024;
+  std::vector<unsigned char> buffer(sizeof(JOBOBJECT_BASIC_PROCESS_ID_LIST) +
+                                    kListed * sizeof(ULONG_PTR));
+  auto* list = reinterpret_cast<JOBOBJECT_BASIC_PROCESS_ID_LIST*>(buffer.data());
+  std::set<ULONG_PTR> killed;
+  for (int pass = 0; pass < 64; ++pass) {
+    if (!QueryInformationJobObject(found->second, JobObjectBasicProcessIdList, list,
+                                   static_cast<DWORD>(buffer.size()), nullptr) &&
+        GetLastError() != ERROR_MORE_DATA) {
+      return false;
+    }
+    bool killed_new = false;
+    for (DWORD index = 0; index < list->NumberOfProcessIdsInList; ++index) {
+      ULONG_PTR id = list->ProcessIdList[index];
+      // Terminated in an earlier pass and still leaving the job: nothing more to do.
+      if (id == static_cast<ULONG_PTR>(pid) || !killed.insert(id).second) continue;
+      killed_new = true;
+      OwnedHandle process{OpenProcess(PROCESS_TERMINATE, FALSE, static_cast<DWORD>(id))};
+      if (process.handle != nullptr) TerminateProcess(process.handle, 1);
+    }
+    if (!killed_new && list->NumberOfProcessIdsInList >= list->NumberOfAssignedProcesses) {
+      return true;
+    }
+  }
+  return false;
 }
 
 const char* Mechanism() { return "job object"; }

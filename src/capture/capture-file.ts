@@ -309,7 +309,27 @@ export function sweepStaleCaptureDirectories(): void {
  * subdirectory.
  */
 export function sweepDirectoriesOfDeadProcesses(pattern: RegExp): void {
-  const temp = os.tmpdir();
+  removeOurDirectories(
+    os.tmpdir(),
+    pattern,
+    (pid) => pid !== process.pid && !processMayBeAlive(pid),
+  );
+}
+
+/**
+ * Removes the directories named by `pattern` for process `pid` in `temp`, which the
+ * caller knows is dead or killed (a child it just SIGKILLed, not yet reaped), with the
+ * same care as sweepDirectoriesOfDeadProcesses.
+ */
+export function removeDirectoriesOfProcess(temp: string, pattern: RegExp, pid: number): void {
+  removeOurDirectories(temp, pattern, (named) => named === pid);
+}
+
+function removeOurDirectories(
+  temp: string,
+  pattern: RegExp,
+  removable: (pid: number) => boolean,
+): void {
   let names: string[];
   try {
     names = fs.readdirSync(temp);
@@ -319,9 +339,7 @@ export function sweepDirectoriesOfDeadProcesses(pattern: RegExp): void {
   const uid = process.getuid?.();
   for (const name of names) {
     const match = pattern.exec(name);
-    if (!match) continue;
-    const pid = Number(match[1]);
-    if (pid === process.pid || processMayBeAlive(pid)) continue;
+    if (!match || !removable(Number(match[1]))) continue;
     const directory = path.join(temp, name);
     try {
       const stats = fs.lstatSync(directory);

@@ -89,7 +89,8 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     await serveStdio(server);
   } finally {
     watcher.close();
-    warm?.close();
+    // Before exiting: each worker goes with its tree and removes its private directory.
+    await warm?.close();
   }
   // Exit now, as a CLI should once its conversation is over: a gate child that ignored its
   // kill or a stuck write to a client that stopped reading must not hold the process.

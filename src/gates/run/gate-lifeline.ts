@@ -6,6 +6,8 @@ interface NativeLifeline {
   readonly lifelineMechanism: string;
   watchGateTree(pid: number): void;
   releaseGateTree(pid: number): void;
+  /** Absent from an addon built before warm calls' children were killed. */
+  killGateTreeExceptLeader?(pid: number): boolean;
   watchdogPid(): number;
 }
 
@@ -100,4 +102,30 @@ export function watchGate(child: ChildProcess): void {
  */
 export function releaseGate(child: ChildProcess): void {
   if (child.pid !== undefined) release(child.pid);
+}
+
+/**
+ * Why a gate's tree cannot be emptied while its leader lives on (no addon, or one built
+ * before it could), or undefined when it can: a warm worker's calls need that.
+ */
+export function treeExceptLeaderProblem(): string | undefined {
+  const binding = lifeline();
+  if (!binding) return `no gate lifeline: ${loadProblem}`;
+  if (typeof binding.killGateTreeExceptLeader !== 'function') {
+    return "the capture addon predates killing a warm call's children; rebuild it (`npm rebuild mcp-gates`)";
+  }
+  return undefined;
+}
+
+/**
+ * A warm call has ended and its worker (`child`, on the lifeline) lives on: kills every
+ * other process of its tree (POSIX: of its process group; Windows: of its job), as
+ * releaseGate does with a cold gate's whole tree. False when that could not be made
+ * sure of (see treeExceptLeaderProblem, or children kept appearing): the caller must
+ * then end the worker, which releaseGate does with its whole tree.
+ */
+export function killGateTreeExceptLeader(child: ChildProcess): boolean {
+  const pid = child.pid;
+  if (pid === undefined || !watched.has(pid)) return false;
+  return lifeline()?.killGateTreeExceptLeader?.(pid) ?? false;
 }

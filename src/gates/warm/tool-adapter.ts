@@ -5,6 +5,7 @@ import path from 'node:path';
 // The file, not the capture index: a worker needs the sweep, not the native capture.
 import { sweepDirectoriesOfDeadProcesses } from '../../capture/capture-file.js';
 import { keepOutOfLedger, withoutRecording } from './read-ledger.js';
+import { WORKER_DIRECTORY_NAME, WORKER_DIRECTORY_PREFIX } from './worker-directory.js';
 
 /** What one warm call produced: the same bytes and exit code the cold command gives. */
 export interface ToolOutput {
@@ -116,22 +117,20 @@ export async function captureProcessOutput<T>(
   }
 }
 
-/** `mcp-gates-warm-<pid>-<random>`: the pid tells a dead worker's leftovers from a live one's. */
-const PRIVATE_DIRECTORY_NAME = /^mcp-gates-warm-(\d+)-[A-Za-z0-9]+$/;
 let privateDirectory: string | undefined;
 
 /**
  * This worker's private (0700) temp directory, made on first use and removed when the
- * worker exits; directories of workers that died without removing theirs (SIGKILL) are
- * swept first. What a tool keeps there is the worker's own state, not an input: it is
- * left out of the read ledger, and dies with the worker, so a restarted worker (after a
- * config, plugin or version change) starts without it.
+ * worker exits (by the pool, when it killed the worker); directories that neither removed
+ * (a server killed outright) are swept first. What a tool keeps there is the worker's
+ * own state, not an input: it is left out of the read ledger, and dies with the worker,
+ * so a restarted worker (after a config, plugin or version change) starts without it.
  */
 export function workerPrivateDirectory(): string {
   // The worker's own housekeeping (sweeping /tmp, making its directory) is not the tool's reading.
   privateDirectory ??= withoutRecording(() => {
-    sweepDirectoriesOfDeadProcesses(PRIVATE_DIRECTORY_NAME);
-    const made = mkdtempSync(path.join(os.tmpdir(), `mcp-gates-warm-${process.pid}-`));
+    sweepDirectoriesOfDeadProcesses(WORKER_DIRECTORY_NAME);
+    const made = mkdtempSync(path.join(os.tmpdir(), `${WORKER_DIRECTORY_PREFIX}${process.pid}-`));
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
     keepOutOfLedger(made);
     return made;

@@ -1,7 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import {
+  killGateTreeExceptLeader,
+  releaseGate,
+  treeExceptLeaderProblem,
+  watchGate,
+} from '../run/gate-lifeline.js';
+import { removeWorkerDirectory } from './worker-directory.js';
 import { WARM_TOOLS, type WarmReply, type WarmTool } from './warm-protocol.js';
 
 /**
@@ -13,6 +21,12 @@ import { WARM_TOOLS, type WarmReply, type WarmTool } from './warm-protocol.js';
  * cold run of the same command on the same tree. Bounded: at most `maxWorkers`, each
  * recycled above `memoryCapBytes` RSS and after `idleMs` without a call; a cancelled or
  * timed-out call kills its worker.
+ *
+ * A warm call dies like a cold gate's: each worker leads a process tree on the gate
+ * lifeline (POSIX: its own process group; Windows: a job), so whatever the tool starts
+ * is killed when the call ends (every process of the tree but the worker), and with the
+ * worker's tree when the worker goes or the server dies however it dies. A worker that
+ * is killed has its private directory removed by the pool once it is dead.
  */
 
 export interface WarmPoolOptions {
@@ -70,6 +84,10 @@ const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 const STDERR_TAIL_BYTES = 4096;
 /** How long a retired worker has to exit on its own before it is killed. */
 const RETIRE_GRACE_MS = 1000;
+/** How long a stopped call waits for its killed worker to be gone before it answers. */
+const KILL_WAIT_MS = 2000;
+/** How long close() waits for its workers to be gone (a retired one gets SIGKILL at 1 s). */
+const CLOSE_WAIT_MS = RETIRE_GRACE_MS + 500;
 /** Not-warmable answers remembered at most (the oldest goes first). */
 const MAX_COLD_ANSWERS = 256;
 
@@ -83,6 +101,10 @@ export function warmToolOf(argv: readonly string[]): WarmTool | undefined {
 
 type Reply = WarmReply | { type: 'exited'; reason: string };
 
+/** Workers not yet gone, of every pool: the server's exit ends them (see endAtExit). */
+const liveWorkers = new Set<WarmWorker>();
+let exitHookInstalled = false;
+
 class WarmWorker {
   readonly child: ChildProcess;
   private nextId = 1;
@@ -94,12 +116,15 @@ class WarmWorker {
   stopped = false;
   lastUsed = Date.now();
   busy = false;
+  /** Settles once the worker has exited and what it left is gone (cleanUp). */
+  readonly gone: Promise<void>;
+  private markGone!: () => void;
 
   constructor(
     readonly key: string,
     readonly tool: WarmTool,
     root: string,
-    env: NodeJS.ProcessEnv,
+    private readonly env: NodeJS.ProcessEnv,
     private readonly idleMs: number,
     private readonly onExit: (worker: WarmWorker) => void,
   ) {
@@ -111,7 +136,20 @@ class WarmWorker {
       serialization: 'json',
       windowsHide: true,
       shell: false,
+      // POSIX: leads a process group of its own, as a cold gate does, so the tool's
+      // children can be told from the server's and killed (Windows: its job does that).
+      detached: process.platform !== 'win32',
     });
+    this.gone = new Promise((resolve) => (this.markGone = resolve));
+    liveWorkers.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.on('exit', () => {
+        for (const worker of liveWorkers) worker.endAtExit();
+      });
+    }
+    // On the lifeline at once: no process of its tree outlives the server.
+    watchGate(this.child);
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
@@ -128,6 +166,8 @@ class WarmWorker {
   private markExited(how: string): void {
     if (this.exited) return;
     this.exited = true;
+    // Before the pending call hears of it: an answer comes after the cleanup.
+    this.cleanUp();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const tail = this.stderrTail.trim();
     this.pending?.settle({
@@ -154,27 +194,66 @@ class WarmWorker {
     this.idleTimer.unref();
   }
 
-  /** Stops the worker now; the pool forgets it at once (a next call never reaches it). */
-  kill(): void {
-    this.stopped = true;
+  /** The worker has exited (or never started): the rest of its tree and its directory go. */
+  private cleanUp(): void {
+    releaseGate(this.child);
+    if (this.child.pid !== undefined) removeWorkerDirectory(this.child.pid, this.env);
+    liveWorkers.delete(this);
+    this.markGone();
+  }
+
+  /** SIGKILL to the worker's whole tree (POSIX: its group; Windows: its job), worker included. */
+  private killTree(): void {
+    releaseGate(this.child);
+    // Windows without the addon has no job: the worker at least.
     if (!this.exited) this.child.kill('SIGKILL');
+  }
+
+  /**
+   * Stops the worker now; the pool forgets it at once (a next call never reaches it).
+   * Settles once it is dead and its private directory removed.
+   */
+  kill(): Promise<void> {
+    this.stopped = true;
+    this.killTree();
     this.onExit(this);
+    return this.gone;
   }
 
   /**
    * Stops an idle worker the way it cleans up after itself: its stdin closes, it exits and
    * removes its private directory; SIGKILL follows if it has not gone within a second.
+   * Settles once it is gone, with the rest of its tree and its directory.
    */
-  retire(): void {
+  retire(): Promise<void> {
     if (this.busy) return this.kill();
     this.stopped = true;
     this.onExit(this);
-    if (this.exited) return;
+    if (this.exited) return this.gone;
     this.child.stdin?.end();
-    const fallback = setTimeout(() => {
-      if (!this.exited) this.child.kill('SIGKILL');
-    }, RETIRE_GRACE_MS);
+    const fallback = setTimeout(() => this.killTree(), RETIRE_GRACE_MS);
     fallback.unref();
+    return this.gone;
+  }
+
+  /**
+   * The server is exiting (synchronously, so no exit event will come): the worker's tree
+   * is killed and its directory removed now, as a cold gate's tree is killed at exit.
+   */
+  endAtExit(): void {
+    if (this.exited) return;
+    this.killTree();
+    if (this.child.pid !== undefined) removeWorkerDirectory(this.child.pid, this.env);
+  }
+
+  /**
+   * The call is over and the worker lives on: nothing the tool started may outlive the
+   * call (a child it spawned and unref'd included), as after a cold gate's call. When
+   * that cannot be made sure of, the worker goes too.
+   */
+  private async endCall(): Promise<void> {
+    if (this.exited || killGateTreeExceptLeader(this.child)) return;
+    await this.kill();
   }
 
   /** One call; calls to the same worker run one after another. */
@@ -192,40 +271,45 @@ class WarmWorker {
       this.hold();
       const id = this.nextId++;
       try {
-        return await new Promise<Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }>(
-          (resolve) => {
-            const stop = (end: 'cancelled' | 'timed-out') => {
+        const reply = await new Promise<
+          Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }
+        >((resolve) => {
+          const stop = (end: 'cancelled' | 'timed-out') => {
+            cleanup();
+            // The tool's state mid-call is unknown: the worker goes, the next call starts
+            // fresh. Answered once the worker's tree is dead and its directory removed.
+            // (Bounded: a process the system does not let die must not hold the call.)
+            void Promise.race([this.kill(), delay(KILL_WAIT_MS, undefined, { ref: false })]).then(
+              () => resolve({ type: 'stopped', end }),
+            );
+          };
+          const onAbort = () => stop('cancelled');
+          const timer = setTimeout(() => stop('timed-out'), timeoutMs);
+          const cleanup = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            this.pending = undefined;
+          };
+          this.pending = {
+            id,
+            settle: (reply) => {
               cleanup();
-              // The tool's state mid-call is unknown: the worker goes, the next call starts fresh.
-              this.kill();
-              resolve({ type: 'stopped', end });
-            };
-            const onAbort = () => stop('cancelled');
-            const timer = setTimeout(() => stop('timed-out'), timeoutMs);
-            const cleanup = () => {
-              clearTimeout(timer);
-              signal?.removeEventListener('abort', onAbort);
-              this.pending = undefined;
-            };
-            this.pending = {
-              id,
-              settle: (reply) => {
-                cleanup();
-                resolve(reply);
-              },
-            };
-            if (signal?.aborted) return stop('cancelled');
-            signal?.addEventListener('abort', onAbort, { once: true });
-            this.child.send({ type: 'run', id, args }, (error) => {
-              if (error) {
-                this.pending?.settle({
-                  type: 'exited',
-                  reason: `the warm ${this.tool} worker could not be reached (${error.message})`,
-                });
-              }
-            });
-          },
-        );
+              resolve(reply);
+            },
+          };
+          if (signal?.aborted) return stop('cancelled');
+          signal?.addEventListener('abort', onAbort, { once: true });
+          this.child.send({ type: 'run', id, args }, (error) => {
+            if (error) {
+              this.pending?.settle({
+                type: 'exited',
+                reason: `the warm ${this.tool} worker could not be reached (${error.message})`,
+              });
+            }
+          });
+        });
+        if (reply.type !== 'stopped' && reply.type !== 'exited') await this.endCall();
+        return reply;
       } finally {
         this.busy = false;
         this.lastUsed = Date.now();
@@ -240,6 +324,8 @@ class WarmWorker {
 
 export class WarmPool {
   private readonly workers = new Map<string, WarmWorker>();
+  /** Every worker of this pool not yet gone, retired ones still exiting included. */
+  private readonly live = new Set<WarmWorker>();
   private readonly coldAnswers = new Map<string, string>();
   private readonly maxWorkers: number;
   private readonly memoryCapBytes: number;
@@ -272,10 +358,18 @@ export class WarmPool {
     this.coldAnswers.set(key, reason);
   }
 
-  /** Kills every worker. */
-  close(): void {
-    for (const worker of this.workers.values()) worker.retire();
+  /**
+   * Stops every worker of this pool (retired ones still exiting included); settles once
+   * each is gone, with its tree and its private directory, or after CLOSE_WAIT_MS (a
+   * worker the system has not let die yet is left to the exit hook).
+   */
+  async close(): Promise<void> {
+    const going = [...this.live].map((worker) => worker.retire());
     this.workers.clear();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([Promise.all(going), waited]);
+    clearTimeout(timer);
   }
 
   async run(request: WarmRunRequest): Promise<WarmRunResult> {
@@ -285,6 +379,12 @@ export class WarmPool {
       return {
         kind: 'not-warmable',
         reason: `${request.argv[0] ?? 'no program'} has no warm worker`,
+      };
+    const unkillable = treeExceptLeaderProblem();
+    if (unkillable)
+      return {
+        kind: 'not-warmable',
+        reason: `a warm call's children could not be killed at its end (${unkillable})`,
       };
     const env = request.env ?? process.env;
     const root = path.resolve(request.root);
@@ -314,7 +414,7 @@ export class WarmPool {
         return { kind: 'failed', end: 'worker-died', reason: reply.reason, durationMs };
       if (reply.type === 'stale') {
         restartedBecause = reply.reason;
-        worker.kill();
+        await worker.kill();
         continue;
       }
       if (reply.rssBytes > this.memoryCapBytes) worker.retire();
@@ -356,6 +456,8 @@ export class WarmPool {
     }
     const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => this.forget(gone));
     this.workers.set(key, worker);
+    this.live.add(worker);
+    void worker.gone.then(() => this.live.delete(worker));
     return worker;
   }
 }
