@@ -211,7 +211,7 @@ describe('serve answers ping while a gate output is processed', function () {
   afterEach(cleanupTemporary);
 
   for (const [name] of Object.entries(ADVERSARIAL)) {
-    it(`answers every ping within 100 ms during a gate printing 8 MiB of "${name}"`, async () => {
+    it(`answers every ping in under half the processing time of a gate printing 8 MiB of "${name}"`, async () => {
       const printer = [
         "import fs from 'node:fs';",
         `import { ADVERSARIAL } from ${JSON.stringify(new URL('./helpers/adversarial-outputs.mjs', import.meta.url).href)};`,
@@ -236,7 +236,11 @@ describe('serve answers ping while a gate output is processed', function () {
         const call = server.request('call', 'tools/call', { name: 'flood', arguments: {} }, 60_000);
         const pings = [];
         let done = false;
-        void call.finally(() => (done = true));
+        let answeredAt;
+        void call.finally(() => {
+          done = true;
+          answeredAt = Date.now();
+        });
         for (let index = 0; !done; index += 1) {
           const sentAt = Date.now();
           await server.request(`ping-${index}`, 'ping', undefined, 10_000);
@@ -258,7 +262,15 @@ describe('serve answers ping while a gate output is processed', function () {
             (ping) => `${ping.ms} ms, sent ${ping.sentAt - printedAt} ms after the gate printed`,
           );
         const slowest = Math.max(...duringProcessing.map((ping) => ping.ms));
-        expect(slowest, `slow pings: ${slow.join('; ')} (of ${pings.length})`).to.be.below(100);
+        // A parse on the event loop would hold a ping for the rest of the processing, so
+        // the slowest must stay under half of it: an ordering, not a fixed limit, as a
+        // busy machine stretches both (idle: at most 74 ms of 283 to 994; a busy one had
+        // a 166 ms ping, over the former 100 ms limit).
+        const processingMs = answeredAt - printedAt;
+        expect(
+          slowest,
+          `slow pings: ${slow.join('; ')} (of ${pings.length}); processing took ${processingMs} ms`,
+        ).to.be.below(processingMs / 2);
       } finally {
         server.child.kill();
         await server.exit;
