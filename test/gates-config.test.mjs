@@ -13,6 +13,7 @@ import { windowsShimScript } from '../dist/gates/run/resolve-command.js';
 import { commandWithPaths } from '../dist/gates/gate-spec.js';
 import { classifyScript } from '../dist/gates/detect/scripts.js';
 import { REPO_ROOT, cleanupTemporary, makeRepo, makeTempDir } from './fixtures/gates-support.mjs';
+import { cpuMs, expectLinear, growth } from './helpers/growth.mjs';
 
 function configError(config) {
   const root = makeRepo({
@@ -310,13 +311,17 @@ describe('gates config (mcp-gates.json)', () => {
   });
 
   it('finds a duplicate key in a large config in linear time', () => {
-    const many = Array.from({ length: 20000 }, (_, index) => `"g${index}": {"command": ["x"]}`);
-    const text = `{"gates": {${many.join(',\n')},\n"g0": {"command": ["y"]}}}`;
-    const started = Date.now();
-    const error = configError(text);
-    expect(Date.now() - started, 'well under a second for 20,000 gates').to.be.below(2000);
+    const config = (gates) => {
+      const many = Array.from({ length: gates }, (_, index) => `"g${index}": {"command": ["x"]}`);
+      return `{"gates": {${many.join(',\n')},\n"g0": {"command": ["y"]}}}`;
+    };
+    const texts = { 5000: config(5000), 40000: config(40000) };
+    // Growth, not a time limit: a pairwise key comparison is 64x from 5,000 gates to 40,000.
+    const measured = growth((gates) => cpuMs(() => configError(texts[gates])), 5000, 40000);
+    expectLinear(measured, 'duplicate key search');
+    const error = measured.first.value;
     expect(error).to.include({ code: 'ECONFIG_JSON', keyPath: 'gates.g0' });
-    expect(error.message).to.include('line 20001');
+    expect(error.message).to.include('line 40001');
   });
 
   it('rejects an unreadable config with ECONFIG_READ (skipped as root, who can read any file)', function () {

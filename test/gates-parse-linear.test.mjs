@@ -1,10 +1,12 @@
-// Gate output is processed in linear time and off the event loop (issue 12, item 3):
-// the adversarial outputs an audit found, at 8 MiB, through the ANSI stripper and every
-// parser; the parse budget and findings cap; the worker path; and a real `serve`
-// process answering ping while a gate's output is parsed.
+// Gate output is processed in linear time and off the event loop (issue 12, item 3;
+// linearity checked by growth from 1 to 8 MiB, issue 23): the adversarial outputs an
+// audit found, through the ANSI stripper and every parser; the parse budget and findings
+// cap; the worker path; and a real `serve` process answering ping while a gate's output
+// is parsed.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { PARSER_NAMES } from '../dist/gates/index.js';
 import { stripAnsi } from '../dist/gates/report/ansi.js';
 import { parseGateOutputSync } from '../dist/gates/parsers/parse-step.js';
@@ -12,22 +14,14 @@ import { parseGateOutput, INLINE_PARSE_CHARS } from '../dist/gates/parsers/parse
 import { MAX_PARSED_FINDINGS } from '../dist/gates/parsers/parse-budget.js';
 import { extractJson, lines } from '../dist/gates/parsers/parser.js';
 import { ADVERSARIAL, fill } from './helpers/adversarial-outputs.mjs';
+import { STALL_MS, cpuMs, expectLinear, growth } from './helpers/growth.mjs';
 import { ServerProcess } from './helpers/spawn-server.mjs';
 import { CLI, cleanupTemporary, makeRepo } from './fixtures/gates-support.mjs';
 
 const MIB = 1024 * 1024;
-
-/**
- * Milliseconds of CPU this process spent in `work`: the parse is synchronous and
- * single-threaded, and CPU time, unlike the wall clock, does not grow when other jobs
- * share the machine (a quadratic parse still shows: 8 MiB would take minutes).
- */
-function cpuMs(work) {
-  const started = process.cpuUsage();
-  const value = work();
-  const spent = process.cpuUsage(started);
-  return { value, ms: (spent.user + spent.system) / 1000 };
-}
+/** Linearity is checked by growth: the same work at 1 MiB and 8 MiB (test/helpers/growth.mjs). */
+const SMALL = 1 * MIB;
+const LARGE = 8 * MIB;
 
 function parseTimed(parser, stdout, stderr, exitCode = 1) {
   const { value: step, ms } = cpuMs(() =>
@@ -44,10 +38,24 @@ function parseTimed(parser, stdout, stderr, exitCode = 1) {
   return { step, ms };
 }
 
-describe('gate output in linear time (8 MiB adversarial outputs)', function () {
-  this.timeout(60_000);
+/** 8 MiB of 2-byte lines for the generic parser, exit 0: slow enough to stop or cancel. */
+function shortLines(extra = {}) {
+  const stdout = fill('x\n', 8 * MIB);
+  return {
+    parser: 'generic',
+    stdout,
+    stderr: '',
+    exitCode: 0,
+    truncated: false,
+    root: '/r',
+    ...extra,
+  };
+}
 
-  it('strips ANSI from 8 MiB of each pattern in under 1 s of CPU, keeping incomplete sequences', () => {
+describe('gate output in linear time (1 MiB vs 8 MiB adversarial outputs)', function () {
+  this.timeout(120_000);
+
+  it('strips ANSI in linear time on each pattern, keeping incomplete sequences', () => {
     const cases = {
       ...ADVERSARIAL,
       'one ESC[ then 8 MiB of ;': (bytes) => `\u001b[${';'.repeat(bytes - 2)}`,
@@ -56,10 +64,10 @@ describe('gate output in linear time (8 MiB adversarial outputs)', function () {
       colours: (bytes) => fill('\u001b[31mab\u001b[0m', bytes),
     };
     for (const [name, build] of Object.entries(cases)) {
-      const text = build(8 * MIB);
-      const { value: stripped, ms } = cpuMs(() => stripAnsi(text));
-      expect(ms, name).to.be.below(1000);
-      expect(stripped.length, name).to.be.at.most(text.length);
+      const texts = { [SMALL]: build(SMALL), [LARGE]: build(LARGE) };
+      const measured = growth((size) => cpuMs(() => stripAnsi(texts[size])), SMALL, LARGE);
+      expectLinear(measured, name);
+      expect(measured.first.value.length, name).to.be.at.most(texts[LARGE].length);
     }
     expect(
       stripAnsi('\u001b[1;31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007'),
@@ -97,12 +105,17 @@ describe('gate output in linear time (8 MiB adversarial outputs)', function () {
   };
 
   for (const [name, build] of Object.entries({ ...ADVERSARIAL, ...MORE })) {
-    it(`parses 8 MiB of "${name}" with every parser, each in under 1 s of CPU, to the end`, () => {
+    it(`parses "${name}" with every parser in linear time, to the end`, () => {
       // Half on each stream: parsers differ in which they read.
-      const half = build(4 * MIB);
+      const halves = { [SMALL]: build(SMALL / 2), [LARGE]: build(LARGE / 2) };
       for (const parser of PARSER_NAMES) {
-        const { step, ms } = parseTimed(parser, half, half);
-        expect(ms, `${parser} on ${name}`).to.be.below(1000);
+        const measured = growth(
+          (size) => parseTimed(parser, halves[size], halves[size]),
+          SMALL,
+          LARGE,
+        );
+        expectLinear(measured, `${parser} on ${name}`);
+        const { step } = measured.first;
         // Read to the end (or stopped by the findings cap), never cut by the time budget.
         if (step.parsed.incomplete) {
           expect(step.parsed.note, parser).to.match(/findings|not JSON/);
@@ -122,7 +135,7 @@ describe('gate output in linear time (8 MiB adversarial outputs)', function () {
     }
     const text = rows.join('\n');
     const { step, ms } = parseTimed('generic', text, '', 0);
-    expect(ms).to.be.below(1000);
+    expect(ms, 'stall guard').to.be.below(STALL_MS);
     expect(step.parsed.findings).to.have.length(MAX_PARSED_FINDINGS);
     expect(step.parsed.incomplete).to.equal(true);
     expect(step.parsed.passed).to.equal(false);
@@ -131,15 +144,7 @@ describe('gate output in linear time (8 MiB adversarial outputs)', function () {
 
   it('stops at the time budget: the result says findings may be incomplete and exit 0 does not pass', () => {
     // 8 MiB of 2-byte lines takes well over 1 ms to read.
-    const step = parseGateOutputSync({
-      parser: 'generic',
-      stdout: fill('x\n', 8 * MIB),
-      stderr: '',
-      exitCode: 0,
-      truncated: false,
-      root: '/r',
-      budgetMs: 1,
-    });
+    const step = parseGateOutputSync(shortLines({ budgetMs: 1 }));
     expect(step.parsed.incomplete).to.equal(true);
     expect(step.parsed.passed).to.equal(false);
     expect(step.parsed.note).to.match(
@@ -180,22 +185,22 @@ describe('gate output in linear time (8 MiB adversarial outputs)', function () {
   });
 
   it('a cancellation ends a worker parse at once, with an incomplete result', async () => {
+    const request = shortLines();
+    // The same parse left to finish, on this machine now: "at once" is well before that.
+    let started = performance.now();
+    const whole = await parseGateOutput(request);
+    const wholeMs = performance.now() - started;
+    expect(whole.parsed.incomplete, whole.parsed.note).to.not.equal(true);
     const controller = new AbortController();
-    const pending = parseGateOutput(
-      {
-        parser: 'generic',
-        stdout: fill('x\n', 8 * MIB),
-        stderr: '',
-        exitCode: 0,
-        truncated: false,
-        root: '/r',
-      },
-      controller.signal,
-    );
-    const started = Date.now();
+    started = performance.now();
+    const pending = parseGateOutput(request, controller.signal);
     setTimeout(() => controller.abort(), 5);
     const step = await pending;
-    expect(Date.now() - started).to.be.below(1000);
+    const cancelledMs = performance.now() - started;
+    // Measured: 7 to 11 ms cancelled against 450 to 600 ms whole.
+    expect(cancelledMs, `cancelled after ${cancelledMs} ms, whole parse ${wholeMs} ms`).to.be.below(
+      wholeMs / 2,
+    );
     expect(step.parsed).to.include({ passed: false, incomplete: true });
     expect(step.parsed.note).to.match(/cancelled/);
   });
@@ -206,7 +211,7 @@ describe('serve answers ping while a gate output is processed', function () {
   afterEach(cleanupTemporary);
 
   for (const [name] of Object.entries(ADVERSARIAL)) {
-    it(`answers every ping within 100 ms during a gate printing 8 MiB of "${name}"`, async () => {
+    it(`answers every ping in under half the processing time of a gate printing 8 MiB of "${name}"`, async () => {
       const printer = [
         "import fs from 'node:fs';",
         `import { ADVERSARIAL } from ${JSON.stringify(new URL('./helpers/adversarial-outputs.mjs', import.meta.url).href)};`,
@@ -231,7 +236,11 @@ describe('serve answers ping while a gate output is processed', function () {
         const call = server.request('call', 'tools/call', { name: 'flood', arguments: {} }, 60_000);
         const pings = [];
         let done = false;
-        void call.finally(() => (done = true));
+        let answeredAt;
+        void call.finally(() => {
+          done = true;
+          answeredAt = Date.now();
+        });
         for (let index = 0; !done; index += 1) {
           const sentAt = Date.now();
           await server.request(`ping-${index}`, 'ping', undefined, 10_000);
@@ -253,7 +262,15 @@ describe('serve answers ping while a gate output is processed', function () {
             (ping) => `${ping.ms} ms, sent ${ping.sentAt - printedAt} ms after the gate printed`,
           );
         const slowest = Math.max(...duringProcessing.map((ping) => ping.ms));
-        expect(slowest, `slow pings: ${slow.join('; ')} (of ${pings.length})`).to.be.below(100);
+        // A parse on the event loop would hold a ping for the rest of the processing, so
+        // the slowest must stay under half of it: an ordering, not a fixed limit, as a
+        // busy machine stretches both (idle: at most 74 ms of 283 to 994; a busy one had
+        // a 166 ms ping, over the former 100 ms limit).
+        const processingMs = answeredAt - printedAt;
+        expect(
+          slowest,
+          `slow pings: ${slow.join('; ')} (of ${pings.length}); processing took ${processingMs} ms`,
+        ).to.be.below(processingMs / 2);
       } finally {
         server.child.kill();
         await server.exit;

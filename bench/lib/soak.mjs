@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { RpcClient, readMemory } from './rpc-client.mjs';
 
 const ECHO_SERVER = fileURLToPath(new URL('../../examples/echo-server.mjs', import.meta.url));
+const GC_ON_SIGNAL = new URL('./gc-on-signal.mjs', import.meta.url).href;
 const NOISY_MARKERS = ['marker: console.error', 'marker: child stdout', 'marker: child stderr'];
 
 /** Least-squares slope and intercept of y over x. */
@@ -25,6 +26,17 @@ export function leastSquares(points) {
   }
   const slope = covariance / variance;
   return { slope, intercept: meanY - slope * meanX };
+}
+
+/** Has the server run a full GC (gc-on-signal.mjs) and returns its memoryUsage() after it. */
+async function memoryAfterGc(client, report) {
+  fs.rmSync(report, { force: true });
+  client.child.kill('SIGUSR2');
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    if (fs.existsSync(report)) return JSON.parse(fs.readFileSync(report, 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the server did not report its memory after a forced GC within 10 s');
 }
 
 function openFds(pid) {
@@ -56,6 +68,8 @@ function problemWith(call, i, result) {
  * Runs `calls` tool calls, `window` in flight, sampling after every `sampleEvery` calls.
  * Returns samples, the slopes per 1000 calls (after dropping the first `warmupFraction`
  * of samples: JIT and heap sizing), problems found, the exit status and leftovers.
+ * With `forcedGcAt` (call counts, each a multiple of `sampleEvery`), the server runs a
+ * full GC at those points and `afterGc` holds its memoryUsage() then, keyed by count.
  */
 export async function runSoak({
   calls,
@@ -63,10 +77,18 @@ export async function runSoak({
   window = 32,
   noisyEvery = 100,
   warmupFraction = 0.2,
+  forcedGcAt = [],
   onSample = () => {},
 }) {
   const tmpdir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-soak-tmpdir-'));
-  const client = new RpcClient(ECHO_SERVER, [], { env: { ...process.env, TMPDIR: tmpdir } });
+  // Outside the server's TMPDIR, which must end empty.
+  const gcDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-soak-gc-'));
+  const gcReport = path.join(gcDirectory, 'memory.json');
+  const client = new RpcClient(ECHO_SERVER, [], {
+    env: { ...process.env, TMPDIR: tmpdir, MCP_GATES_GC_REPORT: gcReport },
+    nodeArgs: forcedGcAt.length > 0 ? ['--expose-gc', '--import', GC_ON_SIGNAL] : [],
+  });
+  const afterGc = {};
   const samples = [];
   const problems = [];
   const started = Date.now();
@@ -108,6 +130,7 @@ export async function runSoak({
       };
       await Promise.all(Array.from({ length: window }, worker));
       sample(blockEnd);
+      if (forcedGcAt.includes(blockEnd)) afterGc[blockEnd] = await memoryAfterGc(client, gcReport);
     }
     const exit = await client.close();
     const leftovers = filesUnder(tmpdir);
@@ -128,10 +151,12 @@ export async function runSoak({
         Math.max(...measured.map((entry) => entry.fds)),
       ],
       tempFilesMax: Math.max(...samples.map((entry) => entry.tempFiles)),
+      afterGc,
       stderrTail: client.stderrTail,
     };
   } finally {
     client.child.kill('SIGKILL');
     fs.rmSync(tmpdir, { recursive: true, force: true });
+    fs.rmSync(gcDirectory, { recursive: true, force: true });
   }
 }
