@@ -153,12 +153,6 @@ function pathArgument(value: unknown): string | undefined {
   return path.resolve(text);
 }
 
-interface Entry {
-  answer: string;
-  /** How many times the question was asked (a cached copy asks fewer times). */
-  count: number;
-}
-
 /**
  * The first file in the current stack that is not the ledger's own code (a path, or a
  * `node:` module of Node's own), if any. Asked only when something unreplayable happens.
@@ -177,26 +171,23 @@ function callerFile(stack = new Error().stack ?? ''): string | undefined {
 }
 
 export class ReadLedger {
-  private readonly entries = new Map<string, Entry>();
+  /** `kind\0path` -> the answer the first time it was asked. */
+  private readonly answers = new Map<string, string>();
   private unseen: string | undefined;
-  /** What installed packages did while loading that the ledger cannot replay (see notReplayable). */
-  readonly unreplayedInPackages: string[] = [];
 
   /**
    * @param loading this ledger records the tool's loading (the background ledger): there,
    * a clock, randomness or machine reading made by code under node_modules (TypeScript's
    * performance hooks, a glob library sizing its pool by os.cpus(), a random placeholder
    * token) is part of the installed code, whose every file is an input of the worker, and
-   * is only noted; made by the repository's own code (a config file), it counts.
+   * is not counted; made by the repository's own code (a config file), it counts.
    */
   constructor(private readonly loading = false) {}
 
   /** Records one question with its answer as it is now (the first time wins). */
   ask(kind: Kind, file: string): void {
     const key = `${kind}\0${file}`;
-    const entry = this.entries.get(key);
-    if (entry) entry.count++;
-    else this.entries.set(key, { answer: answerOf(kind, file), count: 1 });
+    if (!this.answers.has(key)) this.answers.set(key, answerOf(kind, file));
   }
 
   /** The run did something the ledger cannot replay; its result is never reused. */
@@ -204,11 +195,7 @@ export class ReadLedger {
     if (this.unseen !== undefined) return;
     if (this.loading) {
       const caller = callerFile();
-      if (caller !== undefined && insideNodeModules(caller)) {
-        if (this.unreplayedInPackages.length < 16)
-          this.unreplayedInPackages.push(`${what} in ${caller}`);
-        return;
-      }
+      if (caller !== undefined && insideNodeModules(caller)) return;
       this.unseen = caller ? `${what} in ${caller}` : what;
       return;
     }
@@ -221,26 +208,21 @@ export class ReadLedger {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.answers.size;
   }
 
-  /** Every question, as `kind\0path`, with its answer and count. */
-  questions(): IterableIterator<[string, Entry]> {
-    return this.entries.entries();
+  /** Every question, as `kind\0path`, with its answer. */
+  questions(): IterableIterator<[string, string]> {
+    return this.answers.entries();
   }
 
-  entry(key: string): Entry | undefined {
-    return this.entries.get(key);
-  }
-
-  /** Records a question with a known answer and count (merging one ledger into another). */
-  set(key: string, entry: Entry): void {
-    this.entries.set(key, { ...entry });
+  asked(key: string): boolean {
+    return this.answers.has(key);
   }
 
   /** The first question whose answer changed, or undefined when every one is as recorded. */
   firstChange(): string | undefined {
-    for (const [key, { answer }] of this.entries) {
+    for (const [key, answer] of this.answers) {
       const [kind, file] = key.split('\0') as [Kind, string];
       if (!stillAnswers(kind, file, answer)) return `${kind} ${file}`;
     }

@@ -188,12 +188,12 @@ const heldAnswers = new Map<string, { answer: string; askedAgain: boolean }>();
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
   for (const [key, held] of heldAnswers) {
-    if (call.entry(key) || held.askedAgain) continue;
+    if (call.asked(key) || held.askedAgain) continue;
     const [kind, file] = key.split('\0') as [Kind, string];
     if (!stillAnswers(kind, file, held.answer))
       return `${kind} ${file} changed and the tool, which asked it once, did not ask again: it may keep the old answer`;
   }
-  for (const [key, { answer }] of call.questions()) {
+  for (const [key, answer] of call.questions()) {
     const held = heldAnswers.get(key);
     heldAnswers.set(key, { answer, askedAgain: held !== undefined });
   }
