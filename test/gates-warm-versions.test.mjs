@@ -10,7 +10,7 @@ import path from 'node:path';
 import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, makeTempDir, runCli } from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo, runColdAsync } from './fixtures/warm/warm-fixture.mjs';
-import { installTools, useToolVersion } from './fixtures/warm/tool-versions.mjs';
+import { installTools, reusesRepeats, useToolVersion } from './fixtures/warm/tool-versions.mjs';
 
 /** The oldest supported, the ones the issue found cold, and the newest of each major. */
 const ESLINT_VERSIONS = ['8.57.1', '9.3.0', '9.39.5'];
@@ -90,10 +90,6 @@ const CASES = [
     name: 'eslint',
     version,
     label: `eslint ${version} (flat config)`,
-    // ESLint until at least 9.25 (not 9.39) reads the clock in lintFiles (for its debug
-    // log), and a run that read the clock is never reused (read-ledger.ts): the repeat
-    // runs warm again.
-    reuses: version === '9.39.5',
     commands: [
       ['eslint', '.', '--format', 'json'],
       ['eslint', 'src'],
@@ -106,8 +102,6 @@ const CASES = [
     version: '8.57.1',
     eslintrc: true,
     label: 'eslint 8.57.1 (.eslintrc)',
-    // The eslintrc engine (cli-engine.js) reads the clock too.
-    reuses: false,
     commands: [
       ['eslint', '.', '--ext', '.ts', '--format', 'json'],
       ['eslint', 'src', '--ext', '.ts', '--max-warnings', '0'],
@@ -119,10 +113,6 @@ const CASES = [
     name: 'prettier',
     version,
     label: `prettier ${version}`,
-    // Before 3.6 prettier reads the clock for every file it checks (the timing --write
-    // prints), and a run that read the clock is never reused (read-ledger.ts): the
-    // repeat runs warm, with prettier's own per-file cache.
-    reuses: !/^(2\.|3\.[0-5]\.)/.test(version),
     commands: [
       ['prettier', '--check', '.'],
       ['prettier', '--list-different', 'src'],
@@ -189,7 +179,7 @@ describe('warm gates: the eslint and prettier versions repositories run, warm an
           });
           if (argv === item.commands[0]) {
             expect(warm.startedWorker, `${what}: worker started`).to.equal(step.started === true);
-            if (step.reused && item.reuses !== false)
+            if (step.reused && reusesRepeats(item.name, item.version, item))
               expect(warm.reused, `${what}: reused (${warm.notReusedBecause})`).to.equal(true);
           }
         }

@@ -143,7 +143,9 @@ export function warmPlanOf(
 function tscUnsupported(runDir: string): string | undefined {
   const installed = resolveInstalledPackage(runDir, 'typescript');
   if (typeof installed === 'string') return installed;
-  if (installed.major >= 7) return `typescript ${installed.version}: TypeScript 7 native compiler`;
+  // The worker's own wording (tsc-adapter.ts).
+  if (installed.major >= 7)
+    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
   return undefined;
 }
 
