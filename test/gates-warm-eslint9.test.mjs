@@ -1,44 +1,18 @@
-// ESLint 9, the major most repositories run today, kept warm: its option parser and option
-// translation differ from ESLint 10's (flat config must be asked for), so it gets its own
-// test against the cold command. ESLint 9 is installed once into the temp directory (the
-// product's own dev dependency is ESLint 10); without the npm registry the test skips.
+// ESLint 9, the major most repositories run today, kept warm: its CLI chooses between flat
+// config and eslintrc at run time and has --concurrency (worker threads), so it gets its
+// own test against the cold command. ESLint 9 is installed once into the temp directory
+// (fixtures/warm/tool-versions.mjs; the product's own dev dependency is ESLint 10);
+// without the npm registry the test skips.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
 import { gateEnv, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { installTools, linkTool } from './fixtures/warm/tool-versions.mjs';
 
-const ESLINT9_VERSION = '9.39.2';
-const ESLINT9_DIR = path.join(os.tmpdir(), `mcp-gates-test-eslint-${ESLINT9_VERSION}`);
-
-/** The installed ESLint 9 package directory, or why there is none. */
-function eslint9() {
-  const directory = path.join(ESLINT9_DIR, 'node_modules', 'eslint');
-  if (fs.existsSync(path.join(directory, 'package.json'))) return { directory };
-  fs.mkdirSync(ESLINT9_DIR, { recursive: true });
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const install = spawnSync(
-    npm,
-    [
-      'install',
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      ESLINT9_DIR,
-      `eslint@${ESLINT9_VERSION}`,
-    ],
-    { encoding: 'utf8', timeout: 300000, shell: process.platform === 'win32' },
-  );
-  if (install.status !== 0 || !fs.existsSync(path.join(directory, 'package.json')))
-    return {
-      skipped: `npm install eslint@${ESLINT9_VERSION} failed: ${install.stderr ?? install.error}`,
-    };
-  return { directory };
-}
+// The newest 9.x, shared with gates-warm-versions.test.mjs's installs.
+const ESLINT9_VERSION = '9.39.5';
 
 describe('warm gates: ESLint 9 (flat config) equals its cold command', function () {
   this.timeout(360000);
@@ -47,10 +21,12 @@ describe('warm gates: ESLint 9 (flat config) equals its cold command', function 
   let root;
   let pool;
 
-  before(function () {
+  before(async function () {
     // reason: the fixture's node_modules/.bin/eslint is a POSIX symlink to a .js file.
     if (process.platform === 'win32') this.skip();
-    const found = eslint9();
+    const found = (await installTools([['eslint', ESLINT9_VERSION]])).get(
+      `eslint@${ESLINT9_VERSION}`,
+    );
     // reason: ESLint 9 comes from the npm registry, which this machine cannot reach.
     if (found.skipped) this.skip();
     root = makeTempDir('mcp-gates-warm-eslint9-');
@@ -62,12 +38,7 @@ describe('warm gates: ESLint 9 (flat config) equals its cold command', function 
     fs.mkdirSync(path.join(root, 'src'));
     fs.writeFileSync(path.join(root, 'src', 'a.js'), 'export const a = 1;\n');
     fs.writeFileSync(path.join(root, 'src', 'b.js'), 'var b = 2;\nexport { b };\n');
-    fs.mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
-    fs.symlinkSync(found.directory, path.join(root, 'node_modules', 'eslint'), 'junction');
-    fs.symlinkSync(
-      path.join('..', 'eslint', 'bin', 'eslint.js'),
-      path.join(root, 'node_modules', '.bin', 'eslint'),
-    );
+    linkTool(root, 'eslint', found.directory);
     pool = new WarmPool();
   });
   after(() => {

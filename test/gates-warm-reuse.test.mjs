@@ -321,7 +321,7 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
     expect(report.reads).to.equal(null);
     expect(report['descriptor opened before']).to.match(/file descriptor opened before the call/);
     expect(report.glob).to.match(/fs\.globSync|a write/);
-    expect(report.write).to.match(/a write \(fs binding writeFileUtf8\)/);
+    expect(report.write).to.match(/a write \(fs binding writeFileUtf8 \//);
     expect(report['open for append']).to.match(/opened for writing/);
     expect(report.spawn).to.match(/child process \(spawnSync\)/);
     expect(report.thread).to.match(/worker thread/);

@@ -457,7 +457,7 @@ describe('warm capability, decided before any worker starts', () => {
       });
       expect(capability(native, ['tsc', '--noEmit'])).to.deep.equal({
         warm: false,
-        reason: 'TypeScript 7 native compiler',
+        reason: 'typescript 7.0.2 ships the native tsc, which starts fast: it runs cold',
       });
     }
     // No node_modules of its own: eslint from PATH may be another version than it loads.

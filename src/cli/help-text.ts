@@ -30,7 +30,7 @@ const COMMAND_HELP: Record<CommandName, string> = {
 Serves the project's gates over MCP on stdin/stdout: one tool per gate, plus
 <gate>_fix for gates with a fix command. The gates come from mcp-gates.json at the
 root, or from detection when there is none. A bad config stops the server (exit 2).
-Checks run by the project's own eslint 9+, prettier 3 and tsc (up to 6) answer from
+Checks run by the project's own eslint 8.57+, prettier 2.8+ and tsc (up to 6) answer from
 warm worker processes kept for the server's life, with the cold run's result.
 
 Options:

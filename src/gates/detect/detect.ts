@@ -19,7 +19,7 @@ export const FLAT_ESLINT_CONFIGS = [
   'eslint.config.mts',
   'eslint.config.cts',
 ];
-const ESLINT_CONFIGS = [
+export const ESLINT_CONFIGS = [
   ...FLAT_ESLINT_CONFIGS,
   '.eslintrc.js',
   '.eslintrc.cjs',

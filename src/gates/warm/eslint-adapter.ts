@@ -1,23 +1,25 @@
-import { clockReadsOnlyTime } from './read-ledger.js';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { format } from 'node:util';
 import {
   captureProcessOutput,
   optionValues,
-  resolveInstalledPackage,
   type ToolAdapter,
   type ToolOutcome,
+  warningsDelivered,
+  watchProcessWarnings,
 } from './tool-adapter.js';
+import { clockReadsOnlyTime } from './read-ledger.js';
+import { eslintEntry } from './warm-entry.js';
 
 /**
- * ESLint kept warm: the repository's own eslint, its own CLI option parser and option
- * translation (lib/options.js, lib/shared/translate-cli-options.js), so the arguments
- * mean exactly what they mean to `eslint`; one ESLint instance per option set, reused
- * (config and plugins loaded once); no result cache (cross-file and type-aware rules make
- * it unsound). Output and exit code follow lib/cli.js for the options accepted here;
- * anything else (fixing, stdin, suppressions, cache, output files, worker threads) runs cold.
+ * ESLint kept warm (8.57 to 10, flat config and 8.57's eslintrc): each call runs the
+ * repository's own lib/cli.js `execute`, what bin/eslint.js runs, so option parsing and
+ * translation, file expansion, formatting, messages and exit code are the command's own
+ * code in every version. What stays warm is the loaded eslint, its config and plugins:
+ * the engine classes cli.js constructs are wrapped so that one engine per option set is
+ * made once and reused. No result cache (cross-file and type-aware rules make it unsound).
+ * Anything that writes, reads stdin or leaves the single process runs cold.
  */
 
 interface ParsedOptions {
@@ -27,24 +29,23 @@ interface ParsedOptions {
 
 interface LintResult {
   filePath: string;
-  errorCount: number;
-  fatalErrorCount: number;
-  warningCount: number;
 }
 
-interface ESLintInstance {
+interface Engine {
   lintFiles(patterns: string[]): Promise<LintResult[]>;
-  calculateConfigForFile(
-    filePath: string,
-  ): Promise<{ languageOptions?: { parserOptions?: Record<string, unknown> } } | undefined>;
-  loadFormatter(name?: string): Promise<{
-    format(results: LintResult[], meta: object): string | Promise<string>;
-  }>;
+  calculateConfigForFile(filePath: string): Promise<
+    | {
+        languageOptions?: { parserOptions?: Record<string, unknown> };
+        parserOptions?: Record<string, unknown>;
+      }
+    | undefined
+  >;
 }
 
-interface ESLintClass {
-  new (options: object): ESLintInstance;
-  getErrorResults(results: LintResult[]): LintResult[];
+type EngineClass = new (options: object) => Engine;
+
+interface EslintCli {
+  execute(args: string[], text: string | null, allowFlatConfig?: boolean): Promise<number>;
 }
 
 /** Options whose cold behaviour writes files, reads stdin or leaves the single process. */
@@ -70,51 +71,116 @@ const COLD_ONLY_OPTIONS: readonly string[] = [
   'pruneSuppressions',
   'passOnUnprunedSuppressions',
   'stats',
+  // Timestamped debug lines on stderr.
+  'debug',
+  // eslintrc: rule files are listed once, when the engine is made; a new one would be missed.
+  'rulesdir',
 ];
 
 const SUPPRESSIONS_FILE = 'eslint-suppressions.json';
+/** Engines kept per option set; paths vary per call, options rarely. */
+const MAX_ENGINES = 8;
+const ENGINE_CLASSES = ['ESLint', 'FlatESLint', 'LegacyESLint'];
+
+/** What the wrapped engine classes saw during the current call. */
+interface CallState {
+  key: string;
+  engine?: Engine;
+  results?: LintResult[];
+}
+
+/**
+ * Replaces the engine classes in `modules`' exports (before cli.js takes them) with
+ * proxies that return the engine kept for the current call's option set, and record the
+ * engine and its lint results for the type-information check. Static methods
+ * (getErrorResults, outputFixes) pass through.
+ */
+function keepEngines(
+  requireFromEslint: NodeJS.Require,
+  modules: readonly string[],
+  current: () => CallState | undefined,
+): Map<string, Engine> {
+  const engines = new Map<string, Engine>();
+  const proxies = new WeakSet<object>();
+  for (const file of modules) {
+    const exported = requireFromEslint(file) as Record<string, unknown>;
+    for (const name of ENGINE_CLASSES) {
+      const original = exported[name];
+      if (typeof original !== 'function' || proxies.has(original)) continue;
+      const proxy = new Proxy(original as EngineClass, {
+        construct(target, args: [object]) {
+          const call = current();
+          const key = `${name}\0${call?.key ?? ''}`;
+          let engine = call ? engines.get(key) : undefined;
+          if (!engine) {
+            const made = Reflect.construct(target, args) as Engine;
+            const lintFiles = made.lintFiles;
+            made.lintFiles = async function (patterns) {
+              const results = await lintFiles.call(made, patterns);
+              const state = current();
+              if (state) state.results = results;
+              return results;
+            };
+            engine = made;
+            if (call) {
+              if (engines.size >= MAX_ENGINES) engines.delete(engines.keys().next().value!);
+              engines.set(key, engine);
+            }
+          }
+          if (call) call.engine = engine;
+          return engine;
+        },
+      });
+      proxies.add(proxy);
+      exported[name] = proxy;
+    }
+  }
+  return engines;
+}
 
 export function loadEslintAdapter(root: string): ToolAdapter | string {
-  const installed = resolveInstalledPackage(root, 'eslint');
-  if (typeof installed === 'string') return installed;
-  if (installed.major < 9) {
-    return `eslint ${installed.version} predates flat config; warm gates need eslint 9 or later`;
-  }
-  // ESLint 9 can still run an .eslintrc config when told so; the worker speaks flat config.
-  if (installed.major === 9 && process.env.ESLINT_USE_FLAT_CONFIG === 'false') {
-    return 'ESLINT_USE_FLAT_CONFIG=false (eslintrc) runs cold';
-  }
+  const entry = eslintEntry(root, process.env);
+  if (typeof entry === 'string') return entry;
+  const { installed } = entry;
+  const warning = watchProcessWarnings(`eslint ${installed.version}`);
   const requireFromEslint = createRequire(path.join(installed.directory, 'package.json'));
-  let createCliOptions: (usingFlatConfig?: boolean) => { parse(argv: string[]): ParsedOptions };
-  let translateOptions: (options: ParsedOptions, configType?: 'flat') => Promise<object>;
-  let ESLint: ESLintClass;
-  try {
-    createCliOptions = requireFromEslint(path.join(installed.directory, 'lib/options.js'));
-    translateOptions = requireFromEslint(
-      path.join(installed.directory, 'lib/shared/translate-cli-options.js'),
-    );
-    ({ ESLint } = requireFromEslint(path.join(installed.directory, 'lib/api.js')) as {
-      ESLint: ESLintClass;
-    });
-  } catch (error) {
-    return `eslint ${installed.version} does not have the internals warm gates use (${(error as Error).message})`;
-  }
-  // ESLint 9's option set depends on the config format (its --concurrency, default "off",
-  // exists only for flat config); ESLint 10 knows flat config only and ignores the argument.
-  const cliOptions = createCliOptions(true);
-  // ESLint times its own work for --stats (cold only) and its DEBUG log: not for findings.
+  let call: CallState | undefined;
+  const engines = keepEngines(requireFromEslint, entry.engineModules, () => call);
+  const cli = requireFromEslint(entry.cliFile) as EslintCli;
+  // The engines time their own work for the DEBUG log only (--stats, whose times are
+  // output, runs cold, and TIMING's table stays unregistered, so it is never reused).
   for (const file of [
-    'lib/eslint/eslint.js',
+    ...entry.engineModules,
     'lib/eslint/eslint-helpers.js',
     'lib/eslint/worker.js',
+    'lib/cli-engine/cli-engine.js',
   ])
-    clockReadsOnlyTime(path.join(installed.directory, file));
-  const instances = new Map<string, ESLintInstance>();
+    clockReadsOnlyTime(path.resolve(installed.directory, file));
+  // eslintrc (8.57) times each plugin load for its DEBUG log.
+  try {
+    clockReadsOnlyTime(requireFromEslint.resolve('@eslint/eslintrc'));
+  } catch {
+    // ESLint 10 has no eslintrc.
+  }
+  const createCliOptions = requireFromEslint(path.join(installed.directory, 'lib/options.js')) as (
+    usingFlatConfig?: boolean,
+  ) => { parse(argv: string[]): ParsedOptions };
+  // cli.js's own choice of config format: ESLINT_USE_FLAT_CONFIG, else (8.57) whether a
+  // flat config file exists; ESLint 10 knows flat config only.
+  const shouldUseFlatConfig = entry.engineModules
+    .map(
+      (file) =>
+        (requireFromEslint(file) as { shouldUseFlatConfig?: () => unknown }).shouldUseFlatConfig,
+    )
+    .find((found) => typeof found === 'function');
 
   const run = async (args: string[]): Promise<ToolOutcome> => {
+    const loadWarning = warning();
+    if (loadWarning) return { notWarmable: loadWarning };
+    const usingFlatConfig = shouldUseFlatConfig ? Boolean(await shouldUseFlatConfig()) : true;
     let options: ParsedOptions;
     try {
-      options = cliOptions.parse(['node', 'eslint', ...args]);
+      options = createCliOptions(usingFlatConfig).parse(['node', 'eslint', ...args]);
     } catch (error) {
       return { notWarmable: `eslint rejects these arguments: ${(error as Error).message}` };
     }
@@ -122,38 +188,44 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
       (option) => options[option] !== undefined && options[option] !== false,
     );
     if (coldOnly) return { notWarmable: `eslint option --${coldOnly} runs cold` };
-    if (options.concurrency !== 'off') {
+    // --concurrency (9.34 and later, default "off") lints in worker threads.
+    if (options.concurrency !== undefined && options.concurrency !== 'off') {
       return { notWarmable: 'eslint --concurrency (worker threads) runs cold' };
     }
     if (args.includes('--init') || args.includes('--mcp')) {
       return { notWarmable: 'eslint --init/--mcp runs cold' };
     }
-    // A suppressions file changes results and exit code through code not reproduced here.
+    // A suppressions file changes results and exit code: kept cold, as its options are.
     if (existsSync(path.join(root, SUPPRESSIONS_FILE))) {
       return { notWarmable: `${SUPPRESSIONS_FILE} is present: eslint runs cold` };
     }
 
-    const { _: patterns, ...engineOptions } = options;
-    const key = JSON.stringify(engineOptions);
-    let engine = instances.get(key);
-    if (!engine) {
-      // ESLint 9 translates for eslintrc unless told "flat"; ESLint 10 takes one argument.
-      engine = new ESLint(await translateOptions(options, 'flat'));
-      instances.set(key, engine);
-    }
-    const lintEngine = engine;
-
+    // Paths vary per call, options rarely: engines are kept per option set.
+    const engineOptions: Record<string, unknown> = { ...options, _: undefined };
+    const state: CallState = { key: JSON.stringify([usingFlatConfig, engineOptions]) };
+    call = state;
     try {
       // Linting inside the capture too: what rules and plugins print is the command's output.
-      const captured = await captureProcessOutput(async () => {
-        const results = await lintEngine.lintFiles(patterns);
-        const typeAware = await typeAwareFile(lintEngine, results);
-        if (typeAware) return typeAware;
-        return lintExit(ESLint, lintEngine, options, results);
-      });
-      if (typeof captured.value === 'string') {
+      const captured = await captureProcessOutput(() =>
+        cli.execute(['node', 'eslint', ...args], null, true),
+      );
+      await warningsDelivered();
+      const runWarning = warning();
+      if (runWarning) return { notWarmable: runWarning };
+      if (state.engine && !state.results) {
+        return { notWarmable: `eslint ${installed.version} linted outside lintFiles` };
+      }
+      if (!state.engine && captured.value !== 2) {
+        // An answer without a wrapped engine: cli.js took its class from elsewhere, and
+        // the type-information check below could not see what it linted.
         return {
-          notWarmable: `${captured.value} is linted with type information: TypeScript programs kept across calls can miss edits to other files, so it runs cold`,
+          notWarmable: `eslint ${installed.version}: cli.js built its engine from a module warm gates do not wrap`,
+        };
+      }
+      const typeAware = state.engine && (await typeAwareFile(state.engine, state.results ?? []));
+      if (typeAware) {
+        return {
+          notWarmable: `${typeAware} is linted with type information: TypeScript programs kept across calls can miss edits to other files, so it runs cold`,
         };
       }
       return {
@@ -165,11 +237,15 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     } catch (error) {
       // The cold CLI turns a thrown error into its "Oops!" report and exit 2; that text
       // is the cold command's to write, so the call runs cold.
-      instances.delete(key);
+      for (const [key, engine] of engines) if (engine === state.engine) engines.delete(key);
       return { notWarmable: `eslint failed: ${(error as Error).message.split('\n')[0]}` };
+    } finally {
+      call = undefined;
     }
   };
-  const configFilesNamed = (args: string[]) => optionValues(root, args, ['--config', '-c']);
+  // eslintrc (8.57) also reads the file --ignore-path names.
+  const configFilesNamed = (args: string[]) =>
+    optionValues(root, args, ['--config', '-c', '--ignore-path']);
   return { run, configFilesNamed };
 }
 
@@ -178,57 +254,14 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
  * `project` or `projectService`), if any. Those parsers keep whole TypeScript programs
  * in memory; a cold run is the only sound answer for them.
  */
-async function typeAwareFile(
-  engine: ESLintInstance,
-  results: LintResult[],
-): Promise<string | undefined> {
+async function typeAwareFile(engine: Engine, results: LintResult[]): Promise<string | undefined> {
   for (const result of results) {
     const config = await engine.calculateConfigForFile(result.filePath);
-    const parserOptions = config?.languageOptions?.parserOptions ?? {};
+    // Flat config nests parser options under languageOptions; eslintrc does not.
+    const parserOptions = config?.languageOptions?.parserOptions ?? config?.parserOptions ?? {};
     if (parserOptions.project || parserOptions.projectService || parserOptions.programs) {
       return result.filePath;
     }
   }
   return undefined;
-}
-
-/** lib/cli.js after linting: quiet filter, max-warnings, formatter, exit code. */
-async function lintExit(
-  ESLint: ESLintClass,
-  engine: ESLintInstance,
-  options: ParsedOptions,
-  results: LintResult[],
-): Promise<number> {
-  const resultsToPrint = options.quiet ? ESLint.getErrorResults(results) : results;
-  let errorCount = 0;
-  let fatalErrorCount = 0;
-  let warningCount = 0;
-  for (const result of results) {
-    errorCount += result.errorCount;
-    fatalErrorCount += result.fatalErrorCount;
-    warningCount += result.warningCount;
-  }
-  const maxWarnings = options.maxWarnings as number;
-  const tooManyWarnings = maxWarnings >= 0 && warningCount > maxWarnings;
-  const resultsMeta: Record<string, unknown> = {};
-  if (options.color !== undefined) resultsMeta.color = options.color;
-  if (tooManyWarnings) {
-    resultsMeta.maxWarningsExceeded = { maxWarnings, foundWarnings: warningCount };
-  }
-  let formatter;
-  try {
-    formatter = await engine.loadFormatter(options.format as string);
-  } catch (error) {
-    console.error((error as Error).message);
-    return 2;
-  }
-  const output = await formatter.format(resultsToPrint, resultsMeta);
-  // Runs in the warm worker process, never the server: its console is recorded as the
-  // cold command's stdout would be (see the worker's output recording).
-  if (output) console.log(output);
-  if (!errorCount && tooManyWarnings) {
-    console.error(format('ESLint found too many warnings (maximum: %s).', maxWarnings));
-  }
-  if (options.exitOnFatalError && fatalErrorCount > 0) return 2;
-  return errorCount || tooManyWarnings ? 1 : 0;
 }

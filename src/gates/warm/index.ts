@@ -1,7 +1,7 @@
 /**
  * Warm gates (issue 11). `serve` owns one WarmPool for its life and passes it to the gate
  * tools (GateToolOptions.warm); run/run-warm.ts runs each check command through it when
- * warm-plan.ts allows (the project's own eslint 9+, prettier 3 or tsc up to 6 from its own
+ * warm-plan.ts allows (the project's own eslint 8.57+, prettier 2.8+ or tsc up to 6 from its own
  * node_modules/.bin; a package.json script whose body is one such command; each step of a
  * split chain), turns the answer into the RunOutcome runGateCommand would give (output
  * into the capture in write order, cancel and timeout reported alike), and runs the

@@ -1,19 +1,23 @@
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   captureProcessOutput,
   optionValues,
-  resolveInstalledPackage,
   type ToolAdapter,
   type ToolOutcome,
+  warningsDelivered,
+  watchProcessWarnings,
   workerPrivateDirectory,
 } from './tool-adapter.js';
-import { clockReadsOnlyTime } from './read-ledger.js';
+import { clockReadsOnlyTime, randomOnlyForTokens } from './read-ledger.js';
+import { prettierEntry } from './warm-entry.js';
 
 /**
- * Prettier kept warm: the repository's own prettier 3 CLI module, loaded once and run
- * in process for each call. The CLI itself expands files, directories and globs, reads
+ * Prettier kept warm: the repository's own prettier CLI module (2.8: cli.js; 3.0 to 3.5:
+ * internal/cli.mjs; 3.6 on: internal/legacy-cli.mjs, which bin/prettier runs unless asked
+ * for the experimental CLI), loaded once and run in process for each call. The CLI itself expands files, directories and globs, reads
  * .prettierignore/.gitignore and resolves each file's config, so the file set and the
  * messages are the cold command's by construction; what stays warm is the loaded
  * prettier and its plugins. Only read-only invocations are served: --check,
@@ -30,15 +34,28 @@ const COLD_ONLY_ARGUMENT =
   /^(--write|-w|--cache.*|--stdin-filepath.*|--find-config-path.*|--file-info.*|--support-info|--help|-h|--version|-v|--experimental-cli|--debug-.*)$/;
 
 export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | string> {
-  const installed = resolveInstalledPackage(root, 'prettier');
-  if (typeof installed === 'string') return installed;
-  const cliFile = path.join(installed.directory, 'internal', 'legacy-cli.mjs');
-  if (installed.major !== 3 || !existsSync(cliFile)) {
-    return `prettier ${installed.version} is not one warm gates know (prettier 3 is)`;
-  }
-  const cli = (await import(pathToFileURL(cliFile).href)) as PrettierCli;
-  // formatFiles stamps each file for the "(12ms)" shown only with --write, which runs cold.
-  clockReadsOnlyTime(cliFile);
+  const entry = prettierEntry(root, process.env);
+  if (typeof entry === 'string') return entry;
+  const warning = watchProcessWarnings(`prettier ${entry.installed.version}`);
+  const cli = (
+    entry.format === 'esm'
+      ? await import(pathToFileURL(entry.cliFile).href)
+      : createRequire(entry.cliFile)(entry.cliFile)
+  ) as Partial<PrettierCli>;
+  if (typeof cli.run !== 'function')
+    return `prettier ${entry.installed.version}: ${entry.cliFile} has no run() to call`;
+  const runCli = cli.run;
+  // The CLI stamps each file for the "(12ms)" shown only with --write, and its result
+  // cache checks expiry only with --cache; both run cold.
+  clockReadsOnlyTime(entry.cliFile);
+  // Prettier 2 and 3.0-3.5 bundle brace-expansion (random escape tokens) into the CLI;
+  // prettier 2's parsers bundle core-js's Symbol polyfill (a random key suffix). Not
+  // prettier 2's index.js: postcss's nanoid names an input in its messages.
+  randomOnlyForTokens(entry.cliFile);
+  if (entry.installed.major === 2)
+    for (const file of readdirSync(entry.installed.directory))
+      if (/^parser-.*\.js$/.test(file))
+        randomOnlyForTokens(path.join(entry.installed.directory, file));
   /**
    * Prettier's own result cache, keyed by each file's content and resolved options
    * (`--cache-strategy content`): prettier formats every file on its own, so a file whose
@@ -58,9 +75,12 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     const coldOnly = args.find((argument) => COLD_ONLY_ARGUMENT.test(argument));
     if (coldOnly) return { notWarmable: `prettier ${coldOnly} runs cold` };
     process.exitCode = undefined;
-    const captured = await captureProcessOutput(() => cli.run([...args, ...cacheArgs]));
+    const captured = await captureProcessOutput(() => runCli([...args, ...cacheArgs]));
     const exitCode = Number(process.exitCode ?? 0);
     process.exitCode = undefined;
+    await warningsDelivered();
+    const printed = warning();
+    if (printed) return { notWarmable: printed };
     return { exitCode, stdout: captured.stdout, stderr: captured.stderr, order: captured.order };
   };
   const configFilesNamed = (args: string[]) =>

@@ -157,7 +157,7 @@ function pathArgument(value: unknown): string | undefined {
  * The first file in the current stack that is not the ledger's own code (a path, or a
  * `node:` module of Node's own), if any. Asked only when something unreplayable happens.
  */
-function callerFile(stack = new Error().stack ?? ''): string | undefined {
+function callerFile(stack = new Error().stack ?? '', skipNode = false): string | undefined {
   const own = path.dirname(fileURLToPath(import.meta.url));
   for (const line of stack.split('\n').slice(1)) {
     const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
@@ -165,7 +165,7 @@ function callerFile(stack = new Error().stack ?? ''): string | undefined {
     );
     if (!match) continue;
     const file = match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
-    if (!file.startsWith(own)) return file;
+    if (!file.startsWith(own) && !(skipNode && file.startsWith('node:'))) return file;
   }
   return undefined;
 }
@@ -193,13 +193,14 @@ export class ReadLedger {
   /** The run did something the ledger cannot replay; its result is never reused. */
   notReplayable(what: string): void {
     if (this.unseen !== undefined) return;
-    if (this.loading) {
-      const caller = callerFile();
-      if (caller !== undefined && insideNodeModules(caller)) return;
-      this.unseen = caller ? `${what} in ${caller}` : what;
-      return;
-    }
-    this.unseen = what;
+    // The stack is taken once per ledger: the reason names the code that did it.
+    const stack = new Error().stack ?? '';
+    const caller = callerFile(stack, true);
+    // An installed package initialising (while the call loads it lazily too: brace-expansion
+    // draws random placeholder tokens) is loading, and loading's rule applies.
+    const initialising = this.loading || stack.includes('Module._compile');
+    if (initialising && caller !== undefined && insideNodeModules(caller)) return;
+    this.unseen = caller ? `${what} in ${caller}` : what;
   }
 
   /** Why this run's result may not be reused, or undefined when it may. */
@@ -299,6 +300,19 @@ const timingOnlyClockReaders = new Set<string>();
  */
 export function clockReadsOnlyTime(file: string): void {
   timingOnlyClockReaders.add(path.resolve(file));
+}
+
+/** Files of a tool whose Math.random draws only make unique tokens (see below). */
+const tokenOnlyRandomDrawers = new Set<string>();
+
+/**
+ * Names a tool file whose Math.random draws are known, by reading its code for the
+ * versions an adapter serves, to only make placeholder tokens that never reach the output
+ * (prettier's bundled brace-expansion escapes "\\," as "\0COMMA<random>\0" while it
+ * expands a pattern). A draw from any other code still makes the call not reusable.
+ */
+export function randomOnlyForTokens(file: string): void {
+  tokenOnlyRandomDrawers.add(path.resolve(file));
 }
 
 const MARKER = Symbol('mcp-gates read ledger');
@@ -418,8 +432,17 @@ function installBindingRecording(): void {
         const [first] = args;
         // writeFileUtf8 also writes through a descriptor.
         if (typeof first === 'number' && privateDescriptors.has(first)) return;
-        if (!args.slice(0, pathCount).every((value) => isPrivate(pathArgument(value))))
-          ledger.notReplayable(`a write (fs binding ${name})`);
+        if (args.slice(0, pathCount).every((value) => isPrivate(pathArgument(value)))) return;
+        // Removing what is not there changes nothing; the absence is the input (ESLint 8's
+        // eslintrc engine removes a stale .eslintcache on every run without --cache).
+        const target = pathArgument(first);
+        if (
+          DELETIONS.includes(name) &&
+          target !== undefined &&
+          !withoutRecording(() => exists(target))
+        )
+          return withoutRecording(() => ledger.ask('lstat', target));
+        ledger.notReplayable(`a write (fs binding ${name} ${target ?? ''})`.trimEnd());
       });
     } else if (name === 'close') {
       wrap(fsBinding, name, (_ledger, [fd]) => {
@@ -428,6 +451,17 @@ function installBindingRecording(): void {
     } else if (!BINDING_HARMLESS.includes(name)) {
       deny(fsBinding, name, `fs binding ${name}, which the ledger does not record`);
     }
+  }
+}
+
+const DELETIONS = ['unlink', 'rmdir'];
+
+function exists(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -461,9 +495,6 @@ function installClockRecording(): void {
     const stack = new Error().stack ?? '';
     const caller = callerFile(stack);
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
-    // An installed package initialising while the call loads it lazily (TypeScript's
-    // performance hooks) is loading, and loading's rule applies (see ReadLedger).
-    if (caller && insideNodeModules(caller) && stack.includes('Module._compile')) return;
     ledger.notReplayable(`the current time (${what})`);
   };
   const RealDate = Date;
@@ -542,7 +573,11 @@ function installClockRecording(): void {
     for (const name of functionNames(temporalNow))
       wrap(temporalNow, name, clock(`Temporal.Now.${name}`));
 
-  deny(Math as unknown as Target, 'random', 'randomness (Math.random)');
+  wrap(Math as unknown as Target, 'random', (ledger) => {
+    const caller = callerFile();
+    if (caller && tokenOnlyRandomDrawers.has(caller)) return;
+    ledger.notReplayable('randomness (Math.random)');
+  });
   const crypto = requireBuiltin('node:crypto') as Target;
   for (const name of CRYPTO_RANDOM) deny(crypto, name, `randomness (crypto.${name})`);
   const webCrypto = globalThis.crypto as unknown as Target | undefined;

@@ -80,6 +80,30 @@ export function resolveInstalledPackage(root: string, name: string): InstalledPa
   return { directory: path.dirname(entry), version, major: Number.parseInt(version, 10) };
 }
 
+/**
+ * Starts watching for Node process warnings (`process.emitWarning`, deprecations) and
+ * returns why the tool cannot run warm once one has been seen, if it has. The cold run
+ * prints each as "(node:<pid>) ..." on stderr, naming its own process, and most print once
+ * per process: a worker can reproduce neither. Call before loading the tool (a warning at
+ * load time is one every cold run prints). Nothing prints them when warnings are off.
+ */
+export function watchProcessWarnings(tool: string): () => string | undefined {
+  let seen: Error | undefined;
+  process.on('warning', (warning) => {
+    seen ??= warning;
+  });
+  const silenced = () =>
+    process.env.NODE_NO_WARNINGS === '1' ||
+    /(^|\s)--no-warnings(\s|$)/.test(process.env.NODE_OPTIONS ?? '');
+  return () =>
+    seen && !silenced()
+      ? `${tool} printed a Node warning ("(node:<pid>) ${seen.name}: ${seen.message.split('\n')[0]}"), which names the cold process and prints once per process: it runs cold`
+      : undefined;
+}
+
+/** Lets warnings emitted during a run (Node delivers them on a later tick) reach the watcher. */
+export const warningsDelivered = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 type Write = typeof process.stdout.write;
 
 /**

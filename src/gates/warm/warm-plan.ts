@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { FLAT_ESLINT_CONFIGS } from '../detect/detect.js';
+import { ESLINT_CONFIGS } from '../detect/detect.js';
 import { splitChain } from '../detect/scripts.js';
 import type { GateSpec } from '../gate-spec.js';
 import { nodeModulesBins, resolveCommand, type ResolvedCommand } from '../run/resolve-command.js';
 import { resolveInstalledPackage } from './tool-adapter.js';
+import { eslintEntry, prettierEntry } from './warm-entry.js';
 import { warmToolOf } from './warm-pool.js';
 import type { WarmTool } from './warm-protocol.js';
 
@@ -27,6 +28,10 @@ export type WarmPlan =
 
 const RUST_TOOLS = new Set(['biome', 'oxlint', 'oxfmt', 'ruff', 'cargo', 'rustfmt']);
 const NATIVE_TOOLS = new Set(['go', 'gofmt']);
+/** JavaScript tools with no worker, and why. */
+const COLD_JS_TOOLS: Record<string, string> = {
+  xo: "xo: always lints with ESLint's result cache on (written under node_modules/.cache) and, for TypeScript, with type information from a tsconfig it generates there; warm gates keep both cold, as eslint --cache and type-aware configs are",
+};
 /** typescript-eslint's type-aware settings and presets, as a config file spells them. */
 const TYPE_AWARE = /\bprojectService\b|\bproject\s*:|TypeChecked\b|type-checked/;
 
@@ -35,9 +40,9 @@ function programName(program: string): string {
   return path.basename(program).replace(/\.(cmd|exe|js|cjs|mjs)$/i, '');
 }
 
-/** Whether the root's eslint config asks for type information (then every call runs cold). */
+/** Whether the root's eslint config (flat or eslintrc) asks for type information (then every call runs cold). */
 function typeAwareEslintConfig(runDir: string): boolean {
-  for (const name of FLAT_ESLINT_CONFIGS) {
+  for (const name of ESLINT_CONFIGS) {
     let text: string;
     try {
       text = fs.readFileSync(path.join(runDir, name), 'utf8');
@@ -77,8 +82,8 @@ function scriptInvocation(gate: GateSpec, runDir: string): string[] | { reason: 
 
 /**
  * Whether `argv` (a command of `gate`, run in `runDir`) may run warm, and what the worker
- * runs. Warm only for eslint 9+, prettier 3 and tsc up to 6, found in the project's own
- * node_modules/.bin (the workers load the project's own packages, which is what that
+ * runs. Warm only for the eslint and prettier versions warm-entry.ts names and tsc up to 6,
+ * found in the project's own node_modules/.bin (the workers load the project's own packages, which is what that
  * binary runs: a global eslint on PATH may be another version).
  */
 export function warmPlanOf(
@@ -102,6 +107,8 @@ export function warmPlanOf(
   if (RUST_TOOLS.has(program))
     return { warm: false, reason: `${program}: Rust-based, starts fast` };
   if (NATIVE_TOOLS.has(program)) return { warm: false, reason: `${program}: native, starts fast` };
+  const coldTool = COLD_JS_TOOLS[program];
+  if (coldTool) return { warm: false, reason: coldTool };
   const tool = warmToolOf(command);
   if (!tool) return { warm: false, reason: `${program || 'the command'} has no warm worker` };
   const resolved = resolveCommand(command, runDir, env);
@@ -119,18 +126,27 @@ export function warmPlanOf(
     command[command.length - 2] === '--tsBuildInfoFile'
   )
     command = command.slice(0, -2);
-  const packageName = tool === 'tsc' ? 'typescript' : tool;
-  const installed = resolveInstalledPackage(runDir, packageName);
-  if (typeof installed === 'string') return { warm: false, reason: installed };
-  if (tool === 'tsc' && installed.major >= 7)
-    return { warm: false, reason: 'TypeScript 7 native compiler' };
-  if (tool === 'eslint' && installed.major < 9)
-    return { warm: false, reason: `eslint ${installed.version}: eslint 9 or later runs warm` };
-  if (tool === 'prettier' && installed.major !== 3)
-    return { warm: false, reason: `prettier ${installed.version}: prettier 3 runs warm` };
+  // The same decision the worker's adapter makes when it loads the tool (warm-entry.ts).
+  const unsupported =
+    tool === 'eslint'
+      ? eslintEntry(runDir, env)
+      : tool === 'prettier'
+        ? prettierEntry(runDir, env)
+        : tscUnsupported(runDir);
+  if (typeof unsupported === 'string') return { warm: false, reason: unsupported };
   if (tool === 'eslint' && typeAwareEslintConfig(runDir))
     return { warm: false, reason: 'type-aware ESLint config' };
   return { warm: true, argv: command, tool, resolved };
+}
+
+/** Why the project's typescript cannot run warm, if it cannot. */
+function tscUnsupported(runDir: string): string | undefined {
+  const installed = resolveInstalledPackage(runDir, 'typescript');
+  if (typeof installed === 'string') return installed;
+  // The worker's own wording (tsc-adapter.ts).
+  if (installed.major >= 7)
+    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
+  return undefined;
 }
 
 /** The directory a gate runs in (a workspace root's gates run there). */
