@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, endedPid, makeTempDir } from './fixtures/gates-support.mjs';
-import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, makeWarmRepo, runCold, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const LEDGER = fileURLToPath(new URL('../dist/gates/warm/read-ledger.js', import.meta.url));
 
@@ -88,17 +88,7 @@ describe('warm gates: a reused result is never stale (rules that read other file
   after(cleanupTemporary);
 
   /** The warm answer, asserted equal to the cold command's; returns it. */
-  async function warmEqualsCold(root) {
-    const warm = await pool.run({ root, argv, timeoutMs: 60000, env });
-    const cold = runCold(root, argv, env);
-    expect(warm.kind, warm.reason).to.equal('ran');
-    expect([warm.exitCode, warm.stdout, warm.stderr]).to.deep.equal([
-      cold.exitCode,
-      cold.stdout,
-      cold.stderr,
-    ]);
-    return warm;
-  }
+  const warmEqualsCold = async (root) => (await warmAndCold(pool, root, argv, env, 60000)).warm;
   const messages = (warm) =>
     JSON.parse(warm.stdout)
       .flatMap((result) => result.messages.map((message) => message.message))

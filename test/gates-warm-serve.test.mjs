@@ -156,7 +156,13 @@ describe('warm gates through mcp-gates serve', function () {
   it('answers a repeat call from the same worker, with the cold result, through edits', async () => {
     const first = await same('lint');
     expect(first.structuredContent.findingCount).to.be.above(0);
-    expect(first.structuredContent.warm).to.deep.equal({ used: true, started: true });
+    const linted = first.structuredContent.warm.incremental?.checked;
+    expect(linted).to.be.above(1);
+    expect(first.structuredContent.warm).to.deep.equal({
+      used: true,
+      started: true,
+      incremental: { kept: 0, checked: linted },
+    });
     // Nothing the first run read has changed: the worker returns that result.
     const second = await same('lint');
     expect(second.structuredContent.warm).to.deep.equal({
@@ -171,14 +177,23 @@ describe('warm gates through mcp-gates serve', function () {
       (text) => `${text}\nexport function stop(): void {\n  console.log('x');\n}\n`,
     );
     const edited = await same('lint');
-    expect(edited.structuredContent.warm).to.deep.equal({ used: true, started: false });
+    // Only the edited file is linted again; the others' kept results answer.
+    expect(edited.structuredContent.warm).to.deep.equal({
+      used: true,
+      started: false,
+      incremental: { kept: linted - 1, checked: 1 },
+    });
     expect(edited.structuredContent.findings.map((finding) => finding.rule)).to.include(
       'no-console',
     );
 
     // A call's paths reach the warm worker as they reach the cold command.
     const onePath = await same('lint', { paths: ['src/math.ts'] });
-    expect(onePath.structuredContent.warm).to.deep.equal({ used: true, started: false });
+    expect(onePath.structuredContent.warm).to.deep.equal({
+      used: true,
+      started: false,
+      incremental: { kept: 1, checked: 0 },
+    });
     expect(onePath.structuredContent.findingCount).to.be.above(0);
     expect(
       new Set(onePath.structuredContent.findings.map((finding) => finding.file)),
@@ -264,7 +279,7 @@ describe('warm gates through mcp-gates serve', function () {
       fs.rmSync(path.join(root, 'src', 'slow.ts'));
     }
     const after = await same('lint');
-    expect(after.structuredContent.warm).to.deep.equal({ used: true, started: true });
+    expect(after.structuredContent.warm).to.deep.include({ used: true, started: true });
   });
 
   it('reports a cancelled warm call as cancelled, as the cold runner does', async () => {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary } from './fixtures/gates-support.mjs';
-import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const write = (root, file, text) => {
   fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -54,17 +54,7 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6)', function ()
   afterEach(() => pool.close());
   after(cleanupTemporary);
 
-  async function warmEqualsCold(root, argv) {
-    const warm = await pool.run({ root, argv, timeoutMs: 90000, env });
-    const cold = runCold(root, argv, env);
-    expect(warm.kind, warm.reason).to.equal('ran');
-    expect({ exit: warm.exitCode, stdout: warm.stdout, stderr: warm.stderr }).to.deep.equal({
-      exit: cold.exitCode,
-      stdout: cold.stdout,
-      stderr: cold.stderr,
-    });
-    return { warm, cold };
-  }
+  const warmEqualsCold = (root, argv) => warmAndCold(pool, root, argv, env);
   const lint = ['eslint', 'src', '--format', 'json'];
 
   it('1: a data file eslint.config.js reads while it loads is an input', async () => {

@@ -201,6 +201,18 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
         started: { type: 'boolean' },
         reused: { type: 'boolean' },
         reason: { type: 'string' },
+        incremental: {
+          type: 'object',
+          description:
+            'An incremental warm run (ESLint): files whose earlier result was kept because nothing they read changed (kept), files linted again (checked), and why every kept result was dropped (droppedBecause).',
+          properties: {
+            kept: { type: 'integer' },
+            checked: { type: 'integer' },
+            droppedBecause: { type: 'string' },
+          },
+          required: ['kept', 'checked'],
+          additionalProperties: false,
+        },
       },
       required: ['used', 'started'],
       additionalProperties: false,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { GateSpec } from '../gate-spec.js';
 import { warmPlanOf } from '../warm/warm-plan.js';
 import type { WarmPool } from '../warm/warm-pool.js';
+import type { Incremental } from '../warm/tool-adapter.js';
 import {
   gateEnvironment,
   GateOutput,
@@ -26,6 +27,8 @@ export interface WarmHint {
   reused?: boolean;
   /** Why it ran cold, or why the worker was restarted. */
   reason?: string;
+  /** Files kept and checked again by an incremental run (ESLint). */
+  incremental?: Incremental;
 }
 
 export interface WarmUse {
@@ -134,6 +137,7 @@ export async function runMaybeWarm(
       used: true,
       started: result.startedWorker,
       ...(result.reused ? { reused: true } : {}),
+      ...(result.incremental ? { incremental: result.incremental } : {}),
       ...(result.restartedBecause
         ? { reason: `worker restarted: ${result.restartedBecause}` }
         : {}),
@@ -199,6 +203,19 @@ export function warmFormatter(
   };
 }
 
+function combinedIncremental(hints: readonly WarmHint[]): { incremental?: Incremental } {
+  const parts = hints.flatMap((hint) => (hint.incremental ? [hint.incremental] : []));
+  if (parts.length === 0) return {};
+  const dropped = parts.flatMap((part) => (part.droppedBecause ? [part.droppedBecause] : []));
+  return {
+    incremental: {
+      kept: parts.reduce((sum, part) => sum + part.kept, 0),
+      checked: parts.reduce((sum, part) => sum + part.checked, 0),
+      ...(dropped.length > 0 ? { droppedBecause: dropped.join('; ') } : {}),
+    },
+  };
+}
+
 /** One hint for a call that ran several commands (steps, or a fix and its check). */
 export function combineWarmHints(hints: readonly WarmHint[]): WarmHint | undefined {
   if (hints.length === 0) return undefined;
@@ -211,5 +228,6 @@ export function combineWarmHints(hints: readonly WarmHint[]): WarmHint | undefin
       ? { reused: true }
       : {}),
     ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+    ...combinedIncremental(hints),
   };
 }

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
+  capturedWrites,
   captureProcessOutput,
   optionValues,
   type ToolAdapter,
@@ -9,6 +11,7 @@ import {
   warningsDelivered,
   watchProcessWarnings,
 } from './tool-adapter.js';
+import { KeptParts } from './kept-parts.js';
 import { clockReadsOnlyTime } from './read-ledger.js';
 import { eslintEntry } from './warm-entry.js';
 
@@ -138,6 +141,116 @@ function keepEngines(
   return engines;
 }
 
+/** What one file's lint gave: verifyAndFix's answer and the suppressed messages beside it. */
+interface FileLint {
+  result: unknown;
+  suppressedMessages: unknown;
+}
+
+/** Files whose lint results are kept (a 3,000-file repository with room for edits). */
+const MAX_KEPT_FILE_LINTS = 20000;
+
+/**
+ * Per-file incremental lint: Linter.prototype.verifyAndFix (what every ESLint 8.57-10
+ * engine calls once per file, synchronously) answers from a kept result when the file's
+ * text, its config (the very config object the engine holds: a config edit restarts the
+ * worker or makes a new engine) and the lint options are the same and nothing any kept
+ * file's lint read has changed (kept-parts.ts). File expansion, reading, formatting and the
+ * exit code stay the CLI's own, so the output is the cold command's by construction.
+ * Undefined when this ESLint's Linter is not the one expected (then every file is linted).
+ */
+function keepFileLints(
+  requireFromEslint: NodeJS.Require,
+  directory: string,
+): KeptParts<FileLint> | undefined {
+  let linter: { prototype: Record<string, unknown> } | undefined;
+  try {
+    ({ Linter: linter } = requireFromEslint(path.join(directory, 'lib/api.js')) as {
+      Linter?: { prototype: Record<string, unknown> };
+    });
+  } catch {
+    return undefined;
+  }
+  const prototype = linter?.prototype;
+  if (!prototype) return undefined;
+  const verifyAndFix = prototype.verifyAndFix;
+  const getSuppressedMessages = prototype.getSuppressedMessages;
+  if (typeof verifyAndFix !== 'function' || typeof getSuppressedMessages !== 'function')
+    return undefined;
+  const kept = new KeptParts<FileLint>(MAX_KEPT_FILE_LINTS);
+  /** Linters whose last file was answered from a kept result: its suppressed messages. */
+  const replayed = new WeakMap<object, unknown>();
+  const identities = new WeakMap<object, number>();
+  let identitiesGiven = 0;
+  const identity = (value: object): number => {
+    let id = identities.get(value);
+    if (id === undefined) identities.set(value, (id = ++identitiesGiven));
+    return id;
+  };
+  prototype.verifyAndFix = function (
+    this: object,
+    text: unknown,
+    config: unknown,
+    options: unknown,
+  ) {
+    const key = fileLintKey(text, config, options, identity);
+    replayed.delete(this);
+    if (key === undefined) return verifyAndFix.call(this, text, config, options) as unknown;
+    const hit = kept.reuse(key);
+    if (hit) {
+      replayed.set(this, hit.suppressedMessages);
+      return structuredClone(hit.result);
+    }
+    const writesBefore = capturedWrites();
+    return kept.run(
+      key,
+      () => verifyAndFix.call(this, text, config, options) as unknown,
+      (result) => {
+        // A rule that printed: a kept answer would not print it again.
+        if (capturedWrites() !== writesBefore) return undefined;
+        try {
+          return structuredClone({
+            result,
+            suppressedMessages: getSuppressedMessages.call(this) as unknown,
+          });
+        } catch {
+          return undefined; // Not plain data (a plugin's message with a function): not kept.
+        }
+      },
+    );
+  };
+  prototype.getSuppressedMessages = function (this: object) {
+    return replayed.has(this)
+      ? structuredClone(replayed.get(this))
+      : (getSuppressedMessages.call(this) as unknown);
+  };
+  return kept;
+}
+
+/**
+ * Everything verifyAndFix's answer depends on besides what the lint reads: the text, the
+ * config object and the options; undefined for a call that is not one file's plain lint
+ * (fixing, timing, or text given as a parsed SourceCode).
+ */
+function fileLintKey(
+  text: unknown,
+  config: unknown,
+  options: unknown,
+  identity: (value: object) => number,
+): string | undefined {
+  if (typeof text !== 'string' || typeof config !== 'object' || config === null) return undefined;
+  if (typeof options !== 'object' || options === null) return undefined;
+  const given = options as Record<string, unknown>;
+  if (given.fix || given.stats) return undefined;
+  const optionsKey = JSON.stringify(given, (name, value: unknown) => {
+    // Rebuilt for each file from the engine's config (in the key) and its extensions.
+    if (name === 'filterCodeBlock') return 'filterCodeBlock';
+    return typeof value === 'function' ? `function#${identity(value)}` : value;
+  });
+  const digest = createHash('sha256').update(text).digest('base64');
+  return `${identity(config)}\0${optionsKey}\0${text.length}:${digest}`;
+}
+
 export function loadEslintAdapter(root: string): ToolAdapter | string {
   const entry = eslintEntry(root, process.env);
   if (typeof entry === 'string') return entry;
@@ -147,6 +260,7 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   let call: CallState | undefined;
   const engines = keepEngines(requireFromEslint, entry.engineModules, () => call);
   const cli = requireFromEslint(entry.cliFile) as EslintCli;
+  const fileLints = keepFileLints(requireFromEslint, installed.directory);
   // The engines time their own work for the DEBUG log only (--stats, whose times are
   // output, runs cold, and TIMING's table stays unregistered, so it is never reused).
   for (const file of [
@@ -204,6 +318,7 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     const engineOptions: Record<string, unknown> = { ...options, _: undefined };
     const state: CallState = { key: JSON.stringify([usingFlatConfig, engineOptions]) };
     call = state;
+    fileLints?.startCall();
     try {
       // Linting inside the capture too: what rules and plugins print is the command's output.
       const captured = await captureProcessOutput(() =>
@@ -228,11 +343,13 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
           notWarmable: `${typeAware} is linted with type information: TypeScript programs kept across calls can miss edits to other files, so it runs cold`,
         };
       }
+      const parts = fileLints?.summary();
       return {
         exitCode: captured.value,
         stdout: captured.stdout,
         stderr: captured.stderr,
         order: captured.order,
+        ...(parts && parts.kept + parts.checked > 0 ? { incremental: parts } : {}),
       };
     } catch (error) {
       // The cold CLI turns a thrown error into its "Oops!" report and exit 2; that text

@@ -174,6 +174,8 @@ export class ReadLedger {
   /** `kind\0path` -> the answer the first time it was asked. */
   private readonly answers = new Map<string, string>();
   private unseen: string | undefined;
+  /** Questions taken in from a kept part's record, not asked by the tool in this run. */
+  private readonly replayedKeys = new Set<string>();
 
   /**
    * @param loading this ledger records the tool's loading (the background ledger): there,
@@ -219,6 +221,28 @@ export class ReadLedger {
 
   asked(key: string): boolean {
     return this.answers.has(key);
+  }
+
+  /**
+   * Takes in what `other` recorded (questions not asked here yet, with the answers `other`
+   * got; its unreplayable reason if this ledger has none): a part recorded on its own, or
+   * a part's answer replayed from a kept result, becomes part of this run.
+   */
+  absorb(other: ReadLedger, { replayed = false } = {}): void {
+    for (const [key, answer] of other.answers) {
+      if (this.answers.has(key)) continue;
+      this.answers.set(key, answer);
+      if (replayed || other.replayedKeys.has(key)) this.replayedKeys.add(key);
+    }
+    this.unseen ??= other.unseen;
+  }
+
+  /**
+   * Whether the tool itself asked `key` in this run; false for an answer replayed from a
+   * kept part, which says nothing about whether the tool would ask it again.
+   */
+  askedItself(key: string): boolean {
+    return this.answers.has(key) && !this.replayedKeys.has(key);
   }
 
   /** The first question whose answer changed, or undefined when every one is as recorded. */
@@ -648,6 +672,25 @@ export function installReadRecording(): void {
 export function recordBackground(ledger: ReadLedger): void {
   background = ledger;
   active ??= ledger;
+}
+
+/**
+ * Runs the synchronous `work` (one file's lint) with `ledger` recording what it asks
+ * instead of the ledger recording now; the caller absorbs it into the run's ledger.
+ */
+export function recordPartSync<T>(ledger: ReadLedger, work: () => T): T {
+  const outer = active;
+  active = ledger;
+  try {
+    return work();
+  } finally {
+    active = outer;
+  }
+}
+
+/** The ledger of the call running now, if any (not the background one). */
+export function callLedger(): ReadLedger | undefined {
+  return active !== background ? active : undefined;
 }
 
 /** Runs `work` with `ledger` recording every question asked meanwhile. */

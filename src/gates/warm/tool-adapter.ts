@@ -18,6 +18,19 @@ export interface ToolOutput {
    * Absent: all of stdout, then all of stderr.
    */
   order?: [0 | 1, number][];
+  /**
+   * An incremental run (ESLint): how many files' earlier results were kept because nothing
+   * they read had changed, how many were checked again, and why every kept result was
+   * dropped, if it was.
+   */
+  incremental?: Incremental;
+}
+
+/** What an incremental run kept and redid (see ToolOutput.incremental). */
+export interface Incremental {
+  kept: number;
+  checked: number;
+  droppedBecause?: string;
 }
 
 /** Either the output, or why this invocation must run cold. */
@@ -111,6 +124,13 @@ type Write = typeof process.stdout.write;
  * included: it writes through the same stream objects) kept instead of written, the
  * way a cold run's pipes would receive it. The worker's real fds carry nothing.
  */
+let writesCaptured = 0;
+
+/** How many writes captureProcessOutput has taken so far: a part that wrote cannot be replayed silently. */
+export function capturedWrites(): number {
+  return writesCaptured;
+}
+
 export async function captureProcessOutput<T>(
   work: () => Promise<T>,
 ): Promise<{ value: T; stdout: string; stderr: string; order: [0 | 1, number][] }> {
@@ -123,6 +143,7 @@ export async function captureProcessOutput<T>(
     ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       into.push(text);
+      writesCaptured++;
       const last = order[order.length - 1];
       if (last && last[0] === stream) last[1] += text.length;
       else if (text.length > 0) order.push([stream, text.length]);

@@ -11,6 +11,7 @@ import {
 } from '../run/gate-lifeline.js';
 import { removeWorkerDirectory } from './worker-directory.js';
 import { WARM_TOOLS, type WarmReply, type WarmTool } from './warm-protocol.js';
+import type { Incremental } from './tool-adapter.js';
 
 /**
  * Warm gates: a pool of worker processes, one per (root, tool, environment), each a
@@ -65,6 +66,8 @@ export type WarmRunResult =
       reused: boolean;
       /** When not reused, why (the first changed input, or what the last run did). */
       notReusedBecause?: string;
+      /** Files kept and checked again by an incremental run. */
+      incremental?: Incremental;
       /** Why an earlier worker was replaced before this call, if it was. */
       restartedBecause?: string;
     }
@@ -429,6 +432,7 @@ export class WarmPool {
         startedWorker,
         reused: reply.reused,
         ...(reply.notReusedBecause ? { notReusedBecause: reply.notReusedBecause } : {}),
+        ...(reply.incremental ? { incremental: reply.incremental } : {}),
         ...(restartedBecause ? { restartedBecause } : {}),
       };
     }

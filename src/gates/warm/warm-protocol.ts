@@ -4,6 +4,8 @@
  * socket, no port, no token file). One call at a time per worker.
  */
 
+import type { Incremental } from './tool-adapter.js';
+
 export type WarmTool = 'eslint' | 'prettier' | 'tsc';
 
 export const WARM_TOOLS: readonly WarmTool[] = ['eslint', 'prettier', 'tsc'];
@@ -29,6 +31,8 @@ export type WarmReply =
       reused: boolean;
       /** When not reused: the first input that changed, or what made the last run unreplayable. */
       notReusedBecause?: string;
+      /** Files kept and checked again by an incremental run. */
+      incremental?: Incremental;
       rssBytes: number;
     }
   /** This invocation is one the worker cannot answer exactly as the cold command would. */

@@ -170,7 +170,9 @@ function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
     keptCharacters + sizeOf(output) > MAX_KEPT_CHARACTERS
   )
     forgetResult(keptResults.keys().next().value!);
-  keptResults.set(key, { ledger, output });
+  // A reused answer reports no incremental work of its own.
+  const { incremental: _incremental, ...kept } = output;
+  keptResults.set(key, { ledger, output: kept });
   keptCharacters += sizeOf(output);
 }
 
@@ -188,12 +190,14 @@ const heldAnswers = new Map<string, { answer: string; askedAgain: boolean }>();
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
   for (const [key, held] of heldAnswers) {
-    if (call.asked(key) || held.askedAgain) continue;
+    if (call.askedItself(key) || held.askedAgain) continue;
     const [kind, file] = key.split('\0') as [Kind, string];
     if (!stillAnswers(kind, file, held.answer))
       return `${kind} ${file} changed and the tool, which asked it once, did not ask again: it may keep the old answer`;
   }
   for (const [key, answer] of call.questions()) {
+    // A kept part's replayed answer is not the tool asking again.
+    if (!call.askedItself(key)) continue;
     const held = heldAnswers.get(key);
     heldAnswers.set(key, { answer, askedAgain: held !== undefined });
   }

@@ -1,0 +1,169 @@
+// Per-file incremental lint (issue 19, item 1): after an edit, a warm ESLint lints again
+// only the files whose text, config or reads changed, and its answer equals the cold
+// command's. Each case also checks what was kept and what was linted again, so a run that
+// silently relinted everything (or kept what it should not) fails.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WarmPool } from '../dist/gates/warm/index.js';
+import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
+
+const FILES = 12;
+const ARGV = ['eslint', '.', '--format', 'json'];
+
+const write = (root, file, text) => {
+  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  fs.writeFileSync(path.join(root, file), text);
+};
+
+/**
+ * A flat config for src/**\/*.js with one inline rule: it reports "BAD" in a file's text,
+ * after `check` (a statement run in Program with `context` and `fs` in scope).
+ */
+function configWithRule(check = '') {
+  return `import fs from 'node:fs';
+let kept;
+const rule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return {
+      Program(node) {
+        ${check}
+        if (context.sourceCode.text.includes('BAD')) context.report({ node, message: 'BAD found' });
+      },
+    };
+  },
+};
+export default [
+  { ignores: ['node_modules/', 'ignored/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { local: { rules: { rule } } }, rules: { 'local/rule': 'error', 'no-unused-vars': 'warn' } },
+];
+`;
+}
+
+function incrementalRepo(check) {
+  const root = makeWarmRepo('mcp-gates-warm-incremental-');
+  fs.rmSync(path.join(root, 'src'), { recursive: true });
+  for (let index = 0; index < FILES; index++)
+    write(root, `src/f${index}.js`, `export const f${index} = ${index};\n`);
+  write(root, 'eslint.config.js', configWithRule(check));
+  return root;
+}
+
+describe('warm gates: per-file incremental lint (ESLint)', function () {
+  this.timeout(180000);
+  const env = gateEnv();
+  let pool;
+  beforeEach(() => {
+    pool = new WarmPool();
+  });
+  afterEach(() => pool.close());
+  after(cleanupTemporary);
+
+  /** Runs warm and cold; asserts they agree and returns the warm result. */
+  const warmEqualsCold = async (root) => (await warmAndCold(pool, root, ARGV, env)).warm;
+
+  it('lints again only the edited, added and renamed files, and answers as cold', async () => {
+    const root = incrementalRepo();
+    const first = await warmEqualsCold(root);
+    expect(first.incremental).to.deep.equal({ kept: 0, checked: FILES });
+
+    write(root, 'src/f3.js', 'export const f3 = "BAD";\n');
+    const edited = await warmEqualsCold(root);
+    expect(edited.exitCode).to.equal(1);
+    expect(edited.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+
+    write(root, 'src/new.js', 'const unused = 1;\n');
+    const added = await warmEqualsCold(root);
+    expect(added.incremental).to.deep.equal({ kept: FILES, checked: 1 });
+
+    // The same text under another name is another file's lint.
+    fs.renameSync(path.join(root, 'src/f5.js'), path.join(root, 'src/g5.js'));
+    const renamed = await warmEqualsCold(root);
+    expect(renamed.incremental).to.deep.equal({ kept: FILES, checked: 1 });
+
+    // Back to a text linted before: its kept result answers.
+    write(root, 'src/f3.js', 'export const f3 = 3;\n');
+    const reverted = await warmEqualsCold(root);
+    expect(reverted.exitCode).to.equal(0); // new.js's unused variable is only a warning
+    expect(reverted.incremental).to.deep.equal({ kept: FILES + 1, checked: 0 });
+  });
+
+  it('keeps the suppressed messages of a kept file as the cold run reports them', async () => {
+    const root = incrementalRepo();
+    write(
+      root,
+      'src/f0.js',
+      '/* eslint-disable local/rule -- kept on purpose */\nexport const f0 = "BAD";\n',
+    );
+    await warmEqualsCold(root);
+    write(root, 'src/f1.js', 'export const f1 = "BAD";\n');
+    const warm = await warmEqualsCold(root);
+    expect(warm.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+    const report = JSON.parse(warm.stdout);
+    const f0 = report.find((result) => result.filePath.endsWith(`${path.sep}f0.js`));
+    expect(f0.suppressedMessages.map((message) => message.ruleId)).to.deep.equal(['local/rule']);
+  });
+
+  it('lints every file again when anything a file lint read changes', async () => {
+    // Every file's lint reads data/banned.txt: an edit there changes every answer.
+    const root = incrementalRepo(
+      `if (context.sourceCode.text.includes(fs.readFileSync('data/banned.txt', 'utf8').trim())) context.report({ node, message: 'banned' });`,
+    );
+    write(root, 'data/banned.txt', 'nothing-matches\n');
+    await warmEqualsCold(root);
+    write(root, 'data/banned.txt', 'export\n');
+    const warm = await warmEqualsCold(root);
+    expect(warm.exitCode).to.equal(1);
+    expect(warm.incremental.checked).to.equal(FILES);
+    expect(warm.incremental.kept).to.equal(0);
+    expect(warm.incremental.droppedBecause).to.match(/data\/banned\.txt/);
+  });
+
+  it('answers as cold when a rule read a file once and kept it for every later file', async () => {
+    // Read while linting the first file only, then kept in memory: no other file's lint
+    // reads it again, so only dropping every kept result (and the worker) is sound.
+    const root = incrementalRepo(
+      `kept ??= fs.readFileSync('data/banned.txt', 'utf8').trim(); if (context.sourceCode.text.includes(kept)) context.report({ node, message: 'banned' });`,
+    );
+    write(root, 'data/banned.txt', 'nothing-matches\n');
+    await warmEqualsCold(root);
+    write(root, 'src/f2.js', 'export const f2 = 22;\n');
+    await warmEqualsCold(root);
+    write(root, 'data/banned.txt', 'export\n');
+    const warm = await warmEqualsCold(root);
+    expect(warm.exitCode).to.equal(1);
+  });
+
+  it('lints again every time a file whose lint printed or read the clock', async () => {
+    const root = incrementalRepo(
+      `if (context.filename.endsWith('f1.js')) console.error('rule says hello');
+       if (context.filename.endsWith('f2.js')) performance.now();`,
+    );
+    await warmEqualsCold(root);
+    write(root, 'src/f4.js', 'export const f4 = "BAD";\n');
+    const warm = await warmEqualsCold(root);
+    expect(warm.stderr).to.include('rule says hello');
+    // f4 (edited), f1 (printed) and f2 (read the clock) are linted again.
+    expect(warm.incremental).to.deep.equal({ kept: FILES - 3, checked: 3 });
+    // The clock read makes the whole answer one that is never reused either.
+    const again = await warmEqualsCold(root);
+    expect(again.reused).to.equal(false);
+    expect(again.notReusedBecause).to.match(/performance\.now/);
+  });
+
+  it('starts over when the config changes', async () => {
+    const root = incrementalRepo();
+    await warmEqualsCold(root);
+    write(
+      root,
+      'eslint.config.js',
+      configWithRule().replace("'no-unused-vars': 'warn'", "'no-unused-vars': 'error'"),
+    );
+    write(root, 'src/f6.js', 'const unused = 6;\n');
+    const warm = await warmEqualsCold(root);
+    expect(warm.exitCode).to.equal(1);
+    expect(warm.incremental).to.deep.equal({ kept: 0, checked: FILES });
+  });
+});
