@@ -6,7 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { createGateTools, detectGates, loadGates } from '../dist/gates/index.js';
-import { planScript, splitChain } from '../dist/gates/detect/scripts.js';
+import { planScript, silenceHidesOutput, splitChain } from '../dist/gates/detect/scripts.js';
 import { findWorkspace } from '../dist/gates/detect/workspace.js';
 import { runSteps } from '../dist/gates/run/run-steps.js';
 import { findParser } from '../dist/gates/parsers/index.js';
@@ -18,8 +18,10 @@ import {
   hasCommand,
   loadOutput,
   makeRepo,
+  makeTempDir,
   toolContext,
 } from './fixtures/gates-support.mjs';
+import { installTools } from './fixtures/warm/tool-versions.mjs';
 import { STALL_MS } from './helpers/growth.mjs';
 
 const ROOT = '/work/project';
@@ -623,5 +625,72 @@ describe('workspace membership', function () {
     expect(findWorkspace(path.join(root, 'packages/private'))).to.equal(undefined);
     expect(findWorkspace(path.join(root, 'other'))).to.equal(undefined);
     expect(findWorkspace(root)).to.equal(undefined);
+  });
+});
+
+/** pnpm from the npm registry, once per machine; a bin directory holding `pnpm`, or { skipped }. */
+async function pnpmBin() {
+  const version = '10.34.9';
+  const found = (await installTools([['pnpm', version]])).get(`pnpm@${version}`);
+  if (found.skipped) return found;
+  const bin = makeTempDir('mcp-gates-pnpm-bin-');
+  fs.symlinkSync(path.join(found.directory, 'bin', 'pnpm.cjs'), path.join(bin, 'pnpm'));
+  return { bin };
+}
+
+describe('script paper cuts (issue 20, item 8)', function () {
+  this.timeout(120000);
+  afterEach(cleanupTemporary);
+
+  it('runs a script without --silent where a nested pnpm -r would print nothing under it', () => {
+    const root = copyRepo('pnpm-recursive');
+    const check = detectGates(root).gates.find((gate) => gate.name === 'check');
+    expect(check.command).to.deep.equal(['pnpm', 'run', 'check']);
+    for (const body of [
+      'pnpm -r check',
+      'pnpm --recursive run lint',
+      'pnpm run -r lint',
+      'pnpm recursive run lint',
+      'pnpm build && pnpm --filter "./packages/*" check',
+      'pnpm -F app lint',
+      'pnpm --parallel -r lint',
+      'npx pnpm -r lint',
+    ])
+      expect(silenceHidesOutput(body), body).to.equal(true);
+    for (const body of [
+      'pnpm run lint',
+      'pnpm exec eslint .',
+      'eslint . && pnpm run format',
+      'tsc -r',
+    ])
+      expect(silenceHidesOutput(body), body).to.equal(false);
+    // A script with no nested recursive run keeps --silent (no banner in its output).
+    const plain = makeRepo({
+      'package.json': { name: 'p', scripts: { check: 'pnpm -r check', lint: 'eslint .' } },
+      'pnpm-lock.yaml': 'lockfileVersion: 9.0\n',
+    });
+    const gates = detectGates(plain).gates;
+    expect(gates.find((gate) => gate.name === 'lint').command).to.deep.equal([
+      'pnpm',
+      'run',
+      '--silent',
+      'lint',
+    ]);
+  });
+
+  it('a failing package of a `pnpm -r check` shows its output and fails the gate (real pnpm)', async function () {
+    if (process.platform === 'win32') this.skip(); // reason: the pnpm bin is a POSIX symlink
+    const pnpm = await pnpmBin();
+    // reason: pnpm comes from the npm registry, which this machine cannot reach.
+    if (pnpm.skipped) this.skip();
+    const root = copyRepo('pnpm-recursive');
+    const env = envWithTools({ PATH: `${pnpm.bin}${path.delimiter}${envWithTools().PATH}` });
+    const tool = createGateTools(detectGates(root).gates, { root, env }).find(
+      (candidate) => candidate.name === 'check',
+    );
+    const result = await tool.run({}, toolContext());
+    expect(result.isError, result.text).to.equal(true);
+    expect(result.text).to.include('bad is not checked in');
+    expect(result.text).to.not.include('(no output)');
   });
 });
