@@ -678,6 +678,27 @@ describe('script paper cuts (issue 20, item 8)', function () {
     ]);
   });
 
+  it("a split chain's $ line pastes into sh and prints what its steps print", async function () {
+    if (!hasCommand('sh', ['-c', 'true'])) this.skip(); // reason: the line is run with sh, absent here
+    const root = copyRepo('scripts-chain');
+    const result = await runTool(root, 'lint');
+    expect(result.isError).to.equal(true);
+    const line = result.text.split('\n').find((text) => text.startsWith('$ '));
+    expect(line).to.equal('$ eslint .; prettier --check .');
+    const env = envWithTools();
+    const run = (file, args) => spawnSync(file, args, { cwd: root, env, encoding: 'utf8' });
+    const pasted = run('sh', ['-c', line.slice(2)]);
+    const steps = detectGates(root)
+      .gates.find((gate) => gate.name === 'lint')
+      .steps.map((step) => run(step.command[0], step.command.slice(1)));
+    // Both steps fail and both print: `&&` would have stopped after eslint.
+    expect(steps.map((step) => step.status)).to.deep.equal([1, 1]);
+    expect(pasted.stdout).to.equal(steps.map((step) => step.stdout).join(''));
+    expect(pasted.stderr).to.equal(steps.map((step) => step.stderr).join(''));
+    expect(pasted.stdout).to.include('no-unused-vars');
+    expect(pasted.stderr).to.include('src/ugly.js');
+  });
+
   it('a failing package of a `pnpm -r check` shows its output and fails the gate (real pnpm)', async function () {
     if (process.platform === 'win32') this.skip(); // reason: the pnpm bin is a POSIX symlink
     const pnpm = await pnpmBin();
