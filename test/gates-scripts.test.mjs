@@ -628,15 +628,20 @@ describe('workspace membership', function () {
   });
 });
 
-/** pnpm from the npm registry, once per machine; a bin directory holding `pnpm`, or { skipped }. */
-async function pnpmBin() {
-  const version = '10.34.9';
-  const found = (await installTools([['pnpm', version]])).get(`pnpm@${version}`);
+/**
+ * A package's program from the npm registry (installed once per machine): a bin directory
+ * holding `program` linked to the package's `bin` file, or { skipped }.
+ */
+async function registryBin(name, version, program, bin) {
+  const found = (await installTools([[name, version]])).get(`${name}@${version}`);
   if (found.skipped) return found;
-  const bin = makeTempDir('mcp-gates-pnpm-bin-');
-  fs.symlinkSync(path.join(found.directory, 'bin', 'pnpm.cjs'), path.join(bin, 'pnpm'));
-  return { bin };
+  const directory = makeTempDir(`mcp-gates-${name}-bin-`);
+  fs.symlinkSync(path.join(found.directory, bin), path.join(directory, program));
+  return { bin: directory };
 }
+
+const pnpmBin = () => registryBin('pnpm', '10.34.9', 'pnpm', 'bin/pnpm.cjs');
+const oxfmtBin = () => registryBin('oxfmt', '0.79.0', 'oxfmt', 'bin/oxfmt');
 
 describe('script paper cuts (issue 20, item 8)', function () {
   this.timeout(120000);
@@ -713,5 +718,86 @@ describe('script paper cuts (issue 20, item 8)', function () {
     expect(result.isError, result.text).to.equal(true);
     expect(result.text).to.include('bad is not checked in');
     expect(result.text).to.not.include('(no output)');
+  });
+});
+
+describe('every finding has a line where the tool prints one (issue 20, item 8)', function () {
+  this.timeout(120000);
+  afterEach(cleanupTemporary);
+
+  it('mypy with show_error_end in its config: line, column and end (mypy 2.4 recorded)', () => {
+    const findings = parseRecorded('mypy', 'mypy-error-end').findings;
+    expect(exact(findings)).to.deep.equal([
+      'pkg/mod.py:5:16 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+      'pkg/mod.py:6:11 error name-defined Name "undefined_name" is not defined',
+      'pkg/mod.py:7:13 info null Revealed type is "int"',
+    ]);
+    // mypy's end column is inclusive (`5:16:5:18` is `"2"`); a finding's end is exclusive.
+    expect(findings.map((f) => [f.endLine, f.endColumn])).to.deep.equal([
+      [5, 19],
+      [6, 25],
+      [7, 18],
+    ]);
+  });
+
+  it('mypy: a whole-file error (no line printed) is a finding of that file, its notes kept', () => {
+    const parsed = parseRecorded('mypy', 'mypy-duplicate-module');
+    expect(parsed.passed).to.equal(false);
+    expect(exact(parsed.findings).map((line) => line.split('\n')[0])).to.deep.equal([
+      'b/util.py:null:null error null Duplicate module named "util" (also at "./a/util.py")',
+    ]);
+    expect(parsed.findings[0].message).to.include('--explicit-package-bases');
+    const own = findParser('mypy').parse({
+      stdout: '',
+      stderr: 'mypy: error: Missing target module, package, files, or command.\n',
+      exitCode: 2,
+      truncated: false,
+      root: ROOT,
+    });
+    expect(exact(own.findings)).to.deep.equal([
+      'null:null:null error null Missing target module, package, files, or command.',
+    ]);
+  });
+
+  it('mypy gate on real mypy with show_error_end: every finding located', async function () {
+    if (!hasCommand('mypy')) this.skip(); // reason: mypy is not installed here
+    const result = await runTool(copyRepo('py-error-end'), 'mypy');
+    expect(result.isError).to.equal(true);
+    expect(exact(result.structuredContent.findings)).to.include.members([
+      'pkg/mod.py:5:16 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+      'pkg/mod.py:6:11 error name-defined Name "undefined_name" is not defined',
+    ]);
+  });
+
+  it('oxfmt: a file it cannot parse is a finding at its line (oxfmt 0.79 recorded)', () => {
+    const parsed = parseRecorded('oxfmt', 'oxfmt-syntax-error');
+    expect(parsed.passed).to.equal(false);
+    expect(exact(parsed.findings)).to.deep.equal([
+      'src/broken.js:3:10 error null Expected `:` but found `Identifier`',
+    ]);
+  });
+
+  it('oxfmt gate: an unformatted file is pointed at its first changed line (real oxfmt)', async function () {
+    const oxfmt = await oxfmtBin();
+    // reason: oxfmt comes from the npm registry, which this machine cannot reach.
+    if (oxfmt.skipped) this.skip();
+    const root = makeRepo({
+      '.oxfmtrc.json': '{}\n',
+      'src/ugly.js': 'export const a = 1;\n\nexport  const b   =2\n',
+      'src/fine.js': 'export const fine = 2;\n',
+      'src/broken.js': 'export function broken( {\n  return 1;\n}\n',
+    });
+    const before = fs.readFileSync(path.join(root, 'src/ugly.js'), 'utf8');
+    const env = envWithTools({ PATH: `${oxfmt.bin}${path.delimiter}${envWithTools().PATH}` });
+    const tool = createGateTools(detectGates(root).gates, { root, env }).find(
+      (candidate) => candidate.name === 'oxfmt',
+    );
+    const result = await tool.run({}, toolContext());
+    expect(result.isError).to.equal(true);
+    expect(exact(result.structuredContent.findings)).to.have.members([
+      'src/ugly.js:3:null error oxfmt not formatted (oxfmt fixes it)',
+      'src/broken.js:2:10 error null Expected `:` but found `decimal`',
+    ]);
+    expect(fs.readFileSync(path.join(root, 'src/ugly.js'), 'utf8')).to.equal(before);
   });
 });
