@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
+import { recipeGates } from './makefile.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import {
   classifyScript,
@@ -349,7 +350,8 @@ function hasName(gates: readonly GateSpec[], name: string): boolean {
 /**
  * Finds a repository's gates with no config. Trust order: package.json scripts (the
  * repo's own way to run them), then config-file markers turned into default commands
- * for tools no script already runs.
+ * for tools no script already runs, then Makefile and justfile targets named like checks
+ * (makefile.ts; named `make.<target>` when an earlier gate has the name).
  */
 export function detectGates(
   root: string,
@@ -562,5 +564,7 @@ export function detectGates(
       }),
     );
   }
+  // Make and just targets named like checks, after every other source (names taken first).
+  gates.push(...recipeGates(root, new Set(gates.map((gate) => gate.name))));
   return { gates, packageManager: manager };
 }
