@@ -1,10 +1,15 @@
-// Gate sources beyond package.json (issue 20, item 3): Makefile and justfile targets named
-// like checks, read conservatively, each judged read-only or possibly writing.
+// Gate sources beyond package.json (issue 20, item 3): Makefile and justfile targets and
+// deno.json tasks named like checks, read conservatively, each judged read-only or possibly writing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, detectGates } from '../dist/gates/index.js';
-import { judgeTarget, parseJustfile, parseMakefile } from '../dist/gates/detect/makefile.js';
+import {
+  judgeTarget,
+  parseDenoTasks,
+  parseJustfile,
+  parseMakefile,
+} from '../dist/gates/detect/makefile.js';
 import {
   cleanupTemporary,
   envWithTools,
@@ -175,6 +180,32 @@ describe('Makefile and justfile targets as gates (issue 20, item 3)', function (
       justfile: 'lint:\n    ruff check .\ncheck target:\n    mypy {{target}}\n',
     });
     expect(detectGates(root).gates.map(summary)).to.deep.equal([['lint', 'just lint', null]]);
+  });
+
+  it('serves deno.json tasks named like checks as `deno task <name>`', () => {
+    const tasks = parseDenoTasks(
+      JSON.stringify({
+        tasks: {
+          lint: 'deno lint',
+          'format-check': { command: 'deno fmt --check', dependencies: ['lint'] },
+          format: 'deno fmt',
+          check: 'deno task lint && deno run -A build.ts',
+          dev: 'deno run --watch main.ts',
+        },
+      }),
+    );
+    expect(judgeTarget(tasks, 'format-check', 'deno', false)).to.deep.include({ readOnly: true });
+    expect(judgeTarget(tasks, 'check', 'deno', false).writer).to.include('deno run -A build.ts');
+    const root = makeRepo({ 'deno.json': { tasks: { lint: 'deno lint', format: 'deno fmt' } } });
+    const gates = detectGates(root).gates;
+    expect(gates.map(summary)).to.deep.equal([['lint', 'deno task lint', null]]);
+    expect(gates[0].description).to.equal(
+      'Lint: the deno.json task "lint" (deno task lint); runs only known read-only checks',
+    );
+    // deno.jsonc with comments is not read (no JSONC parser here): no gate, rather than a guess.
+    expect(
+      detectGates(makeRepo({ 'deno.jsonc': '{ // c\n "tasks": { "lint": "deno lint" } }' })).gates,
+    ).to.deep.equal([]);
   });
 
   it('a make target gate runs make: findings at their lines, never clean when the check fails (real make and mypy)', async function () {

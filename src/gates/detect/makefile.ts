@@ -258,7 +258,7 @@ interface Judgement {
 export function judgeTarget(
   targets: ReadonlyMap<string, RecipeTarget>,
   name: string,
-  runner: 'make' | 'just',
+  runner: 'make' | 'just' | 'deno',
   ruffFixes: boolean,
   seen: Set<string> = new Set(),
 ): Judgement {
@@ -287,7 +287,12 @@ export function judgeTarget(
     for (const part of command.split(/&&|\|\||;|\|/)) {
       const words = unwrap(part.trim().split(/\s+/).filter(Boolean).map(unquote));
       if (words.length === 0) continue;
-      if (words[0] === runner || (runner === 'make' && words[0] === '$(MAKE)')) {
+      if (
+        (words[0] === runner && runner !== 'deno') ||
+        (runner === 'deno' && words[0] === 'deno' && words[1] === 'task') ||
+        (runner === 'make' && words[0] === '$(MAKE)')
+      ) {
+        if (runner === 'deno') words.splice(0, 1);
         const options = words.slice(1).filter((word) => word.startsWith('-'));
         // `make -C dir`, `just --justfile f`: another directory or file, not read here.
         if (
@@ -340,19 +345,67 @@ function ruffConfigFixes(root: string): boolean {
   return false;
 }
 
+/**
+ * The tasks of a deno.json (`"lint": "deno lint"` or `{"command": …, "dependencies": […]}`).
+ * deno.jsonc is read only when it parses as plain JSON (no comments, no trailing commas).
+ */
+export function parseDenoTasks(text: string): Map<string, RecipeTarget> {
+  const targets = new Map<string, RecipeTarget>();
+  let tasks: unknown;
+  try {
+    tasks = (JSON.parse(text) as { tasks?: unknown } | null)?.tasks;
+  } catch {
+    return targets;
+  }
+  if (!tasks || typeof tasks !== 'object') return targets;
+  for (const [name, value] of Object.entries(tasks as Record<string, unknown>)) {
+    const task =
+      typeof value === 'string'
+        ? { command: value }
+        : (value as { command?: unknown; dependencies?: unknown } | null);
+    if (!TARGET_NAME.test(name) || typeof task?.command !== 'string') continue;
+    const dependencies = 'dependencies' in task ? task.dependencies : undefined;
+    targets.set(name, {
+      name,
+      prerequisites: Array.isArray(dependencies)
+        ? dependencies.filter((item): item is string => typeof item === 'string')
+        : [],
+      lines: [task.command],
+    });
+  }
+  return targets;
+}
+
 const RUNNERS: {
-  runner: 'make' | 'just';
+  runner: 'make' | 'just' | 'deno';
   files: string[];
   parse: (text: string) => Map<string, RecipeTarget>;
+  argv: (target: string) => string[];
 }[] = [
-  { runner: 'make', files: ['GNUmakefile', 'makefile', 'Makefile'], parse: parseMakefile },
-  { runner: 'just', files: ['justfile', '.justfile', 'Justfile'], parse: parseJustfile },
+  {
+    runner: 'make',
+    files: ['GNUmakefile', 'makefile', 'Makefile'],
+    parse: parseMakefile,
+    argv: (target) => ['make', target],
+  },
+  {
+    runner: 'just',
+    files: ['justfile', '.justfile', 'Justfile'],
+    parse: parseJustfile,
+    argv: (target) => ['just', target],
+  },
+  {
+    runner: 'deno',
+    files: ['deno.json', 'deno.jsonc'],
+    parse: parseDenoTasks,
+    argv: (target) => ['deno', 'task', target],
+  },
 ];
 
 /**
- * Gates from the targets of the root's Makefile and justfile that are named like checks
- * (`lint`, `format-check`, `typecheck`, `vet`, `check`, …). Each runs `make <target>` or
- * `just <target>`. Its description says whether it only reads: read-only when every
+ * Gates from the targets of the root's Makefile and justfile, and the tasks of its
+ * deno.json, that are named like checks (`lint`, `format-check`, `typecheck`, `vet`,
+ * `check`, …). Each runs `make <target>`, `just <target>` or `deno task <task>`. Its description says whether it only reads: read-only when every
  * command of the target and what it depends on is a known check; otherwise it may write,
  * and says which command. A gate is named after its target, or `<runner>.<target>` when
  * an earlier source already has that name (`taken`).
@@ -361,7 +414,7 @@ export function recipeGates(root: string, taken: ReadonlySet<string>): GateSpec[
   const gates: GateSpec[] = [];
   const names = new Set(taken);
   const ruffFixes = ruffConfigFixes(root);
-  for (const { runner, files, parse } of RUNNERS) {
+  for (const { runner, files, parse, argv } of RUNNERS) {
     const file = files.find((name) => fs.existsSync(path.join(root, name)));
     const text = file === undefined ? undefined : readText(path.join(root, file));
     if (file === undefined || text === undefined) continue;
@@ -376,15 +429,16 @@ export function recipeGates(root: string, taken: ReadonlySet<string>): GateSpec[
           return candidate !== undefined && candidate.unrunnable === undefined;
         });
         const gateName = names.has(name) ? `${runner}.${name}` : name;
+        const command = argv(name);
         names.add(gateName);
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;
         gates.push({
           name: gateName.slice(0, 60),
-          description: `${kind.what}: the ${file} target "${name}" (${runner} ${name}); ${writes}`,
-          command: [runner, name],
-          fix: fix ? [runner, fix] : null,
+          description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}`,
+          command,
+          fix: fix ? argv(fix) : null,
           parser: bodyParser(judged.body),
           timeoutMs: DEFAULT_TIMEOUT_MS,
           paths: 'none',
