@@ -387,5 +387,62 @@ describe('mcp-gates CLI', function () {
         .to.include('MISSING')
         .and.include('1 served gate(s) cannot run their program: lint.');
     });
+
+    it('judges a split chain by its steps: its package manager failing fails only the fix', function () {
+      if (process.platform === 'win32') this.skip(); // reason: the broken pnpm is a POSIX sh script
+      const root = copyRepo('scripts-chain');
+      const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+      manifest.scripts['lint:fix'] = 'eslint --fix . && prettier --write .';
+      fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify(manifest));
+      fs.writeFileSync(path.join(root, 'pnpm-lock.yaml'), 'lockfileVersion: 9.0\n');
+      // A pnpm that cannot run (as corepack's does for a project pinned to another pnpm).
+      const bin = makeTempDir('mcp-gates-broken-pnpm-');
+      fs.writeFileSync(
+        path.join(bin, 'pnpm'),
+        '#!/bin/sh\necho "ERR_PNPM_BAD_PM_VERSION this pnpm is not the pinned one" >&2\nexit 1\n',
+        { mode: 0o755 },
+      );
+      const env = envWithTools();
+      env.PATH = `${bin}${path.delimiter}${env.PATH}`;
+      const result = runCli(['doctor', '--json', '--root', root], { env });
+      const report = JSON.parse(result.stdout);
+      expect(result.code, result.stdout).to.equal(0);
+      const lint = report.detected.find((gate) => gate.name === 'lint');
+      expect(lint.command).to.deep.equal(['pnpm', 'run', '--silent', 'lint']);
+      expect(lint.program.status).to.equal('ok');
+      expect(lint.steps.map((step) => [step.command[0], step.program.status])).to.deep.equal([
+        ['eslint', 'ok'],
+        ['prettier', 'ok'],
+      ]);
+      expect(lint.fixProgram).to.include({ status: 'fails' });
+      expect(lint.fixProgram.problem).to.include('ERR_PNPM_BAD_PM_VERSION');
+      const human = runCli(['doctor', '--root', root], { env });
+      expect(human.code).to.equal(0);
+      expect(human.stdout)
+        .to.include('runs 2 steps, each with its own program')
+        .and.include('$ eslint .: ok')
+        .and.include('its fix tool cannot run (the check can): $ pnpm run --silent lint:fix: FAILS')
+        .and.include('All served gates can run.');
+    });
+
+    it('fails a split chain whose step program is missing, naming the step', () => {
+      // vue-tsc is not installed here (nor in the repo): the chain's second step cannot run.
+      const root = makeRepo({
+        'package.json': { name: 'c', scripts: { lint: 'eslint . && vue-tsc --noEmit' } },
+      });
+      const result = runCli(['doctor', '--json', '--root', root]);
+      expect(result.code, result.stdout).to.equal(1);
+      const lint = JSON.parse(result.stdout).detected.find((gate) => gate.name === 'lint');
+      expect(lint.steps.map((step) => [step.command[0], step.program.status])).to.deep.equal([
+        ['eslint', 'ok'],
+        ['vue-tsc', 'missing'],
+      ]);
+      expect(lint.program).to.include({ status: 'missing', resolved: null });
+      expect(lint.program.fix).to.include('vue-tsc');
+      const human = runCli(['doctor', '--root', root]);
+      expect(human.stdout)
+        .to.include('$ vue-tsc --noEmit: MISSING')
+        .and.include('1 served gate(s) cannot run their program: lint.');
+    });
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { createGateTools, detectGates, loadGates } from '../dist/gates/index.js';
-import { planScript, splitChain } from '../dist/gates/detect/scripts.js';
+import { planScript, silenceHidesOutput, splitChain } from '../dist/gates/detect/scripts.js';
 import { findWorkspace } from '../dist/gates/detect/workspace.js';
 import { runSteps } from '../dist/gates/run/run-steps.js';
 import { findParser } from '../dist/gates/parsers/index.js';
@@ -18,8 +18,10 @@ import {
   hasCommand,
   loadOutput,
   makeRepo,
+  makeTempDir,
   toolContext,
 } from './fixtures/gates-support.mjs';
+import { installTools } from './fixtures/warm/tool-versions.mjs';
 import { STALL_MS } from './helpers/growth.mjs';
 
 const ROOT = '/work/project';
@@ -623,5 +625,179 @@ describe('workspace membership', function () {
     expect(findWorkspace(path.join(root, 'packages/private'))).to.equal(undefined);
     expect(findWorkspace(path.join(root, 'other'))).to.equal(undefined);
     expect(findWorkspace(root)).to.equal(undefined);
+  });
+});
+
+/**
+ * A package's program from the npm registry (installed once per machine): a bin directory
+ * holding `program` linked to the package's `bin` file, or { skipped }.
+ */
+async function registryBin(name, version, program, bin) {
+  const found = (await installTools([[name, version]])).get(`${name}@${version}`);
+  if (found.skipped) return found;
+  const directory = makeTempDir(`mcp-gates-${name}-bin-`);
+  fs.symlinkSync(path.join(found.directory, bin), path.join(directory, program));
+  return { bin: directory };
+}
+
+const pnpmBin = () => registryBin('pnpm', '10.34.9', 'pnpm', 'bin/pnpm.cjs');
+const oxfmtBin = () => registryBin('oxfmt', '0.79.0', 'oxfmt', 'bin/oxfmt');
+
+describe('script paper cuts (issue 20, item 8)', function () {
+  this.timeout(120000);
+  afterEach(cleanupTemporary);
+
+  it('runs a script without --silent where a nested pnpm -r would print nothing under it', () => {
+    const root = copyRepo('pnpm-recursive');
+    const check = detectGates(root).gates.find((gate) => gate.name === 'check');
+    expect(check.command).to.deep.equal(['pnpm', 'run', 'check']);
+    for (const body of [
+      'pnpm -r check',
+      'pnpm --recursive run lint',
+      'pnpm run -r lint',
+      'pnpm recursive run lint',
+      'pnpm build && pnpm --filter "./packages/*" check',
+      'pnpm -F app lint',
+      'pnpm --parallel -r lint',
+      'npx pnpm -r lint',
+    ])
+      expect(silenceHidesOutput(body), body).to.equal(true);
+    for (const body of [
+      'pnpm run lint',
+      'pnpm exec eslint .',
+      'eslint . && pnpm run format',
+      'tsc -r',
+    ])
+      expect(silenceHidesOutput(body), body).to.equal(false);
+    // A script with no nested recursive run keeps --silent (no banner in its output).
+    const plain = makeRepo({
+      'package.json': { name: 'p', scripts: { check: 'pnpm -r check', lint: 'eslint .' } },
+      'pnpm-lock.yaml': 'lockfileVersion: 9.0\n',
+    });
+    const gates = detectGates(plain).gates;
+    expect(gates.find((gate) => gate.name === 'lint').command).to.deep.equal([
+      'pnpm',
+      'run',
+      '--silent',
+      'lint',
+    ]);
+  });
+
+  it("a split chain's $ line pastes into sh and prints what its steps print", async function () {
+    if (!hasCommand('sh', ['-c', 'true'])) this.skip(); // reason: the line is run with sh, absent here
+    const root = copyRepo('scripts-chain');
+    const result = await runTool(root, 'lint');
+    expect(result.isError).to.equal(true);
+    const line = result.text.split('\n').find((text) => text.startsWith('$ '));
+    expect(line).to.equal('$ eslint .; prettier --check .');
+    const env = envWithTools();
+    const run = (file, args) => spawnSync(file, args, { cwd: root, env, encoding: 'utf8' });
+    const pasted = run('sh', ['-c', line.slice(2)]);
+    const steps = detectGates(root)
+      .gates.find((gate) => gate.name === 'lint')
+      .steps.map((step) => run(step.command[0], step.command.slice(1)));
+    // Both steps fail and both print: `&&` would have stopped after eslint.
+    expect(steps.map((step) => step.status)).to.deep.equal([1, 1]);
+    expect(pasted.stdout).to.equal(steps.map((step) => step.stdout).join(''));
+    expect(pasted.stderr).to.equal(steps.map((step) => step.stderr).join(''));
+    expect(pasted.stdout).to.include('no-unused-vars');
+    expect(pasted.stderr).to.include('src/ugly.js');
+  });
+
+  it('a failing package of a `pnpm -r check` shows its output and fails the gate (real pnpm)', async function () {
+    if (process.platform === 'win32') this.skip(); // reason: the pnpm bin is a POSIX symlink
+    const pnpm = await pnpmBin();
+    // reason: pnpm comes from the npm registry, which this machine cannot reach.
+    if (pnpm.skipped) this.skip();
+    const root = copyRepo('pnpm-recursive');
+    const env = envWithTools({ PATH: `${pnpm.bin}${path.delimiter}${envWithTools().PATH}` });
+    const tool = createGateTools(detectGates(root).gates, { root, env }).find(
+      (candidate) => candidate.name === 'check',
+    );
+    const result = await tool.run({}, toolContext());
+    expect(result.isError, result.text).to.equal(true);
+    expect(result.text).to.include('bad is not checked in');
+    expect(result.text).to.not.include('(no output)');
+  });
+});
+
+describe('every finding has a line where the tool prints one (issue 20, item 8)', function () {
+  this.timeout(120000);
+  afterEach(cleanupTemporary);
+
+  it('mypy with show_error_end in its config: line, column and end (mypy 2.4 recorded)', () => {
+    const findings = parseRecorded('mypy', 'mypy-error-end').findings;
+    expect(exact(findings)).to.deep.equal([
+      'pkg/mod.py:5:16 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+      'pkg/mod.py:6:11 error name-defined Name "undefined_name" is not defined',
+      'pkg/mod.py:7:13 info null Revealed type is "int"',
+    ]);
+    // mypy's end column is inclusive (`5:16:5:18` is `"2"`); a finding's end is exclusive.
+    expect(findings.map((f) => [f.endLine, f.endColumn])).to.deep.equal([
+      [5, 19],
+      [6, 25],
+      [7, 18],
+    ]);
+  });
+
+  it('mypy: a whole-file error (no line printed) is a finding of that file, its notes kept', () => {
+    const parsed = parseRecorded('mypy', 'mypy-duplicate-module');
+    expect(parsed.passed).to.equal(false);
+    expect(exact(parsed.findings).map((line) => line.split('\n')[0])).to.deep.equal([
+      'b/util.py:null:null error null Duplicate module named "util" (also at "./a/util.py")',
+    ]);
+    expect(parsed.findings[0].message).to.include('--explicit-package-bases');
+    const own = findParser('mypy').parse({
+      stdout: '',
+      stderr: 'mypy: error: Missing target module, package, files, or command.\n',
+      exitCode: 2,
+      truncated: false,
+      root: ROOT,
+    });
+    expect(exact(own.findings)).to.deep.equal([
+      'null:null:null error null Missing target module, package, files, or command.',
+    ]);
+  });
+
+  it('mypy gate on real mypy with show_error_end: every finding located', async function () {
+    if (!hasCommand('mypy')) this.skip(); // reason: mypy is not installed here
+    const result = await runTool(copyRepo('py-error-end'), 'mypy');
+    expect(result.isError).to.equal(true);
+    expect(exact(result.structuredContent.findings)).to.include.members([
+      'pkg/mod.py:5:16 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+      'pkg/mod.py:6:11 error name-defined Name "undefined_name" is not defined',
+    ]);
+  });
+
+  it('oxfmt: a file it cannot parse is a finding at its line (oxfmt 0.79 recorded)', () => {
+    const parsed = parseRecorded('oxfmt', 'oxfmt-syntax-error');
+    expect(parsed.passed).to.equal(false);
+    expect(exact(parsed.findings)).to.deep.equal([
+      'src/broken.js:3:10 error null Expected `:` but found `Identifier`',
+    ]);
+  });
+
+  it('oxfmt gate: an unformatted file is pointed at its first changed line (real oxfmt)', async function () {
+    const oxfmt = await oxfmtBin();
+    // reason: oxfmt comes from the npm registry, which this machine cannot reach.
+    if (oxfmt.skipped) this.skip();
+    const root = makeRepo({
+      '.oxfmtrc.json': '{}\n',
+      'src/ugly.js': 'export const a = 1;\n\nexport  const b   =2\n',
+      'src/fine.js': 'export const fine = 2;\n',
+      'src/broken.js': 'export function broken( {\n  return 1;\n}\n',
+    });
+    const before = fs.readFileSync(path.join(root, 'src/ugly.js'), 'utf8');
+    const env = envWithTools({ PATH: `${oxfmt.bin}${path.delimiter}${envWithTools().PATH}` });
+    const tool = createGateTools(detectGates(root).gates, { root, env }).find(
+      (candidate) => candidate.name === 'oxfmt',
+    );
+    const result = await tool.run({}, toolContext());
+    expect(result.isError).to.equal(true);
+    expect(exact(result.structuredContent.findings)).to.have.members([
+      'src/ugly.js:3:null error oxfmt not formatted (oxfmt fixes it)',
+      'src/broken.js:2:10 error null Expected `:` but found `decimal`',
+    ]);
+    expect(fs.readFileSync(path.join(root, 'src/ugly.js'), 'utf8')).to.equal(before);
   });
 });

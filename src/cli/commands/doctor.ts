@@ -5,6 +5,7 @@ import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
 import { detectGates } from '../../gates/detect/detect.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
+import { shellLine } from '../../gates/report/gate-result.js';
 import { installCommand, resolveCommand } from '../../gates/run/resolve-command.js';
 import { gateWarmCapability, warmCapabilityText } from '../../gates/warm/warm-plan.js';
 import type { CliArguments } from '../cli-arguments.js';
@@ -16,6 +17,20 @@ import { resolveProjectRoot } from '../project-root.js';
 
 type ProgramStatus = 'ok' | 'missing' | 'refused' | 'unrunnable' | 'fails' | 'slow';
 
+/**
+ * The program that would run (null when none would), whether it answered `--version`
+ * (`fails`: did not start or exited non-zero; `slow`: no answer in time, not counted as
+ * a failure), and for anything but `ok`, the problem and the fix.
+ */
+interface ProgramCheck {
+  resolved: string | null;
+  status: ProgramStatus;
+  version?: string;
+  problem?: string;
+  fix?: string;
+  probe?: ProbeResult;
+}
+
 interface GateCheck {
   name: string;
   source: string;
@@ -25,18 +40,18 @@ interface GateCheck {
   /** Whether `serve` may answer its check from a warm worker, and why not. */
   warm: { warm: boolean; reason?: string };
   /**
-   * The program that would run (null when none would), whether it answered `--version`
-   * (`fails`: did not start or exited non-zero; `slow`: no answer in time, not counted as
-   * a failure), and for anything but `ok`, the problem and the fix.
+   * The program of the check. For a split chain (steps), the check runs its steps and
+   * never `command`'s package manager: the program is the first step whose program cannot
+   * run, else the first step's.
    */
-  program: {
-    resolved: string | null;
-    status: ProgramStatus;
-    version?: string;
-    problem?: string;
-    fix?: string;
-    probe?: ProbeResult;
-  };
+  program: ProgramCheck;
+  /** A split chain's steps, each with its own program, as the check runs them. */
+  steps?: { command: string[]; program: ProgramCheck }[];
+  /**
+   * A split chain's fix program (its package manager: only the fix runs the script). Shown,
+   * not counted: the check does not depend on it.
+   */
+  fixProgram?: ProgramCheck;
 }
 
 const UNRESOLVED_STATUS = {
@@ -54,6 +69,56 @@ function probeFix(probe: ProbeResult, file: string, program: string, root: strin
     : `run ${ran} in ${root} to see the whole error; reinstall or upgrade ${program} (it may not support Node ${process.version})`;
 }
 
+/** Finds `argv`'s program as a gate would and asks its version (one probe per program). */
+async function checkProgram(
+  argv: readonly string[],
+  root: string,
+  probes: Map<string, Promise<ProbeResult> | undefined>,
+): Promise<ProgramCheck> {
+  const program = argv[0]!;
+  const resolved = resolveCommand([...argv], root, process.env);
+  if (!resolved.ok) {
+    return {
+      resolved: null,
+      status: UNRESOLVED_STATUS[resolved.problem],
+      problem: resolved.reason,
+      fix: resolved.fix,
+    };
+  }
+  if (!probes.has(program)) probes.set(program, probeProgram(program, root));
+  const probe = await probes.get(program);
+  if (!probe) return { resolved: resolved.via, status: 'ok' };
+  if (probe.status === 'ok') {
+    return {
+      resolved: resolved.via,
+      status: 'ok',
+      ...(probe.firstOutputLine ? { version: probe.firstOutputLine } : {}),
+      probe,
+    };
+  }
+  const how =
+    probe.status === 'slow'
+      ? `did not answer ${probe.argv.slice(1).join(' ')} within ${PROBE_TIMEOUT_MS / 1000} s`
+      : probe.exitCode === null && probe.signal === null
+        ? probe.firstErrorLine
+        : `${probe.argv.slice(1).join(' ')} ${probe.signal ? `was killed by ${probe.signal}` : `exited ${probe.exitCode}`}${probe.firstErrorLine ? `: ${probe.firstErrorLine}` : ''}`;
+  return {
+    resolved: resolved.via,
+    status: probe.status,
+    problem: `${resolved.via} ${how}`,
+    fix:
+      probe.status === 'slow'
+        ? 'nothing, if it is a script that ignores --version and runs the check; otherwise see why it hangs'
+        : probeFix(probe, resolved.via, program, root),
+    probe,
+  };
+}
+
+/** Whether a program's status stops the gate from running (`slow` does not). */
+function cannotRun(program: ProgramCheck): boolean {
+  return !['ok', 'slow'].includes(program.status);
+}
+
 async function checkGate(
   gate: GateSpec,
   root: string,
@@ -67,51 +132,21 @@ async function checkGate(
     parser: gate.parser,
     warm: gateWarmCapability(gate, root, process.env),
   };
-  const program = gate.command[0]!;
-  const resolved = resolveCommand(gate.command, root, process.env);
-  if (!resolved.ok) {
-    return {
-      ...described,
-      program: {
-        resolved: null,
-        status: UNRESOLVED_STATUS[resolved.problem],
-        problem: resolved.reason,
-        fix: resolved.fix,
-      },
-    };
-  }
-  if (!probes.has(program)) probes.set(program, probeProgram(program, root));
-  const probe = await probes.get(program);
-  if (!probe) return { ...described, program: { resolved: resolved.via, status: 'ok' } };
-  if (probe.status === 'ok') {
-    return {
-      ...described,
-      program: {
-        resolved: resolved.via,
-        status: 'ok',
-        ...(probe.firstOutputLine ? { version: probe.firstOutputLine } : {}),
-        probe,
-      },
-    };
-  }
-  const how =
-    probe.status === 'slow'
-      ? `did not answer ${probe.argv.slice(1).join(' ')} within ${PROBE_TIMEOUT_MS / 1000} s`
-      : probe.exitCode === null && probe.signal === null
-        ? probe.firstErrorLine
-        : `${probe.argv.slice(1).join(' ')} ${probe.signal ? `was killed by ${probe.signal}` : `exited ${probe.exitCode}`}${probe.firstErrorLine ? `: ${probe.firstErrorLine}` : ''}`;
+  if (!gate.steps || gate.steps.length === 0)
+    return { ...described, program: await checkProgram(gate.command, root, probes) };
+  // A split chain: the check runs each step's own program, the package manager only the fix.
+  const steps = await Promise.all(
+    gate.steps.map(async (step) => ({
+      command: step.command,
+      program: await checkProgram(step.command, root, probes),
+    })),
+  );
+  const failing = steps.find((step) => cannotRun(step.program)) ?? steps[0]!;
   return {
     ...described,
-    program: {
-      resolved: resolved.via,
-      status: probe.status,
-      problem: `${resolved.via} ${how}`,
-      fix:
-        probe.status === 'slow'
-          ? 'nothing, if it is a script that ignores --version and runs the check; otherwise see why it hangs'
-          : probeFix(probe, resolved.via, program, root),
-      probe,
-    },
+    program: failing.program,
+    steps,
+    ...(gate.fix ? { fixProgram: await checkProgram(gate.fix, root, probes) } : {}),
   };
 }
 
@@ -176,7 +211,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     configured,
     detected,
   };
-  const failing = served.filter((gate) => !['ok', 'slow'].includes(gate.program.status));
+  const failing = served.filter((gate) => cannotRun(gate.program));
   const exitCode = config.status === 'error' ? 2 : failing.length > 0 ? 1 : 0;
   if (args.json) {
     output.out(JSON.stringify(report, null, 2));
@@ -194,14 +229,27 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
   const describe = (title: string, checks: GateCheck[]) => {
     lines.push('', `${title}:`);
     if (checks.length === 0) lines.push('  (none)');
+    const indent = ' '.repeat(15);
+    const status = (program: ProgramCheck) =>
+      program.status === 'ok'
+        ? `ok   ${program.resolved}${program.version ? ` (${program.version})` : ''}`
+        : `${program.status.toUpperCase()}  ${program.problem}\n${indent}fix: ${program.fix}`;
     for (const check of checks) {
-      const { program } = check;
-      const status =
-        program.status === 'ok'
-          ? `ok   ${program.resolved}${program.version ? ` (${program.version})` : ''}`
-          : `${program.status.toUpperCase()}  ${program.problem}\n${' '.repeat(15)}fix: ${program.fix}`;
-      lines.push(`  ${check.name.padEnd(12)} ${status}`);
-      lines.push(`${' '.repeat(15)}warm: ${warmCapabilityText(check.warm)}`);
+      if (!check.steps) {
+        lines.push(`  ${check.name.padEnd(12)} ${status(check.program)}`);
+      } else {
+        const ok = !check.steps.some((step) => cannotRun(step.program));
+        lines.push(
+          `  ${check.name.padEnd(12)} ${ok ? 'ok' : check.program.status.toUpperCase()}   runs ${check.steps.length} steps, each with its own program:`,
+        );
+        for (const step of check.steps)
+          lines.push(`${indent}$ ${shellLine([step.command])}: ${status(step.program)}`);
+        if (check.fixProgram && check.fix)
+          lines.push(
+            `${indent}${cannotRun(check.fixProgram) ? 'its fix tool cannot run (the check can)' : 'its fix tool'}: $ ${shellLine([check.fix])}: ${status(check.fixProgram)}`,
+          );
+      }
+      lines.push(`${indent}warm: ${warmCapabilityText(check.warm)}`);
     }
   };
   if (configured) describe('configured gates', configured);

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
+import { recipeGates } from './makefile.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
-import { classifyScript, planScript, toolsInBody, type ScriptKind } from './scripts.js';
+import {
+  classifyScript,
+  planScript,
+  silenceHidesOutput,
+  toolsInBody,
+  type ScriptKind,
+} from './scripts.js';
 import { usesProjectReferences } from '../run/tsc-build.js';
 
 export interface Detection {
@@ -124,6 +131,14 @@ function scriptGates(
   const gates: GateSpec[] = [];
   const used = new Set<string>();
 
+  /** The script run with its pre/post hooks, `--silent` only where it hides nothing. */
+  const runScript = (name: string) =>
+    scriptCommand(manager, name, {
+      keepNestedOutput: [name, `pre${name}`, `post${name}`].some((hook) => {
+        const body = (rawScripts as Record<string, unknown>)[hook];
+        return typeof body === 'string' && silenceHidesOutput(body);
+      }),
+    });
   const add = (gate: string, script: ScriptInfo, fix: ScriptInfo | undefined, what: string) => {
     // `<name>:fix` is the repo's own fixer of `<name>` (`check:fix` for `check`).
     const pairedFix = fix ?? namedFix(rawScripts as Record<string, unknown>, script.name);
@@ -139,8 +154,8 @@ function scriptGates(
     gates.push({
       name: gate,
       description: `${what}: the package.json script "${script.name}" (${script.body})${runs}`,
-      command: scriptCommand(manager, script.name),
-      fix: pairedFix ? scriptCommand(manager, pairedFix.name) : null,
+      command: runScript(script.name),
+      fix: pairedFix ? runScript(pairedFix.name) : null,
       parser: plan.parser,
       ...(plan.steps ? { steps: plan.steps } : {}),
       timeoutMs: DEFAULT_TIMEOUT_MS,
@@ -335,7 +350,8 @@ function hasName(gates: readonly GateSpec[], name: string): boolean {
 /**
  * Finds a repository's gates with no config. Trust order: package.json scripts (the
  * repo's own way to run them), then config-file markers turned into default commands
- * for tools no script already runs.
+ * for tools no script already runs, then Makefile and justfile targets named like checks
+ * (makefile.ts; named `make.<target>` when an earlier gate has the name).
  */
 export function detectGates(
   root: string,
@@ -548,5 +564,7 @@ export function detectGates(
       }),
     );
   }
+  // Make and just targets named like checks, after every other source (names taken first).
+  gates.push(...recipeGates(root, new Set(gates.map((gate) => gate.name))));
   return { gates, packageManager: manager };
 }

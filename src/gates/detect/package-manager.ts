@@ -25,12 +25,15 @@ export function detectPackageManager(
 /**
  * How to run a package.json script. `--silent` drops npm's `> pkg@1.0 lint` banner (the
  * script is known to exist, so the "missing script" message it also hides never applies).
+ * It is left out when `keepNestedOutput` is set (scripts.ts `silenceHidesOutput`): the
+ * script itself runs a tool that reads the silence from its environment and then prints
+ * nothing of what it ran (a nested `pnpm -r check`).
  */
-export function scriptCommand(manager: PackageManager, script: string): string[] {
-  switch (manager) {
-    case 'yarn':
-      return ['yarn', 'run', script];
-    default:
-      return [manager, 'run', '--silent', script];
-  }
+export function scriptCommand(
+  manager: PackageManager,
+  script: string,
+  options: { keepNestedOutput?: boolean } = {},
+): string[] {
+  if (manager === 'yarn' || options.keepNestedOutput) return [manager, 'run', script];
+  return [manager, 'run', '--silent', script];
 }

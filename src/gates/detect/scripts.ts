@@ -283,3 +283,29 @@ export function planScript(body: string, hasHooks: boolean): ScriptPlan {
     .filter((parser): parser is string => parser !== undefined);
   return { parser: named.length > 0 ? combinedParserName(named) : 'generic' };
 }
+
+/** pnpm's words that run a script in several projects (`-r`, `--filter`, `recursive`, …). */
+const PNPM_MANY_PROJECTS =
+  /^(-r|--recursive|recursive|multi|m|--filter|-F|--filter-prod|--parallel|--stream)$|^--filter(-prod)?=/;
+
+/**
+ * Whether `<manager> run --silent` would hide what the script prints: the script runs a
+ * nested `pnpm` over several projects (`pnpm -r check`, `pnpm --filter "./packages/*"
+ * lint`), which reads the silence from the environment the outer run sets
+ * (`npm_config_reporter` or `npm_config_loglevel`) and then prints none of its projects'
+ * output, not even a failure's. A single-project nested run (`pnpm run lint`,
+ * `pnpm --filter one lint` matching one package) keeps its output, but a filter cannot be
+ * told from here to match one project, so any filter counts.
+ */
+export function silenceHidesOutput(body: string): boolean {
+  for (const command of body.split(/&&|\|\||[;|&()\n]/)) {
+    const words = command
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.replace(/^['"]|['"]$/g, ''));
+    const pnpm = words.findIndex((word) => /(^|\/)pnpm(\.cmd)?$/.test(word));
+    if (pnpm !== -1 && words.slice(pnpm + 1).some((word) => PNPM_MANY_PROJECTS.test(word)))
+      return true;
+  }
+  return false;
+}

@@ -363,6 +363,15 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, "'\\''")}'`;
 }
 
+/**
+ * Commands as one line a POSIX shell runs as they ran: each quoted word by word, and
+ * several (a split chain's steps) joined with `;`, since every step runs to its end even
+ * after an earlier one failed (`&&` would stop there and hide the later steps' findings).
+ */
+export function shellLine(commands: readonly (readonly string[])[]): string {
+  return commands.map((command) => command.map(shellQuote).join(' ')).join('; ');
+}
+
 export function formatFinding(finding: Finding): string {
   const rule = finding.rule ? ` [${finding.rule}]` : '';
   return `${formatLocation(finding)}: ${finding.severity}: ${finding.message.split('\n')[0]}${rule}`;
@@ -552,6 +561,11 @@ export interface GateRunData {
   tree?: TreeWatch;
   /** Notes on the check's reach from preparing it (e.g. tsc's project references). */
   notes?: readonly string[];
+  /**
+   * A split chain's commands, run one after another (argv then holds them joined with
+   * `&&`, as the script spelled them): the `$` line shows these, pasteable.
+   */
+  steps?: readonly (readonly string[])[];
 }
 
 function matchesAny(files: ReadonlySet<string>, file: string | null): boolean {
@@ -578,7 +592,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
   if (checkWrote && (status === 'error' || status === 'nothing-checked')) status = 'failed';
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
-  const details = [`$ ${options.argv.map(shellQuote).join(' ')}`];
+  const details = [`$ ${shellLine(options.steps ?? [options.argv])}`];
   if (view.source === 'reused')
     details.push(
       'not run again: the tree is unchanged since the last run, whose findings these are',

@@ -49,8 +49,8 @@ function formatted(
 
 /**
  * The formatters whose check names unformatted files without a line, and how each prints
- * a file formatted without writing it: prettier takes the path, biome reads the text on
- * stdin (`--stdin-file-path` names it, for its config and language).
+ * a file formatted without writing it: prettier takes the path, biome and oxfmt read the
+ * text on stdin (`--stdin-file-path`, `--stdin-filepath` name it, for config and language).
  */
 const FORMATTERS: { rule: string; argv: (absolute: string) => string[]; feedsText: boolean }[] = [
   { rule: 'prettier', argv: (absolute) => ['prettier', absolute], feedsText: false },
@@ -59,10 +59,15 @@ const FORMATTERS: { rule: string; argv: (absolute: string) => string[]; feedsTex
     argv: (absolute) => ['biome', 'format', `--stdin-file-path=${absolute}`],
     feedsText: true,
   },
+  {
+    rule: 'oxfmt',
+    argv: (absolute) => ['oxfmt', `--stdin-filepath=${absolute}`],
+    feedsText: true,
+  },
 ];
 
 /**
- * `prettier --check` and biome's format check name unformatted files but no line. For the
+ * `prettier --check`, biome's format check and `oxfmt --check` name unformatted files but no line. For the
  * first few such files, the formatter prints the formatted text to stdout (it writes
  * nothing) and the first line that differs from the file on disk becomes the finding's
  * line, so an agent is pointed at the change, not at the file. Files past the cap stay

@@ -15,6 +15,7 @@ import {
 import {
   buildGateResult,
   failureResult,
+  shellLine,
   type GateRunData,
   type ResultView,
 } from '../report/gate-result.js';
@@ -97,6 +98,8 @@ interface GateCall {
 /** What one command (or a gate's steps) gave: enough to build a result. */
 interface CommandRun {
   argv: string[];
+  /** A split chain's commands, as they ran one after another. */
+  steps?: string[][];
   outcome: RunOutcome;
   parsed: ParseResult;
   listFindings: boolean;
@@ -399,6 +402,7 @@ async function runWatched(
       fixing,
       notes,
       ...(tree ? { tree } : {}),
+      ...(!fixing && run.steps ? { steps: run.steps } : {}),
     };
     return { data, before, after: afterPrint };
   };
@@ -420,7 +424,7 @@ async function runWatched(
     ? `killed by ${fix.outcome.signal}`
     : `exit ${fix.outcome.exitCode}`;
   const note = [
-    `fixed with \`${fix.argv.join(' ')}\` (${fixEnd}, ${(fix.outcome.durationMs / 1000).toFixed(1)} s), then checked with \`${check.argv.join(' ')}\`: ${after}`,
+    `fixed with \`${shellLine([fix.argv])}\` (${fixEnd}, ${(fix.outcome.durationMs / 1000).toFixed(1)} s), then checked with \`${shellLine(check.steps ?? [check.argv])}\`: ${after}`,
     check.parsed.note,
   ]
     .filter(Boolean)
@@ -474,6 +478,7 @@ async function runCheckCommands(call: GateCall): Promise<CommandRun> {
   });
   return {
     argv: steps.argv,
+    steps: gate.steps.map((step) => step.command),
     outcome: steps.outcome,
     parsed: steps.parsed,
     listFindings: gate.steps.some((step) => MACHINE_FORMAT_PARSERS.has(step.parser)),

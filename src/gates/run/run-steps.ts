@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Finding } from '../report/finding.js';
+import { shellLine } from '../report/gate-result.js';
 import type { GateStep } from '../gate-spec.js';
 import type { ParseResult } from '../parsers/index.js';
 import type { NotChecked } from '../parsers/parser.js';
@@ -175,7 +176,7 @@ function mergeOutcomes(
   const text = outcomes
     .map((outcome, index) => {
       const body = outcome.output.text.trimEnd();
-      return `$ ${steps[index]!.command.join(' ')}\n${body === '' ? '(no output)' : body}`;
+      return `$ ${shellLine([steps[index]!.command])}\n${body === '' ? '(no output)' : body}`;
     })
     .join('\n\n');
   const logPath = outcomes.find((outcome) => outcome.output.logPath)?.output.logPath;
