@@ -228,6 +228,15 @@ export class ReadLedger {
     return this.answers.has(key);
   }
 
+  /**
+   * Adds a question asked before this run, with the answer it had then, unless this run
+   * asked it: what the worker still holds in memory from an earlier call (a config's data
+   * file read when prettier loaded it) is an input of every result computed from it.
+   */
+  holds(key: string, answer: string): void {
+    if (!this.answers.has(key)) this.answers.set(key, answer);
+  }
+
   /** The first question whose answer changed, or undefined when every one is as recorded. */
   firstChange(): string | undefined {
     for (const [key, answer] of this.answers) {
