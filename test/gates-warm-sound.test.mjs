@@ -44,6 +44,19 @@ function attackRepo(config) {
   return root;
 }
 
+/** A repository whose prettier.config.mjs reads shared.json (`{ "semi": true }`) when it loads. */
+function sharedConfigRepo() {
+  const root = attackRepo(configWithRule({ check: '' }));
+  fs.rmSync(path.join(root, '.prettierrc.json'));
+  write(
+    root,
+    'prettier.config.mjs',
+    `import fs from 'node:fs';\nexport default JSON.parse(fs.readFileSync(new URL('./shared.json', import.meta.url), 'utf8'));\n`,
+  );
+  write(root, 'shared.json', '{ "semi": true }\n');
+  return root;
+}
+
 describe('warm gates: sound by construction (issue 18 attacks 1-6)', function () {
   this.timeout(180000);
   const env = gateEnv();
@@ -73,17 +86,26 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6)', function ()
   });
 
   it('2: a shared JSON prettier.config.mjs reads while it loads is an input', async () => {
-    const root = attackRepo(configWithRule({ check: '' }));
-    fs.rmSync(path.join(root, '.prettierrc.json'));
-    write(
-      root,
-      'prettier.config.mjs',
-      `import fs from 'node:fs';\nexport default JSON.parse(fs.readFileSync(new URL('./shared.json', import.meta.url), 'utf8'));\n`,
-    );
-    write(root, 'shared.json', '{ "semi": true }\n');
+    const root = sharedConfigRepo();
     const check = ['prettier', '--check', 'src'];
     expect((await warmEqualsCold(root, check)).cold.exitCode).to.equal(0);
     await warmEqualsCold(root, check);
+    write(root, 'shared.json', '{ "semi": false }\n');
+    expect((await warmEqualsCold(root, check)).cold.exitCode).to.equal(1);
+  });
+
+  it('2: the shared JSON is an input of results computed after it was read (a later run that did not read it again)', async () => {
+    // Found by gates-warm-differential.test.mjs (seed 18062): prettier keeps its loaded
+    // config, so a run after a source edit does not read shared.json; its result was then
+    // reused after shared.json changed.
+    const root = sharedConfigRepo();
+    const check = ['prettier', '--check', 'src'];
+    expect((await warmEqualsCold(root, check)).cold.exitCode).to.equal(0);
+    write(root, 'src/a.js', 'export const a = 3;\n');
+    const second = await warmEqualsCold(root, check);
+    expect(second.warm.startedWorker, 'the source edit is served by the same worker').to.equal(
+      false,
+    );
     write(root, 'shared.json', '{ "semi": false }\n');
     expect((await warmEqualsCold(root, check)).cold.exitCode).to.equal(1);
   });

@@ -17,6 +17,7 @@ import {
   runCold,
   writeInstallRecord,
 } from './fixtures/warm/warm-fixture.mjs';
+import { edit, seededRandom, write } from './fixtures/warm/sequence.mjs';
 import {
   installTools,
   reusesRepeats,
@@ -33,25 +34,6 @@ const LONG = process.env.WARM_LONG === '1';
 const SEED = Number(process.env.WARM_SEED ?? 20261130);
 // 16 scripted steps + 14 random ones: the 30-step sequence per tool runs in CI too.
 const RANDOM_STEPS = LONG ? 60 : 14;
-
-/** A small seeded PRNG (mulberry32): a failing sequence replays from its seed. */
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const write = (root, file, text) => {
-  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  fs.writeFileSync(path.join(root, file), text);
-};
-const edit = (root, file, change) =>
-  write(root, file, change(fs.readFileSync(path.join(root, file), 'utf8')));
 
 /** Upgrades a local package the way an install would: its code, version, lockfile and install record. */
 function upgradePackage(root, name, version, change) {

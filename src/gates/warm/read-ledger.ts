@@ -10,15 +10,22 @@ import {
   BINDING_PATH_READS,
   BINDING_PATH_WRITES,
   TWO_PATH_WRITES,
+  CRYPTO_DETERMINISTIC,
   CRYPTO_RANDOM,
   type Kind,
   MODULES_NOT_REPLAYABLE,
   OS_FIXED,
+  PERF_HOOKS_HARMLESS,
+  PERFORMANCE_HARMLESS,
   PROCESS_CLOCKS,
+  PROCESS_HARMLESS,
   PUBLIC_NOT_REPLAYABLE,
   PUBLIC_READS,
   PUBLIC_THROUGH_BINDING,
+  SUBTLE_DETERMINISTIC,
+  VM_HARMLESS,
   VM_NEW_REALM,
+  VM_SCRIPT_HARMLESS,
 } from './read-surface.js';
 
 export type { Kind } from './read-surface.js';
@@ -47,7 +54,7 @@ const requireBuiltin = createRequire(import.meta.url);
 const fs = requireBuiltin('node:fs') as typeof FsModule;
 
 type AnyFunction = (...args: unknown[]) => unknown;
-type Target = Record<string, unknown>;
+type Target = Record<PropertyKey, unknown>;
 
 /** The binding Node's fs module calls: the same object, so wrapping it reaches every caller. */
 const fsBinding = (process as unknown as { binding(name: string): Target }).binding('fs');
@@ -245,6 +252,15 @@ export class ReadLedger {
     return this.answers.has(key) && !this.replayedKeys.has(key);
   }
 
+  /**
+   * Adds a question asked before this run, with the answer it had then, unless this run
+   * asked it: what the worker still holds in memory from an earlier call (a config's data
+   * file read when prettier loaded it) is an input of every result computed from it.
+   */
+  holds(key: string, answer: string): void {
+    if (!this.answers.has(key)) this.answers.set(key, answer);
+  }
+
   /** The first question whose answer changed, or undefined when every one is as recorded. */
   firstChange(): string | undefined {
     for (const [key, answer] of this.answers) {
@@ -346,20 +362,30 @@ export function isRecorded(fn: unknown): boolean {
   return typeof fn === 'function' && MARKER in fn;
 }
 
+/** Marks a function the ledger made (a getter, a replacement) as one of its wrappers. */
+function marked<F extends object>(fn: F): F {
+  return Object.defineProperty(fn, MARKER, { value: true });
+}
+
 /**
  * Replaces target[name] by a function that calls `before` with the ledger and arguments
  * (it may replace a callback among them) and `after` with the result, while a ledger
  * records. Properties hanging off the function (realpath.native, hrtime.bigint,
- * promisify.custom) are kept.
+ * promisify.custom) are kept, and those that are functions are wrapped with the same
+ * `before`: process.memoryUsage.rss, os.uptime.withoutStackTrace and os.uptime's
+ * Symbol.toPrimitive (`${os.uptime}`) read what their parent reads.
  */
 function wrap(
   target: Target,
-  name: string,
+  name: PropertyKey,
   before: (ledger: ReadLedger, args: unknown[]) => void,
   after?: (result: unknown, args: unknown[]) => void,
 ): void {
   const fn = target[name];
   if (typeof fn !== 'function' || MARKER in fn) return;
+  // A function met again (an alias, or a property naming its own function) gets the wrapper it already has.
+  const known = wrappers.get(fn);
+  if (known) return replace(target, name, known);
   const wrapped = function (this: unknown, ...args: unknown[]) {
     const ledger = recordingLedger();
     if (ledger) before(ledger, args);
@@ -370,9 +396,27 @@ function wrap(
     return result;
   };
   const { length: _l, name: _n, ...own } = Object.getOwnPropertyDescriptors(fn);
+  // The hanging functions are replaced below, fixed ones too (exec's promisify.custom).
+  for (const key of Reflect.ownKeys(own)) {
+    const descriptor = own[key as string]!;
+    if (typeof descriptor.value === 'function' && key !== 'prototype')
+      Object.assign(descriptor, { writable: true, configurable: true });
+  }
   Object.defineProperties(wrapped, own);
   Object.defineProperty(wrapped, 'name', { value: (fn as { name: string }).name });
-  Object.defineProperty(wrapped, MARKER, { value: true });
+  marked(wrapped);
+  wrappers.set(fn, wrapped);
+  for (const key of Reflect.ownKeys(own))
+    if (key !== 'prototype' && typeof own[key as string]?.value === 'function')
+      wrap(wrapped as unknown as Target, key, before);
+  replace(target, name, wrapped);
+}
+
+/** Each wrapped function's wrapper. */
+const wrappers = new WeakMap<object, AnyFunction>();
+
+/** Sets target[name] to `wrapped`, unless the property cannot be changed. */
+function replace(target: Target, name: PropertyKey, wrapped: AnyFunction): void {
   const descriptor = Object.getOwnPropertyDescriptor(target, name);
   if (descriptor && !descriptor.writable && !descriptor.set && !descriptor.configurable) return;
   Object.defineProperty(target, name, {
@@ -393,6 +437,30 @@ const functionNames = (target: object) =>
   Object.keys(target).filter(
     (name) => typeof (target as Target)[name] === 'function' && !/^[A-Z]/.test(name),
   );
+
+/**
+ * Every function of an object, classes and non-enumerable ones included, as the surface
+ * test enumerates them. Accessors are not called (a deprecated getter warns when read),
+ * except those named in `getters`.
+ */
+function allFunctionNames(target: object, getters: readonly string[] = []): string[] {
+  return Object.getOwnPropertyNames(target).filter((name) => {
+    const descriptor = Object.getOwnPropertyDescriptor(target, name)!;
+    if (descriptor.get && !getters.includes(name)) return false;
+    return typeof (target as Target)[name] === 'function';
+  });
+}
+
+/** Denies every function of `target` not named in `harmless`: the default for a module the ledger knows. */
+function denyAllBut(
+  target: object,
+  harmless: readonly string[],
+  what: (name: string) => string,
+  getters: readonly string[] = [],
+): void {
+  for (const name of allFunctionNames(target, getters))
+    if (!harmless.includes(name)) deny(target as Target, name, what(name));
+}
 
 /** Where an async binding call reports its descriptor: req.oncomplete, or a promise. */
 function onDescriptor(result: unknown, args: unknown[], see: (fd: number) => void): void {
@@ -417,7 +485,7 @@ function onDescriptor(result: unknown, args: unknown[], see: (fd: number) => voi
 }
 
 function installBindingRecording(): void {
-  for (const name of functionNames(fsBinding)) {
+  for (const name of allFunctionNames(fsBinding)) {
     const kind = BINDING_PATH_READS[name];
     if (kind !== undefined) {
       const opens = name === 'open' || name === 'openFileHandle';
@@ -501,7 +569,7 @@ function installPublicFsRecording(): void {
     [fs.promises as unknown as Target, 'fs.promises'],
   ];
   for (const [target, label] of surfaces) {
-    for (const name of functionNames(target)) {
+    for (const name of allFunctionNames(target, PUBLIC_THROUGH_BINDING)) {
       const base = name.replace(/Sync$/, '');
       const kind = PUBLIC_READS[name] ?? PUBLIC_READS[base];
       if (kind !== undefined) wrap(target, name, (ledger, [first]) => note(ledger, kind, first));
@@ -522,11 +590,11 @@ function installClockRecording(): void {
     ledger.notReplayable(`the current time (${what})`);
   };
   const RealDate = Date;
-  const now = function now() {
+  const now = marked(function now() {
     const ledger = recordingLedger();
     if (ledger) clock('Date.now')(ledger);
     return RealDate.now();
-  };
+  });
   const RecordingDate = new Proxy(RealDate, {
     apply(target, thisArgument, args) {
       const ledger = recordingLedger();
@@ -546,31 +614,17 @@ function installClockRecording(): void {
   // `new Date().constructor === Date` still holds.
   RealDate.prototype.constructor = RecordingDate;
 
-  const performance = globalThis.performance as unknown as Target;
-  for (const name of ['now', 'mark', 'measure', 'timerify', 'eventLoopUtilization', 'toJSON']) {
-    const fn = performance[name];
-    if (typeof fn !== 'function') continue;
-    performance[name] = (fn as AnyFunction).bind(performance);
-    wrap(performance, name, clock(`performance.${name}`));
+  installPerformanceRecording(clock);
+  // Clocks of process (hrtime.bigint with hrtime); every other function not known to be
+  // harmless is denied, so a clock Node adds is not replayable before anyone lists it.
+  for (const name of allFunctionNames(process)) {
+    if (PROCESS_HARMLESS.includes(name)) continue;
+    if (PROCESS_CLOCKS.includes(name))
+      wrap(process as unknown as Target, name, clock(`process.${name}`));
+    else deny(process as unknown as Target, name, `process.${name}`);
   }
-  const originDescriptor = Object.getOwnPropertyDescriptor(
-    Object.getPrototypeOf(performance),
-    'timeOrigin',
-  );
-  if (originDescriptor?.get) {
-    const get = originDescriptor.get;
-    Object.defineProperty(performance, 'timeOrigin', {
-      configurable: true,
-      get() {
-        const ledger = recordingLedger();
-        if (ledger) clock('performance.timeOrigin')(ledger);
-        return get.call(performance) as number;
-      },
-    });
-  }
-  for (const name of PROCESS_CLOCKS)
-    wrap(process as unknown as Target, name, clock(`process.${name}`));
-  wrap(process.hrtime as unknown as Target, 'bigint', clock('process.hrtime.bigint'));
+  // The diagnostic report: resource usage, handles and the time (getReport), a file (writeReport).
+  denyAllBut(process.report, [], (name) => `process.report.${name}`);
 
   // Intl formats the current time when given no date.
   const dateFormat = Intl.DateTimeFormat.prototype as unknown as Target;
@@ -579,14 +633,14 @@ function installClockRecording(): void {
     const get = formatDescriptor.get;
     Object.defineProperty(dateFormat, 'format', {
       configurable: true,
-      get(this: Intl.DateTimeFormat) {
+      get: marked(function (this: Intl.DateTimeFormat) {
         const format = get.call(this) as (date?: unknown) => string;
         return (date?: unknown) => {
           const ledger = recordingLedger();
           if (ledger && date === undefined) clock('Intl.DateTimeFormat().format()')(ledger);
           return format(date);
         };
-      },
+      }),
     });
   }
   wrap(dateFormat, 'formatToParts', (ledger, [date]) => {
@@ -604,6 +658,8 @@ function installClockRecording(): void {
   });
   const crypto = requireBuiltin('node:crypto') as Target;
   for (const name of CRYPTO_RANDOM) deny(crypto, name, `randomness (crypto.${name})`);
+  // Key pairs, signatures and public-key encryption draw fresh randomness too.
+  denyAllBut(crypto, CRYPTO_DETERMINISTIC, (name) => `crypto.${name}, which may draw randomness`);
   const webCrypto = globalThis.crypto as unknown as Target | undefined;
   if (webCrypto)
     for (const name of ['getRandomValues', 'randomUUID']) {
@@ -612,28 +668,92 @@ function installClockRecording(): void {
       webCrypto[name] = (fn as AnyFunction).bind(webCrypto);
       deny(webCrypto, name, `randomness (crypto.${name})`);
     }
-  const vm = requireBuiltin('node:vm') as Target;
+  const subtle = webCrypto?.subtle as object | undefined;
+  if (subtle)
+    denyAllBut(
+      Object.getPrototypeOf(subtle) as object,
+      SUBTLE_DETERMINISTIC,
+      (name) => `randomness (crypto.subtle.${name})`,
+    );
+  const vm = requireBuiltin('node:vm') as Target & { Script: { prototype: object } };
   for (const name of VM_NEW_REALM) deny(vm, name, `a new JavaScript realm (vm.${name})`);
+  denyAllBut(vm, VM_HARMLESS, (name) => `vm.${name}, which the ledger does not record`);
+  for (
+    let level = vm.Script.prototype;
+    level !== Object.prototype;
+    level = Object.getPrototypeOf(level) as object
+  )
+    denyAllBut(level, VM_SCRIPT_HARMLESS, (name) => `a JavaScript realm (vm.Script ${name})`);
+}
+
+type Clock = (what: string) => (ledger: ReadLedger) => void;
+
+/**
+ * `performance` and perf_hooks: every member not known to be harmless reads the clock.
+ * Members live on prototypes; the recording ones are set on the instance (methods bound
+ * to it), data and accessors (nodeTiming, timeOrigin) as recording getters.
+ */
+function installPerformanceRecording(clock: Clock): void {
+  const performance = globalThis.performance as unknown as Target;
+  const seen = new Set<PropertyKey>(PERFORMANCE_HARMLESS);
+  for (
+    let level = performance as object;
+    level !== Object.prototype;
+    level = Object.getPrototypeOf(level) as object
+  ) {
+    for (const name of Reflect.ownKeys(level)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const descriptor = Object.getOwnPropertyDescriptor(level, name)!;
+      const label = `performance.${String(name)}`;
+      if (typeof descriptor.value === 'function') {
+        performance[name] = (descriptor.value as AnyFunction).bind(performance);
+        wrap(performance, name, clock(label));
+        continue;
+      }
+      // Symbol-keyed data is EventTarget's own state (listeners, limits), read by its methods.
+      if (typeof name === 'symbol') continue;
+      const read = descriptor.get
+        ? () => descriptor.get!.call(performance) as unknown
+        : () => descriptor.value as unknown;
+      Object.defineProperty(performance, name, {
+        configurable: true,
+        get: marked(function () {
+          const ledger = recordingLedger();
+          if (ledger) clock(label)(ledger);
+          return read();
+        }),
+      });
+    }
+  }
+  const perfHooks = requireBuiltin('node:perf_hooks') as Target;
+  const globals = globalThis as unknown as Target;
+  for (const name of allFunctionNames(perfHooks)) {
+    if (PERF_HOOKS_HARMLESS.includes(name)) continue;
+    const global = globals[name] === perfHooks[name];
+    deny(perfHooks, name, `the current time (perf_hooks ${name})`);
+    if (global) globals[name] = perfHooks[name];
+  }
 }
 
 /** Processes, threads, native code, the network and the machine's varying state. */
 function installOutsideRecording(): void {
   const childProcess = requireBuiltin('node:child_process') as Target;
-  for (const name of functionNames(childProcess))
-    deny(childProcess, name, `a child process (${name})`);
+  denyAllBut(childProcess, [], (name) => `a child process (${name})`);
   const workerThreads = requireBuiltin('node:worker_threads') as Target;
   const OriginalWorker = workerThreads.Worker as new (...args: unknown[]) => object;
-  workerThreads.Worker = class extends OriginalWorker {
-    constructor(...args: unknown[]) {
-      recordingLedger()?.notReplayable('a worker thread');
-      super(...args);
-    }
-  };
+  workerThreads.Worker = marked(
+    class extends OriginalWorker {
+      constructor(...args: unknown[]) {
+        recordingLedger()?.notReplayable('a worker thread');
+        super(...args);
+      }
+    },
+  );
   deny(process as unknown as Target, 'dlopen', 'a native addon loaded during the call');
   deny(process as unknown as Target, 'binding', 'process.binding');
   const os = requireBuiltin('node:os') as Target;
-  for (const name of functionNames(os))
-    if (!OS_FIXED.includes(name)) deny(os, name, `os.${name}, which varies between runs`);
+  denyAllBut(os, OS_FIXED, (name) => `os.${name}, which varies between runs`);
   for (const specifier of MODULES_NOT_REPLAYABLE) {
     const module = requireBuiltin(specifier) as Target;
     for (const name of functionNames(module))
@@ -659,8 +779,9 @@ export function installReadRecording(): void {
   installed = true;
   installBindingRecording();
   installPublicFsRecording();
-  installClockRecording();
+  // Before the clocks, which deny the rest of process: dlopen and binding keep their names.
   installOutsideRecording();
+  installClockRecording();
   // ESM importers of builtins (prettier's `import { statSync } from "fs"`) see the wrappers too.
   syncBuiltinESMExports();
 }

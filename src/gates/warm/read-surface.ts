@@ -40,8 +40,20 @@ export const BINDING_PATH_READS: Readonly<Record<string, Kind>> = {
 /** Binding functions that read through a file descriptor: replayable only when it was opened during the call. */
 export const BINDING_DESCRIPTOR_READS: readonly string[] = ['read', 'readBuffers', 'fstat'];
 
-/** Binding functions that neither read nor change anything a rerun would see. */
-export const BINDING_HARMLESS: readonly string[] = ['close', 'fsync', 'fdatasync'];
+/**
+ * Binding functions that neither read nor change anything a rerun would see: closing and
+ * flushing a descriptor, the request object async calls complete through, and the class
+ * of the handles openFileHandle (recorded) returns, whose reads go through `read` with a
+ * descriptor. Every other binding function, classes included (StatWatcher polls a path
+ * from C++), makes the call not reusable.
+ */
+export const BINDING_HARMLESS: readonly string[] = [
+  'close',
+  'fsync',
+  'fdatasync',
+  'FSReqCallback',
+  'FileHandle',
+];
 
 /**
  * Binding functions that write through a descriptor: allowed on the worker's own output
@@ -168,6 +180,15 @@ export const PUBLIC_THROUGH_BINDING: readonly string[] = [
   'writeFile',
   'writev',
   '_toUnixTimestamp',
+  // Classes: data (Dirent, Stats), a directory stream over a handle opendir made
+  // (recorded), and file streams that open and read through the binding.
+  'Dir',
+  'Dirent',
+  'Stats',
+  'ReadStream',
+  'WriteStream',
+  'FileReadStream',
+  'FileWriteStream',
 ];
 
 /**
@@ -191,6 +212,42 @@ export const OS_FIXED: readonly string[] = [
   'version',
 ];
 
+/**
+ * Members of `performance` (and its prototypes) that read no clock: clearing and sizing
+ * the entry buffers, an entry made from timings its caller gives, the event handler slot
+ * and the EventTarget methods. Every other member (now, timeOrigin, mark, measure,
+ * nodeTiming with its idle time, getEntries with the times of earlier marks...) reads
+ * the clock: not replayable.
+ */
+export const PERFORMANCE_HARMLESS: readonly string[] = [
+  'constructor',
+  'clearMarks',
+  'clearMeasures',
+  'clearResourceTimings',
+  'setResourceTimingBufferSize',
+  'markResourceTiming',
+  'onresourcetimingbufferfull',
+  'addEventListener',
+  'removeEventListener',
+  'dispatchEvent',
+];
+
+/**
+ * perf_hooks exports that read no clock (classes that cannot be constructed from
+ * JavaScript, or a histogram filled only with the values its caller records). The rest
+ * (PerformanceMark stamps the time when made, PerformanceObserver delivers timed entries,
+ * monitorEventLoopDelay samples the event loop) is not replayable, as is the global of the
+ * same name.
+ */
+export const PERF_HOOKS_HARMLESS: readonly string[] = [
+  'Performance',
+  'PerformanceEntry',
+  'PerformanceMeasure',
+  'PerformanceObserverEntryList',
+  'PerformanceResourceTiming',
+  'createHistogram',
+];
+
 /** Clocks: any of these during a call makes it not reusable (a rule that flags expired TODO dates). */
 export const PROCESS_CLOCKS: readonly string[] = [
   'hrtime',
@@ -202,7 +259,41 @@ export const PROCESS_CLOCKS: readonly string[] = [
   'availableMemory',
 ];
 
-/** Randomness: a rerun would draw other numbers. */
+/**
+ * Functions of `process` that read nothing varying and change nothing a later call or a
+ * rerun would see: the working directory and ids (fixed for the worker's life), warnings,
+ * ticks, builtins (whose functions are wrapped where they are), the IPC channel to the
+ * pool (which ignores what it does not expect), and ending the process (the pool sees the
+ * worker die, as a cold run dies; _fatalException is Node's own uncaught-error path). Every other function of `process` (clocks, resource
+ * and handle counts, signals, chdir, uid changes, loadEnvFile reading a file from C++,
+ * native bindings, new ones) makes the call not reusable.
+ */
+export const PROCESS_HARMLESS: readonly string[] = [
+  'cwd',
+  'emitWarning',
+  'nextTick',
+  '_tickCallback',
+  'getBuiltinModule',
+  'hasUncaughtExceptionCaptureCallback',
+  'assert',
+  'getuid',
+  'geteuid',
+  'getgid',
+  'getegid',
+  'getgroups',
+  'send',
+  '_send',
+  'disconnect',
+  '_disconnect',
+  'ref',
+  'unref',
+  'exit',
+  'reallyExit',
+  'abort',
+  '_fatalException',
+];
+
+/** Randomness: a rerun would draw other numbers (prng, rng, pseudoRandomBytes: old names of randomBytes). */
 export const CRYPTO_RANDOM: readonly string[] = [
   'randomBytes',
   'randomFillSync',
@@ -216,6 +307,74 @@ export const CRYPTO_RANDOM: readonly string[] = [
   'generateKeySync',
   'generatePrime',
   'generatePrimeSync',
+  'prng',
+  'rng',
+  'pseudoRandomBytes',
+];
+
+/**
+ * crypto functions whose answer is a function of their arguments: hashes, MACs, key
+ * derivation, ciphers with the caller's IV, parsing keys and certificates, verifying,
+ * decrypting, lists of algorithms. `getRandomValues` is a getter whose function calls
+ * the web crypto object's (wrapped). Every other crypto function (key generation, Diffie-
+ * Hellman and ECDH key pairs, signing and public-key encryption, which pad or sign with
+ * fresh randomness, engine and FIPS switches, new ones) makes the call not reusable.
+ */
+export const CRYPTO_DETERMINISTIC: readonly string[] = [
+  'checkPrime',
+  'checkPrimeSync',
+  'createCipheriv',
+  'createDecipheriv',
+  'createCipher',
+  'createDecipher',
+  'createHash',
+  'createHmac',
+  'createPrivateKey',
+  'createPublicKey',
+  'createSecretKey',
+  'createVerify',
+  'diffieHellman',
+  'getCipherInfo',
+  'getCiphers',
+  'getCurves',
+  'getFips',
+  'getHashes',
+  'getRandomValues',
+  'hash',
+  'hkdf',
+  'hkdfSync',
+  'pbkdf2',
+  'pbkdf2Sync',
+  'privateDecrypt',
+  'publicDecrypt',
+  'scrypt',
+  'scryptSync',
+  'secureHeapUsed',
+  'timingSafeEqual',
+  'verify',
+  'Certificate',
+  'Cipher',
+  'Cipheriv',
+  'Decipher',
+  'Decipheriv',
+  'Hash',
+  'Hmac',
+  'KeyObject',
+  'Verify',
+  'X509Certificate',
+];
+
+/** SubtleCrypto methods whose answer is a function of their arguments; the rest generate, sign or encrypt with randomness. */
+export const SUBTLE_DETERMINISTIC: readonly string[] = [
+  'constructor',
+  'decrypt',
+  'deriveBits',
+  'deriveKey',
+  'digest',
+  'exportKey',
+  'importKey',
+  'unwrapKey',
+  'verify',
 ];
 
 /**
@@ -235,3 +394,25 @@ export const MODULES_NOT_REPLAYABLE: readonly string[] = [
 
 /** vm functions that make a new realm (with an unrecorded Date of its own). */
 export const VM_NEW_REALM: readonly string[] = ['createContext', 'runInNewContext'];
+
+/**
+ * vm functions that run code in this realm (whose clocks and fs are wrapped) or in a
+ * context createContext made; every other vm function (a new realm, measureMemory, the
+ * module classes of --experimental-vm-modules, new ones) is not replayable.
+ */
+export const VM_HARMLESS: readonly string[] = [
+  'Script',
+  'compileFunction',
+  'createScript',
+  'isContext',
+  'runInContext',
+  'runInThisContext',
+];
+
+/** Methods of vm.Script (and its native base) that stay in an existing realm; runInNewContext makes one. */
+export const VM_SCRIPT_HARMLESS: readonly string[] = [
+  'constructor',
+  'createCachedData',
+  'runInContext',
+  'runInThisContext',
+];

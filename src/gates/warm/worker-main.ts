@@ -201,6 +201,9 @@ function staleAfterCall(call: ReadLedger): string | undefined {
     const held = heldAnswers.get(key);
     heldAnswers.set(key, { answer, askedAgain: held !== undefined });
   }
+  // What the worker holds from earlier calls fed this one: its result is reusable only
+  // while those answers hold too (checked above: they do now).
+  for (const [key, held] of heldAnswers) if (!held.askedAgain) call.holds(key, held.answer);
   return undefined;
 }
 

@@ -1,0 +1,505 @@
+// Issue 18, item 6: seeded warm-vs-cold sequences made of the attack shapes. Each step
+// applies one edit kind to a fixture repository and compares the warm answer (WarmPool)
+// with the cold command on the same tree: exit code, stdout, stderr. Edit kinds: a data
+// file eslint.config.js / prettier.config.mjs read while loading; node_modules edits
+// without a lockfile change (a package's "types" switched, a plugin's rule file); rules
+// reading the clock by performance, process.hrtime and Intl after their deadline passed;
+// a recursive listing with a nested file added or deleted; an optional require appearing
+// and disappearing; source edits; branch switches between clean commits. Paging through
+// `serve` after calls with other paths/scope, and committed mcp-gates.json edits, are the
+// second part. Quick by default; WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n>
+// replays one seed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fileMatcher } from '../dist/gates/report/file-filter.js';
+import { WarmPool } from '../dist/gates/warm/index.js';
+import {
+  CLI,
+  cleanupTemporary,
+  envWithTools,
+  makeRepo,
+  runCli,
+} from './fixtures/gates-support.mjs';
+import { gateEnv, git, makeWarmRepo, runColdAsync } from './fixtures/warm/warm-fixture.mjs';
+import { edit, seededRandom, write } from './fixtures/warm/sequence.mjs';
+
+const LONG = process.env.WARM_LONG === '1';
+const FIRST_SEED = Number(process.env.WARM_SEED ?? 18061);
+const SEEDS = process.env.WARM_SEED ? 1 : LONG ? 6 : 2;
+const STEPS = LONG ? 30 : 6;
+
+const COMMANDS = {
+  eslint: ['eslint', 'src', '--format', 'json'],
+  prettier: ['prettier', '--check', 'src'],
+  tsc: ['tsc', '--noEmit', '--pretty', 'false'],
+};
+
+/** Clock shapes a rule reads (none of them Date): the time now in the unit its deadline uses. */
+const CLOCKS = {
+  performance: 'performance.timeOrigin + performance.now()',
+  hrtime: 'Number(process.hrtime.bigint() / 1000000n)',
+  intl: `Date.parse(new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format() + ' UTC')`,
+};
+/** The same clocks read by the test, for the deadlines it writes. */
+const NOW = {
+  performance: () => performance.timeOrigin + performance.now(),
+  hrtime: () => Number(process.hrtime.bigint() / 1000000n),
+  intl: () => Date.now(),
+};
+
+/**
+ * A flat config whose inline rules read the world as the attacks did: a data file read
+ * while the config loads, the clock by each shape (only in a file naming a deadline), a
+ * recursive listing, an optional require; plus a rule from a package in node_modules.
+ */
+const ESLINT_CONFIG = `import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import attack from 'eslint-plugin-attack';
+const require = createRequire(import.meta.url);
+const banned = JSON.parse(fs.readFileSync(new URL('./banned.json', import.meta.url), 'utf8'));
+const rule = (check) => ({
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return { Program(node) { check(context, node, context.sourceCode.text); } };
+  },
+});
+const clocks = {
+${Object.entries(CLOCKS)
+  .map(([name, expression]) => `  ${name}: () => ${expression},`)
+  .join('\n')}
+};
+const rules = {
+  banned: rule((context, node, text) => {
+    for (const name of banned) if (text.includes(name)) context.report({ node, message: 'banned: ' + name });
+  }),
+  clock: rule((context, node, text) => {
+    for (const [, name, deadline] of text.matchAll(/EXPIRES-(\\w+): (\\d+)/g))
+      if (clocks[name]() > Number(deadline)) context.report({ node, message: 'expired by ' + name });
+  }),
+  listing: rule((context, node, text) => {
+    if (!text.includes('LIST-FIXTURES')) return;
+    const names = fs.readdirSync('fixtures', { recursive: true }).map(String).sort();
+    context.report({ node, message: 'fixtures: ' + names.join(' ') });
+  }),
+  optional: rule((context, node) => {
+    let strict = false;
+    try {
+      strict = require('./optional.cjs').strict;
+    } catch {}
+    if (strict) context.report({ node, message: 'optional strict mode' });
+  }),
+};
+export default [
+  { ignores: ['node_modules/'] },
+  {
+    files: ['src/**/*.js'],
+    plugins: { inline: { rules }, attack },
+    rules: {
+      'inline/banned': 'error',
+      'inline/clock': 'error',
+      'inline/listing': 'warn',
+      'inline/optional': 'error',
+      'attack/word': 'error',
+    },
+  },
+];
+`;
+
+const PLUGIN_INDEX = `import word from './rules/word.js';\nexport default { rules: { word } };\n`;
+/** The plugin's rule file, flagging `word`. */
+const pluginRule = (word) => `export default {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return {
+      Identifier(node) {
+        if (node.name === ${JSON.stringify(word)}) context.report({ node, message: 'word: ${word}' });
+      },
+    };
+  },
+};
+`;
+
+const typesPackage = (types) =>
+  `{ "name": "shifting-types", "version": "1.0.0", "types": "${types}" }\n`;
+
+/** The attack-shaped repository: the warm fixture's TypeScript, JS sources for ESLint, the data and packages. */
+function differentialRepo() {
+  const root = makeWarmRepo('mcp-gates-warm-differential-');
+  fs.rmSync(path.join(root, '.prettierrc.json'));
+  write(root, 'eslint.config.js', ESLINT_CONFIG);
+  write(root, 'banned.json', '["zzz"]\n');
+  write(
+    root,
+    'prettier.config.mjs',
+    `import fs from 'node:fs';\nexport default JSON.parse(fs.readFileSync(new URL('./shared.json', import.meta.url), 'utf8'));\n`,
+  );
+  write(root, 'shared.json', '{ "semi": true }\n');
+  write(root, 'src/a.js', 'export const a = 1;\n');
+  write(root, 'src/listing.js', '// LIST-FIXTURES\nexport const listing = 1;\n');
+  write(root, 'fixtures/deep/down/one.txt', 'one\n');
+  write(
+    root,
+    'src/uses-types.ts',
+    "import { x } from 'shifting-types';\nexport const y: number = x;\n",
+  );
+  const modules = path.join('node_modules');
+  write(
+    root,
+    path.join(modules, 'shifting-types', 'number.d.ts'),
+    'export declare const x: number;\n',
+  );
+  write(
+    root,
+    path.join(modules, 'shifting-types', 'string.d.ts'),
+    'export declare const x: string;\n',
+  );
+  write(root, path.join(modules, 'shifting-types', 'package.json'), typesPackage('number.d.ts'));
+  write(
+    root,
+    path.join(modules, 'eslint-plugin-attack', 'package.json'),
+    '{ "name": "eslint-plugin-attack", "version": "1.0.0", "type": "module", "main": "index.js" }\n',
+  );
+  write(root, path.join(modules, 'eslint-plugin-attack', 'index.js'), PLUGIN_INDEX);
+  write(root, path.join(modules, 'eslint-plugin-attack', 'rules', 'word.js'), pluginRule('zebra'));
+  git(root, 'init', '-q');
+  fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'node_modules\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'fixture');
+  return root;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const pick = (random, list) => list[Math.floor(random() * list.length)];
+
+/**
+ * The edit kinds: each changes the tree (maybe the world: time passes) and names the
+ * tools whose answer it can move. `run` gets the step's context (root, random, warm
+ * to run the warm tools before time passes).
+ */
+const EDITS = {
+  'config data file (banned.json read by eslint.config.js)': {
+    tools: ['eslint'],
+    run: ({ root, random }) =>
+      write(
+        root,
+        'banned.json',
+        JSON.stringify([pick(random, ['zzz', 'const a', 'listing', 'y'])]),
+      ),
+  },
+  'config data file (shared.json read by prettier.config.mjs)': {
+    tools: ['prettier'],
+    run: ({ root, random }) =>
+      write(
+        root,
+        'shared.json',
+        JSON.stringify(pick(random, [{ semi: true }, { semi: false }, { singleQuote: true }])),
+      ),
+  },
+  'node_modules: a package switches its "types" (no lockfile change)': {
+    tools: ['tsc'],
+    run: ({ root }) =>
+      edit(root, 'node_modules/shifting-types/package.json', (text) =>
+        text.includes('number.d.ts') ? typesPackage('string.d.ts') : typesPackage('number.d.ts'),
+      ),
+  },
+  "node_modules: a plugin's rule file changes (no lockfile change)": {
+    tools: ['eslint'],
+    run: ({ root, random }) =>
+      write(
+        root,
+        'node_modules/eslint-plugin-attack/rules/word.js',
+        pluginRule(pick(random, ['zebra', 'a', 'listing', 'y'])),
+      ),
+  },
+  'clock: a rule reads performance / hrtime / Intl; its deadline passes': {
+    tools: ['eslint'],
+    clock: true,
+    run: async ({ root, random, warm }) => {
+      const shape = pick(random, Object.keys(CLOCKS));
+      // 2.5 s ahead: the warm run below answers before it, the compared one after.
+      const deadline = Math.ceil(NOW[shape]() + 2500);
+      write(root, 'src/clock.js', `// EXPIRES-${shape}: ${deadline}\nexport const clock = 1;\n`);
+      await warm('eslint');
+      while (NOW[shape]() <= deadline + 1100) await sleep(100);
+    },
+  },
+  'recursive listing: a nested file added or deleted': {
+    tools: ['eslint'],
+    run: ({ root, random }) => {
+      const present = fs
+        .readdirSync(path.join(root, 'fixtures'), { recursive: true })
+        .map(String)
+        .filter((name) => name.endsWith('.txt'));
+      if (present.length > 0 && random() < 0.5)
+        fs.rmSync(path.join(root, 'fixtures', pick(random, present)));
+      else
+        write(
+          root,
+          `fixtures/deep/${pick(random, ['down', 'other/level'])}/f${Math.floor(random() * 100)}.txt`,
+          'x\n',
+        );
+    },
+  },
+  'optional require: the file appears or disappears': {
+    tools: ['eslint'],
+    run: ({ root, random }) => {
+      const file = path.join(root, 'optional.cjs');
+      if (fs.existsSync(file)) fs.rmSync(file);
+      else write(root, 'optional.cjs', `module.exports = { strict: ${random() < 0.7} };\n`);
+    },
+  },
+  'source edit': {
+    tools: ['eslint', 'prettier', 'tsc'],
+    run: ({ root, random }) => {
+      const snippets = [
+        'export const a = 1;\n',
+        'export const a = "zebra"\n',
+        'const zzz = 1;\nexport const a = zzz;\n',
+        'export const  a   =  2;\n',
+      ];
+      write(root, 'src/a.js', pick(random, snippets));
+      if (random() < 0.5)
+        write(
+          root,
+          'src/uses-types.ts',
+          pick(random, [
+            "import { x } from 'shifting-types';\nexport const y: number = x;\n",
+            "import { x } from 'shifting-types';\nexport const y: string = x;\n",
+          ]),
+        );
+    },
+  },
+  'branch switch between two clean commits': {
+    tools: ['eslint', 'prettier', 'tsc'],
+    run: ({ root, random, commits }) => {
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '--allow-empty', '-m', 'step');
+      const head = git(root, 'rev-parse', 'HEAD').trim();
+      commits.push(head);
+      const others = commits.filter((commit) => commit !== head);
+      git(root, 'checkout', '-q', '--detach', pick(random, others));
+    },
+  },
+};
+
+/** Runs one seeded sequence; returns its mismatches (empty when warm always equalled cold). */
+async function runSequence(seed, steps, log) {
+  const random = seededRandom(seed);
+  const root = differentialRepo();
+  const env = gateEnv();
+  const pool = new WarmPool();
+  const commits = [git(root, 'rev-parse', 'HEAD').trim()];
+  const mismatches = [];
+  const warm = (tool) => pool.run({ root, argv: COMMANDS[tool], timeoutMs: 90000, env });
+  try {
+    // Every tool warm once, so the first edit meets workers that have served.
+    for (const tool of Object.keys(COMMANDS)) await warm(tool);
+    for (let step = 0; step < steps; step++) {
+      const name = pick(random, Object.keys(EDITS));
+      const kind = EDITS[name];
+      await kind.run({ root, random, warm, commits });
+      // The tools the edit can move, and one other: a stale answer may show anywhere.
+      const tools = new Set([...kind.tools, pick(random, Object.keys(COMMANDS))]);
+      for (const tool of tools) {
+        const hot = await warm(tool);
+        const cold = await runColdAsync(root, COMMANDS[tool], env);
+        log.push(
+          `seed ${seed} step ${step} ${name}: ${tool} ${hot.reused ? 'reused' : hot.startedWorker ? 'restarted' : 'ran'}`,
+        );
+        const same =
+          hot.kind === 'ran' &&
+          hot.exitCode === cold.exitCode &&
+          hot.stdout === cold.stdout &&
+          hot.stderr === cold.stderr;
+        if (!same) mismatches.push({ seed, step, edit: name, tool, warm: hot, cold });
+        // A clock-reading run is never reused: its answer moves with time alone.
+        if (kind.clock && tool === 'eslint' && hot.reused)
+          mismatches.push({ seed, step, edit: name, tool, reusedAfterClock: true });
+      }
+    }
+  } finally {
+    pool.close();
+  }
+  return mismatches;
+}
+
+describe('warm gates: seeded sequences of the attack shapes (warm equals cold)', function () {
+  this.timeout(600000);
+  after(cleanupTemporary);
+
+  for (let index = 0; index < SEEDS; index++) {
+    const seed = FIRST_SEED + index;
+    it(`seed ${seed}: ${STEPS} steps, every answer equals the cold command's`, async () => {
+      const log = [];
+      const mismatches = await runSequence(seed, STEPS, log);
+      if (mismatches.length > 0)
+        console.log(`warm mismatches (replay: WARM_SEED=${seed}):\n${log.join('\n')}`, mismatches);
+      expect(mismatches, `replay with WARM_SEED=${seed}`).to.deep.equal([]);
+    });
+  }
+});
+
+const SERVE_STEPS = LONG ? 24 : 6;
+const LINT_GATE = {
+  command: ['eslint', '--format', 'json', '.'],
+  parser: 'eslint-json',
+  paths: 'append',
+};
+const STRICT_GATE = {
+  ...LINT_GATE,
+  command: ['eslint', '--format', 'json', '--max-warnings', '0', '.'],
+};
+const SOURCES = {
+  clean: 'export const clean = 1;\n',
+  warning: 'console.log("a warning");\nexport const warned = 1;\n',
+  error: 'const unused = 1;\nexport const dirty = 2;\n',
+};
+const FILES = ['src/one.js', 'src/two.js', 'src/three.js'];
+
+/** A committed repository for the served lint gate: three sources, a flat config, mcp-gates.json. */
+function servedRepo() {
+  const root = makeRepo({
+    'eslint.config.mjs': `export default [{ files: ['**/*.js'], rules: { 'no-unused-vars': 'error', 'no-console': 'warn' } }];\n`,
+    'src/one.js': SOURCES.clean,
+    'src/two.js': SOURCES.warning,
+    'src/three.js': SOURCES.error,
+    'mcp-gates.json': { gates: { lint: LINT_GATE } },
+  });
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'base');
+  return root;
+}
+
+/** The calls of the sequence: runs with other paths or scope, and pages (file, offset) after them. */
+const CALLS = [
+  () => ({}),
+  (random) => ({ paths: [pick(random, FILES)] }),
+  () => ({ scope: 'changed' }),
+  () => ({ offset: 0 }),
+  (random) => ({ offset: Math.floor(random() * 3) }),
+  (random) => ({ file: pick(random, [...FILES, 'src/*.js', 'src']) }),
+  (random) => ({ paths: [pick(random, FILES)], offset: 0 }),
+  () => ({ scope: 'changed', offset: 0 }),
+];
+
+/** What the cold command says for `args`: `mcp-gates run --json`, then the page applied as documented. */
+function coldAnswer(root, args) {
+  const run = runCli(
+    [
+      'run',
+      'lint',
+      ...(args.paths ?? []),
+      ...(args.scope === 'changed' ? ['--changed'] : []),
+      '--json',
+      '--root',
+      root,
+    ],
+    { cwd: root },
+  );
+  const data = JSON.parse(run.stdout);
+  const matches = args.file === undefined ? () => true : fileMatcher(args.file);
+  const findings = data.findings.filter((finding) => matches(finding.file));
+  return {
+    status: data.status,
+    findingCount: findings.length,
+    findings: findings.slice(args.offset ?? 0).map(brief),
+  };
+}
+
+const brief = (finding) => `${finding.file}:${finding.line}:${finding.rule}:${finding.message}`;
+
+describe('warm gates through serve: seeded sequences of pages, branch switches and committed config edits', function () {
+  this.timeout(600000);
+  after(cleanupTemporary);
+
+  const seed = FIRST_SEED;
+  it(`seed ${seed}: ${SERVE_STEPS} steps, every page equals the cold run's findings`, async () => {
+    const random = seededRandom(seed);
+    const root = servedRepo();
+    const client = new Client({ name: 'warm-differential', version: '0.0.1' });
+    let listChanged = () => {};
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => listChanged());
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'serve', '--root', root],
+        cwd: root,
+        env: envWithTools(),
+        stderr: 'pipe',
+      }),
+    );
+    const commits = [git(root, 'rev-parse', 'HEAD').trim()];
+    const commitAll = () => {
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '--allow-empty', '-m', 'step');
+      commits.push(git(root, 'rev-parse', 'HEAD').trim());
+    };
+    const edits = {
+      'source edit': () =>
+        write(root, pick(random, FILES), SOURCES[pick(random, Object.keys(SOURCES))]),
+      commit: commitAll,
+      'branch switch between two clean commits': () => {
+        commitAll();
+        const head = commits.at(-1);
+        git(
+          root,
+          'checkout',
+          '-q',
+          '--detach',
+          pick(
+            random,
+            commits.filter((commit) => commit !== head),
+          ),
+        );
+      },
+      "committed mcp-gates.json edit changing the gate's command": async () => {
+        const config = JSON.parse(fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8'));
+        const strict = config.gates.lint.command.includes('--max-warnings');
+        const reloaded = new Promise((resolve) => (listChanged = resolve));
+        write(
+          root,
+          'mcp-gates.json',
+          JSON.stringify({ gates: { lint: strict ? LINT_GATE : STRICT_GATE } }),
+        );
+        commitAll();
+        await Promise.race([reloaded, sleep(10000)]);
+      },
+      none: () => {},
+    };
+    const log = [];
+    const mismatches = [];
+    try {
+      for (let step = 0; step < SERVE_STEPS; step++) {
+        const name = pick(random, Object.keys(edits));
+        await edits[name]();
+        for (let call = 0; call < 2; call++) {
+          const args = pick(random, CALLS)(random);
+          const result = await client.callTool({ name: 'lint', arguments: args }, undefined, {
+            timeout: 60000,
+          });
+          const content = result.structuredContent;
+          const warm = {
+            status: content.status,
+            findingCount: content.findingCount,
+            findings: content.findings.map(brief),
+          };
+          const cold = coldAnswer(root, args);
+          log.push(`step ${step} ${name}: ${JSON.stringify(args)} ${content.source}`);
+          if (JSON.stringify(warm) !== JSON.stringify(cold))
+            mismatches.push({ step, edit: name, args, source: content.source, warm, cold });
+        }
+      }
+    } finally {
+      await client.close();
+    }
+    if (mismatches.length > 0)
+      console.log(`serve mismatches (replay: WARM_SEED=${seed}):\n${log.join('\n')}`, mismatches);
+    expect(mismatches, `replay with WARM_SEED=${seed}`).to.deep.equal([]);
+  });
+});
