@@ -134,8 +134,13 @@ export async function runMaybeWarm(
       used: true,
       started: result.startedWorker,
       ...(result.reused ? { reused: true } : {}),
-      ...(result.restartedBecause
-        ? { reason: `worker restarted: ${result.restartedBecause}` }
+      ...(result.restartedBecause || result.stoppedBecause
+        ? {
+            reason: [
+              ...(result.restartedBecause ? [`worker restarted: ${result.restartedBecause}`] : []),
+              ...(result.stoppedBecause ? [`worker stopped: ${result.stoppedBecause}`] : []),
+            ].join('; '),
+          }
         : {}),
     },
   };
