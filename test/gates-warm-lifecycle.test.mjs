@@ -144,13 +144,19 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
     expect(await survivors(pids, 2000)).to.deep.equal([]);
   });
 
-  it('a worker above the memory cap is recycled after its call', async function () {
+  it('a worker above its memory cap after its first call is stopped, and its gate runs cold saying why', async function () {
     const pool = newPool({ memoryCapBytes: 1 });
     const first = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
     expect(first).to.include({ kind: 'ran', startedWorker: true });
+    expect(first.stoppedBecause).to.match(/above its cap of 0 MB after its first call/);
     expect(pool.workerPids()).to.deep.equal([]);
+    // Not replaced after every call: the next call runs cold, with the reason.
     const second = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
-    expect(second).to.include({ kind: 'ran', startedWorker: true });
+    expect(second.kind).to.equal('not-warmable');
+    expect(second.reason).to.match(
+      /runs cold in this server \(set MCP_GATES_WARM_MEMORY_MB above \d+/,
+    );
+    expect(pool.workerPids()).to.deep.equal([]);
   });
 
   it('a worker is reused while busy enough and recycled after its idle time', async function () {

@@ -7,6 +7,7 @@ import type { GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import { shellLine } from '../../gates/report/gate-result.js';
 import { installCommand, resolveCommand } from '../../gates/run/resolve-command.js';
+import { describeMemoryPolicy, memoryPolicy } from '../../gates/warm/memory-cap.js';
 import { gateWarmCapability, warmCapabilityText } from '../../gates/warm/warm-plan.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
@@ -204,6 +205,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     platform: platformTuple(),
     capture: captureWithInstallReason(),
     lifeline: gateLifelineMode(),
+    warmMemoryCap: describeMemoryPolicy(memoryPolicy(process.env)),
     root,
     packageManager: detection.packageManager,
     config,
@@ -222,6 +224,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     `capture: ${report.capture.mode}${report.capture.binding ? ` (${report.capture.binding})` : ''}${report.capture.reason ? ` — ${report.capture.reason}` : ''}`,
     ...(report.capture.install ? [`         at install: ${report.capture.install}`] : []),
     `lifeline: ${report.lifeline.mode === 'native' ? `native (${report.lifeline.mechanism}): no gate outlives the server` : `degraded — ${report.lifeline.reason}`}`,
+    `warm memory cap: ${report.warmMemoryCap}; a gate whose worker is above its cap after its first call runs cold in serve, and its result says so`,
     `root:    ${root}`,
     `config:  ${config.status === 'absent' ? `no ${CONFIG_FILE}: serving detected gates` : config.status === 'ok' ? `${CONFIG_FILE} (serving it; detection ignored)` : `${CONFIG_FILE} is invalid — the server will refuse to start`}`,
   ];

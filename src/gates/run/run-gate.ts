@@ -35,6 +35,7 @@ import {
   type TreeWatch,
 } from './tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
+import { runsNativeTypescript, type BuildInfoStore } from './tsc-incremental.js';
 import { runIdentity } from './run-identity.js';
 
 /** Parsers whose raw output is a machine format: the report lists their findings as text. */
@@ -283,13 +284,19 @@ function prepareCheck(
   gate: GateSpec,
   runDir: string,
   checkArgv: string[],
+  buildInfo: BuildInfoStore | undefined,
 ): { argv: string[]; cleanup: () => void; notes: string[] } | string {
   if (!gate.prepare) return { argv: checkArgv, cleanup: () => {}, notes: [] };
   try {
     const plan =
       gate.prepare === 'tsc-build'
         ? planTscBuild(runDir, gate.command[0]!, gate.command[2] ?? 'tsconfig.json')
-        : planTscNoEmit(checkArgv);
+        : planTscNoEmit(
+            checkArgv,
+            buildInfo && gate.warm !== false && runsNativeTypescript(checkArgv, runDir)
+              ? { store: buildInfo, runDir }
+              : undefined,
+          );
     return { argv: plan.argv, cleanup: plan.cleanup, notes: plan.notes };
   } catch (error) {
     if (error instanceof TscPlanError) return error.message;
@@ -312,7 +319,12 @@ function prepareCall(
   const { gate, fixing, runDir, options } = where;
   const runPaths = pathsFromRunDir(gate, options.root, runDir, paths);
   if (typeof runPaths === 'string') return runPaths;
-  const prepared = prepareCheck(gate, runDir, commandWithPaths(gate.command, runPaths));
+  const prepared = prepareCheck(
+    gate,
+    runDir,
+    commandWithPaths(gate.command, runPaths),
+    options.warm?.buildInfo,
+  );
   if (typeof prepared === 'string') return prepared;
   const call: GateCall = {
     ...where,

@@ -138,8 +138,13 @@ export async function runMaybeWarm(
       started: result.startedWorker,
       ...(result.reused ? { reused: true } : {}),
       ...(result.incremental ? { incremental: result.incremental } : {}),
-      ...(result.restartedBecause
-        ? { reason: `worker restarted: ${result.restartedBecause}` }
+      ...(result.restartedBecause || result.stoppedBecause
+        ? {
+            reason: [
+              ...(result.restartedBecause ? [`worker restarted: ${result.restartedBecause}`] : []),
+              ...(result.stoppedBecause ? [`worker stopped: ${result.stoppedBecause}`] : []),
+            ].join('; '),
+          }
         : {}),
     },
   };

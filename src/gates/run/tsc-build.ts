@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { BuildInfoStore } from './tsc-incremental.js';
 
 /**
  * Typecheck through project references without writing into the tree.
@@ -367,14 +368,34 @@ export interface TscBuildPlan {
 /**
  * `tsc --noEmit` still writes tsconfig.tsbuildinfo beside the config when the project is
  * incremental or composite; --tsBuildInfoFile moves it into a fresh private directory
- * (and writes nothing for a project that is neither).
+ * (and writes nothing for a project that is neither). With `incremental` (TypeScript's
+ * native compiler in `serve`: run/tsc-incremental.ts), the run is incremental from the
+ * build info the store kept of the gate's last call, and its own goes back to the store.
  */
-export function planTscNoEmit(command: readonly string[]): TscBuildPlan {
+export function planTscNoEmit(
+  command: readonly string[],
+  incremental?: { store: BuildInfoStore; runDir: string },
+): TscBuildPlan {
   const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-tsc-'));
+  const remove = () => fs.rmSync(cacheDirectory, { recursive: true, force: true });
+  if (incremental) {
+    const { argv, keep } = incremental.store.prepare(incremental.runDir, command, cacheDirectory);
+    return {
+      argv,
+      cacheDirectory,
+      cleanup: () => {
+        keep();
+        remove();
+      },
+      notes: [
+        "incremental: TypeScript's native compiler rechecks what changed since this gate's last call (its build info is kept in a directory private to this server, never in the tree)",
+      ],
+    };
+  }
   return {
     argv: [...command, '--tsBuildInfoFile', path.join(cacheDirectory, 'tsconfig.tsbuildinfo')],
     cacheDirectory,
-    cleanup: () => fs.rmSync(cacheDirectory, { recursive: true, force: true }),
+    cleanup: remove,
     notes: [],
   };
 }
@@ -449,7 +470,7 @@ export function inferTscPrepare(
   command: readonly string[],
 ): 'tsc-build' | 'tsc-noemit' | undefined {
   const program = path.basename(command[0] ?? '').replace(/\.(cmd|exe)$/i, '');
-  if (program !== 'tsc' && program !== 'vue-tsc') return undefined;
+  if (program !== 'tsc' && program !== 'vue-tsc' && program !== 'tsgo') return undefined;
   if (command.includes('--tsBuildInfoFile')) return undefined;
   if (
     (command[1] === '-b' || command[1] === '--build') &&

@@ -24,7 +24,11 @@ const INSTALL_RECORDS = ['.package-lock.json', '.modules.yaml', '.yarn-state.yml
 /** Directories never walked: dependencies (install records stand for them) and VCS data. */
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 
-/** Above this, a file outside node_modules is compared by stat rather than content. */
+/**
+ * Above this, a file outside node_modules is compared by stat rather than content (a
+ * large file of the repository's own is rarely an input; a loaded module is always read
+ * whole, whatever its size, so files under node_modules are hashed at any size).
+ */
 const HASH_LIMIT_BYTES = 4 * 1024 * 1024;
 
 /** Whether a path lies inside an installed package (either separator: TypeScript uses /). */
@@ -43,10 +47,14 @@ const RACY_WINDOW_NS = 2_000_000_000n;
 const MAX_REMEMBERED_HASHES = 100_000;
 
 /**
- * The signature of one input as it is now: its content hash for the repository's own
- * files (an edit within the same mtime tick still shows), stat fields for installed
- * packages (an install rewrites them, and the install records are hashed too), or
- * `absent`.
+ * The signature of one input as it is now: its content hash (an edit within the same
+ * mtime tick still shows), stat fields for a repository file above HASH_LIMIT_BYTES, or
+ * `absent`. Files under node_modules are signed by content too: pnpm links them from a
+ * store shared by every project of the machine, so any install elsewhere moves their
+ * ctime without changing a byte, and a signature of stat fields would restart warm
+ * workers for nothing. The stat stays the fast path: an unchanged stat (ctime included,
+ * which no tool can set back) gives the hash taken under it; a changed one is hashed
+ * again, and only a changed content changes the signature.
  */
 export function signatureOf(file: string): string {
   let stat;
@@ -57,7 +65,7 @@ export function signatureOf(file: string): string {
   }
   if (!stat.isFile()) return `not-a-file`;
   const statText = `${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}:${stat.ino}`;
-  if (insideNodeModules(file) || stat.size > BigInt(HASH_LIMIT_BYTES)) return `stat:${statText}`;
+  if (stat.size > BigInt(HASH_LIMIT_BYTES) && !insideNodeModules(file)) return `stat:${statText}`;
   const known = hashed.get(file);
   if (known && known.stat === statText && stat.ctimeNs < known.hashedAtNs - RACY_WINDOW_NS)
     return known.hash;

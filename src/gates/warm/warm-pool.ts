@@ -9,6 +9,14 @@ import {
   treeExceptLeaderProblem,
   watchGate,
 } from '../run/gate-lifeline.js';
+import { BuildInfoStore } from '../run/tsc-incremental.js';
+import {
+  capFor,
+  megabytes,
+  memoryPolicy,
+  workerExecArgv,
+  type MemoryPolicy,
+} from './memory-cap.js';
 import { removeWorkerDirectory } from './worker-directory.js';
 import { WARM_TOOLS, type WarmReply, type WarmTool } from './warm-protocol.js';
 import type { Incremental } from './tool-adapter.js';
@@ -20,8 +28,10 @@ import type { Incremental } from './tool-adapter.js';
  * dependency and module file it loaded is unchanged (it checks before each call and
  * exits when one changed; the pool then starts a fresh one), so a warm result equals a
  * cold run of the same command on the same tree. Bounded: at most `maxWorkers`, each
- * recycled above `memoryCapBytes` RSS and after `idleMs` without a call; a cancelled or
- * timed-out call kills its worker.
+ * stopped above its memory cap (memory-cap.ts: sized to the project, or fixed) and after
+ * `idleMs` without a call; a cancelled or timed-out call kills its worker. A worker above
+ * its cap after its very first call would be replaced after every call: its gate runs cold
+ * from then on, and says why.
  *
  * A warm call dies like a cold gate's: each worker leads a process tree on the gate
  * lifeline (POSIX: its own process group; Windows: a job), so whatever the tool starts
@@ -33,7 +43,10 @@ import type { Incremental } from './tool-adapter.js';
 export interface WarmPoolOptions {
   /** Most workers alive at once; the least recently used idle one makes room. Default 3. */
   maxWorkers?: number;
-  /** A worker whose RSS exceeds this after a call is recycled. Default 1 GiB. */
+  /**
+   * A fixed cap: a worker whose RSS exceeds this after a call is stopped. Default: sized
+   * per worker (memory-cap.ts), or MCP_GATES_WARM_MEMORY_MB of the server's environment.
+   */
   memoryCapBytes?: number;
   /** A worker idle this long exits. Default 10 minutes. */
   idleMs?: number;
@@ -70,6 +83,8 @@ export type WarmRunResult =
       incremental?: Incremental;
       /** Why an earlier worker was replaced before this call, if it was. */
       restartedBecause?: string;
+      /** Why the worker was stopped after this call (its memory cap), if it was. */
+      stoppedBecause?: string;
     }
   /** Run the cold command instead: the reason says why this call cannot run warm. */
   | { kind: 'not-warmable'; reason: string }
@@ -82,7 +97,6 @@ export type WarmRunResult =
     };
 
 const DEFAULT_MAX_WORKERS = 3;
-const DEFAULT_MEMORY_CAP_BYTES = 1024 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 const STDERR_TAIL_BYTES = 4096;
 /** How long a retired worker has to exit on its own before it is killed. */
@@ -119,6 +133,9 @@ class WarmWorker {
   stopped = false;
   lastUsed = Date.now();
   busy = false;
+  /** Calls answered with a result (a reused one included), and the cap set after the first. */
+  callsAnswered = 0;
+  capBytes: number | undefined;
   /** Settles once the worker has exited and what it left is gone (cleanUp). */
   readonly gone: Promise<void>;
   private markGone!: () => void;
@@ -130,8 +147,9 @@ class WarmWorker {
     private readonly env: NodeJS.ProcessEnv,
     private readonly idleMs: number,
     private readonly onExit: (worker: WarmWorker) => void,
+    execArgv: readonly string[],
   ) {
-    this.child = spawn(process.execPath, [WORKER_MAIN, root, tool], {
+    this.child = spawn(process.execPath, [...execArgv, WORKER_MAIN, root, tool], {
       cwd: root,
       env,
       // stdin: held open and never written; its close tells the worker its owner is gone.
@@ -331,13 +349,22 @@ export class WarmPool {
   private readonly live = new Set<WarmWorker>();
   private readonly coldAnswers = new Map<string, string>();
   private readonly maxWorkers: number;
-  private readonly memoryCapBytes: number;
+  private readonly memory: MemoryPolicy;
   private readonly idleMs: number;
+  /** TypeScript 7 build info kept between calls (run/tsc-incremental.ts). */
+  readonly buildInfo = new BuildInfoStore();
+  /** Workers (by key) that were above their cap after their first call: why they run cold. */
+  private readonly tooBig = new Map<string, string>();
 
   constructor(options: WarmPoolOptions = {}) {
     this.maxWorkers = Math.max(1, options.maxWorkers ?? DEFAULT_MAX_WORKERS);
-    this.memoryCapBytes = options.memoryCapBytes ?? DEFAULT_MEMORY_CAP_BYTES;
+    this.memory = memoryPolicy(process.env, undefined, options.memoryCapBytes);
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** The memory cap rule in force (for diagnostics and tests). */
+  get memoryPolicy(): MemoryPolicy {
+    return this.memory;
   }
 
   /** Process ids of the live workers (for diagnostics and tests). */
@@ -367,6 +394,7 @@ export class WarmPool {
    * worker the system has not let die yet is left to the exit hook).
    */
   async close(): Promise<void> {
+    this.buildInfo.close();
     const going = [...this.live].map((worker) => worker.retire());
     this.workers.clear();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -395,6 +423,8 @@ export class WarmPool {
       '\0',
     );
     const args = request.argv.slice(1);
+    const tooBig = this.tooBig.get(key);
+    if (tooBig) return { kind: 'not-warmable', reason: tooBig };
 
     let restartedBecause: string | undefined;
     // A stale worker exits; one fresh worker gets one try (it loads what is there now).
@@ -420,7 +450,7 @@ export class WarmPool {
         await worker.kill();
         continue;
       }
-      if (reply.rssBytes > this.memoryCapBytes) worker.retire();
+      const stoppedBecause = this.checkMemory(worker, reply.rssBytes);
       if (reply.type === 'not-warmable') return { kind: 'not-warmable', reason: reply.reason };
       return {
         kind: 'ran',
@@ -434,12 +464,31 @@ export class WarmPool {
         ...(reply.notReusedBecause ? { notReusedBecause: reply.notReusedBecause } : {}),
         ...(reply.incremental ? { incremental: reply.incremental } : {}),
         ...(restartedBecause ? { restartedBecause } : {}),
+        ...(stoppedBecause ? { stoppedBecause } : {}),
       };
     }
     return {
       kind: 'not-warmable',
       reason: `inputs kept changing while the warm ${tool} worker loaded (${restartedBecause})`,
     };
+  }
+
+  /**
+   * After a call: the worker's cap is set from its first call's RSS; above it, the worker
+   * is stopped, and when that was its first call, its key runs cold from now on (a fresh
+   * worker would be stopped after every call). Says why it stopped the worker, if it did.
+   */
+  private checkMemory(worker: WarmWorker, rssBytes: number): string | undefined {
+    worker.callsAnswered++;
+    worker.capBytes ??= capFor(this.memory, rssBytes);
+    if (rssBytes <= worker.capBytes) return undefined;
+    void worker.retire();
+    const over = `the warm ${worker.tool} worker's memory, ${megabytes(rssBytes)} after this call, is above its cap of ${megabytes(worker.capBytes)}`;
+    if (worker.callsAnswered > 1)
+      return `${over}; it was stopped, and the next call starts a fresh one`;
+    const reason = `${over} after its first call, so it would be replaced after every call: this gate runs cold in this server (set MCP_GATES_WARM_MEMORY_MB above ${Math.ceil(rssBytes / (1024 * 1024))} to keep it warm)`;
+    this.tooBig.set(worker.key, reason);
+    return reason;
   }
 
   private forget(worker: WarmWorker): void {
@@ -458,7 +507,15 @@ export class WarmPool {
       const oldest = idle.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
       oldest.retire();
     }
-    const worker = new WarmWorker(key, tool, root, env, this.idleMs, (gone) => this.forget(gone));
+    const worker = new WarmWorker(
+      key,
+      tool,
+      root,
+      env,
+      this.idleMs,
+      (gone) => this.forget(gone),
+      workerExecArgv(this.memory, env),
+    );
     this.workers.set(key, worker);
     this.live.add(worker);
     void worker.gone.then(() => this.live.delete(worker));
