@@ -10,7 +10,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchLarge } from './lib/large-bench.mjs';
-import { renderLargeReport, spliceLargeReport } from './lib/report.mjs';
+import { largeReportText, renderLargeReport, spliceLargeReport } from './lib/report.mjs';
 import { benchTreeCost } from './lib/tree-cost-bench.mjs';
 
 const { values } = parseArgs({
@@ -47,12 +47,12 @@ const results = {};
 if (only.includes('large')) results.large = await benchLarge({ files, rounds }, progress);
 if (only.includes('treecost'))
   results.treecost = await benchTreeCost({ sizes: treeSizes, pairs }, progress);
-const section = renderLargeReport({ meta, results });
+const parts = renderLargeReport({ meta, results });
 if (resultsPath) {
   const existing = fs.existsSync(resultsPath) ? fs.readFileSync(resultsPath, 'utf8') : '';
-  fs.writeFileSync(resultsPath, spliceLargeReport(existing, section));
+  fs.writeFileSync(resultsPath, spliceLargeReport(existing, parts));
   progress(`wrote ${resultsPath}`);
 }
 process.stdout.write(
-  values.json ? `${JSON.stringify({ meta, results }, null, 2)}\n` : `${section}\n`,
+  values.json ? `${JSON.stringify({ meta, results }, null, 2)}\n` : `${largeReportText(parts)}\n`,
 );

@@ -13,7 +13,12 @@ import { benchCapture } from './lib/capture-bench.mjs';
 import { benchCheck } from './lib/check-bench.mjs';
 import { benchGates } from './lib/gate-bench.mjs';
 import { benchProtocol } from './lib/protocol-bench.mjs';
-import { renderLargeReport, renderReport, spliceLargeReport } from './lib/report.mjs';
+import {
+  largeReportText,
+  renderLargeReport,
+  renderReport,
+  spliceLargeReport,
+} from './lib/report.mjs';
 import { SERVERS } from './lib/servers.mjs';
 import { judgeTargets } from './lib/targets.mjs';
 
@@ -192,7 +197,10 @@ async function main() {
   }
   if (options.json)
     process.stdout.write(JSON.stringify({ meta, sizes, results, targets }, null, 2) + '\n');
-  else process.stdout.write(onlyLarge ? `${renderLargeReport({ meta, results })}\n` : report);
+  else
+    process.stdout.write(
+      onlyLarge ? `${largeReportText(renderLargeReport({ meta, results }))}\n` : report,
+    );
 }
 
 await main();

@@ -268,7 +268,7 @@ export function renderReport({ meta, sizes, results, targets }) {
     parts.push('', '## Warm gates (issue 11)', '', warmTable(results.warm));
   }
   if (results.large !== undefined || results.treecost !== undefined) {
-    parts.push('', renderLargeReport({ meta, results }));
+    parts.push('', largeReportText(renderLargeReport({ meta, results })));
   }
   parts.push('', '## Targets (issues 5, 10, 11)', '', targetTable(targets), '');
   return parts.join('\n');
@@ -493,33 +493,67 @@ export function treeCostSection(figures) {
 
 const MARKS = {
   large: ['<!-- bench:large:begin -->', '<!-- bench:large:end -->'],
+  treecost: ['<!-- bench:treecost:begin -->', '<!-- bench:treecost:end -->'],
 };
 
-/** The issue 19 part of the report, between markers (so a `--only large` run can replace it). */
+/**
+ * The issue 19 parts of the report that ran, each between markers of its own (so a run of
+ * only `large` or only `treecost` replaces its part and keeps the other): `{large?, treecost?}`.
+ */
 export function renderLargeReport({ meta, results }) {
-  const parts = [MARKS.large[0], '', '## Large project (issue 19)', ''];
-  if (results.large) parts.push(largeSection(results.large, meta));
-  else parts.push('Not run.');
-  parts.push('', '### Fixed cost of a gate call against tree size', '');
-  if (results.treecost) parts.push(treeCostSection(results.treecost));
-  else parts.push('Not run.');
-  parts.push(
-    '',
-    '### Targets (issue 19)',
-    '',
-    targetTable(judgeLargeTargets(results.large, results.treecost)),
-  );
-  parts.push('', MARKS.large[1]);
-  return parts.join('\n');
+  const parts = {};
+  if (results.large) {
+    parts.large = [
+      MARKS.large[0],
+      '',
+      '## Large project (issue 19)',
+      '',
+      largeSection(results.large, meta),
+      '',
+      '### Targets (issue 19, large project)',
+      '',
+      targetTable(judgeLargeTargets(results.large, undefined)),
+      '',
+      MARKS.large[1],
+    ].join('\n');
+  }
+  if (results.treecost) {
+    parts.treecost = [
+      MARKS.treecost[0],
+      '',
+      '## Fixed cost of a gate call against tree size (issue 19)',
+      '',
+      `Run ${meta.date} (\`${meta.command}\`), ${meta.cores} cores shared with other jobs.`,
+      '',
+      treeCostSection(results.treecost),
+      '',
+      targetTable(judgeLargeTargets(undefined, results.treecost)),
+      '',
+      MARKS.treecost[1],
+    ].join('\n');
+  }
+  return parts;
 }
 
-/** `text` with its issue 19 part replaced by `section` (or inserted before the targets). */
-export function spliceLargeReport(text, section) {
-  const [begin, end] = MARKS.large;
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from !== -1 && to > from) return text.slice(0, from) + section + text.slice(to + end.length);
-  const targets = text.indexOf('\n## Targets (issues');
-  if (targets !== -1) return `${text.slice(0, targets)}\n${section}\n${text.slice(targets)}`;
-  return `${text.trimEnd()}\n\n${section}\n`;
+/** The parts as one text (printed, or a full report's). */
+export const largeReportText = (parts) => Object.values(parts).join('\n\n');
+
+/** `text` with each of `parts` replaced (or, when new, inserted before the targets). */
+export function spliceLargeReport(text, parts) {
+  let result = text;
+  for (const [name, section] of Object.entries(parts)) {
+    const [begin, end] = MARKS[name];
+    const from = result.indexOf(begin);
+    const to = result.indexOf(end);
+    if (from !== -1 && to > from) {
+      result = result.slice(0, from) + section + result.slice(to + end.length);
+      continue;
+    }
+    const targets = result.indexOf('\n## Targets (issues');
+    result =
+      targets !== -1
+        ? `${result.slice(0, targets)}\n${section}\n${result.slice(targets)}`
+        : `${result.trimEnd()}\n\n${section}\n`;
+  }
+  return result;
 }
