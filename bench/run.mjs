@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The benchmark: `npm run bench` (full, writes bench/RESULTS.md) or `npm run bench -- --quick`
-// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates,check,warm  --json
-// --results PATH (where to write the markdown; the full run defaults to bench/RESULTS.md).
+// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates,check,warm,large,treecost
+// --json --results PATH (where to write the markdown; the full run defaults to bench/RESULTS.md).
+// A run of only `large` and/or `treecost` (issue 19) replaces that part of the existing results
+// file and keeps the rest.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +13,12 @@ import { benchCapture } from './lib/capture-bench.mjs';
 import { benchCheck } from './lib/check-bench.mjs';
 import { benchGates } from './lib/gate-bench.mjs';
 import { benchProtocol } from './lib/protocol-bench.mjs';
-import { renderReport } from './lib/report.mjs';
+import {
+  largeReportText,
+  renderLargeReport,
+  renderReport,
+  spliceLargeReport,
+} from './lib/report.mjs';
 import { SERVERS } from './lib/servers.mjs';
 import { judgeTargets } from './lib/targets.mjs';
 
@@ -29,6 +36,10 @@ const FULL = {
   checkRounds: 7,
   warmRuns: 7,
   warmFiles: 60,
+  largeFiles: 640,
+  largeRounds: 3,
+  treeSizes: [700, 3000, 150000],
+  treePairs: 15,
 };
 const QUICK = {
   coldRounds: 1,
@@ -44,8 +55,14 @@ const QUICK = {
   checkRounds: 1,
   warmRuns: 1,
   warmFiles: 20,
+  largeFiles: 60,
+  largeRounds: 1,
+  treeSizes: [700, 3000],
+  treePairs: 3,
 };
-const SECTIONS = ['protocol', 'capture', 'gates', 'check', 'warm'];
+const SECTIONS = ['protocol', 'capture', 'gates', 'check', 'warm', 'large', 'treecost'];
+/** Sections whose report part is spliced into an existing results file when run alone. */
+const LARGE_SECTIONS = ['large', 'treecost'];
 const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 function usage(message) {
@@ -148,16 +165,42 @@ async function main() {
     const { benchWarm } = await import('./lib/warm-bench.mjs');
     results.warm = await benchWarm({ runs: sizes.warmRuns, files: sizes.warmFiles }, progress);
   }
+  if (options.sections.includes('large')) {
+    const { benchLarge } = await import('./lib/large-bench.mjs');
+    results.large = await benchLarge(
+      { files: sizes.largeFiles, rounds: sizes.largeRounds },
+      progress,
+    );
+  }
+  if (options.sections.includes('treecost')) {
+    const { benchTreeCost } = await import('./lib/tree-cost-bench.mjs');
+    results.treecost = await benchTreeCost(
+      { sizes: sizes.treeSizes, pairs: sizes.treePairs },
+      progress,
+    );
+  }
   meta.durationSeconds = Math.round((Date.now() - started) / 1000);
   const targets = judgeTargets(results);
-  const report = renderReport({ meta, sizes, results, targets });
+  const onlyLarge =
+    options.sections.every((section) => LARGE_SECTIONS.includes(section)) &&
+    options.resultsPath !== undefined &&
+    fs.existsSync(options.resultsPath);
+  const report = onlyLarge
+    ? spliceLargeReport(
+        fs.readFileSync(options.resultsPath, 'utf8'),
+        renderLargeReport({ meta, results }),
+      )
+    : renderReport({ meta, sizes, results, targets });
   if (options.resultsPath) {
     fs.writeFileSync(options.resultsPath, report);
     progress(`wrote ${options.resultsPath} (${meta.durationSeconds} s)`);
   }
   if (options.json)
     process.stdout.write(JSON.stringify({ meta, sizes, results, targets }, null, 2) + '\n');
-  else process.stdout.write(report);
+  else
+    process.stdout.write(
+      onlyLarge ? `${largeReportText(renderLargeReport({ meta, results }))}\n` : report,
+    );
 }
 
 await main();
