@@ -2,7 +2,8 @@
 // The large-project bench of issue 19 on its own (also the `large` and `treecost` sections of
 // `npm run bench`): see bench/lib/large-bench.mjs (the protocol) and tree-cost-bench.mjs.
 // Usage: npm run build && node bench/large-project.mjs [--quick] [--files 640] [--rounds 3]
-//   [--only large,treecost] [--tree-sizes 700,3000,150000] [--pairs 15] [--results PATH] [--json]
+//   [--only large,treecost] [--families lint,format,typecheck] [--tree-sizes 700,3000,150000]
+//   [--pairs 15] [--results PATH] [--json]
 // A full run replaces the issue 19 part of bench/RESULTS.md (the rest is kept); --quick
 // (60 files, 1 round, trees of 700 and 3,000 files) writes nothing unless --results is given.
 import fs from 'node:fs';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     pairs: { type: 'string' },
     results: { type: 'string' },
     json: { type: 'boolean', default: false },
+    families: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -44,7 +46,11 @@ const meta = {
   node: process.version,
 };
 const results = {};
-if (only.includes('large')) results.large = await benchLarge({ files, rounds }, progress);
+if (only.includes('large'))
+  results.large = await benchLarge(
+    { files, rounds, families: values.families?.split(',') },
+    progress,
+  );
 if (only.includes('treecost'))
   results.treecost = await benchTreeCost({ sizes: treeSizes, pairs }, progress);
 const parts = renderLargeReport({ meta, results });

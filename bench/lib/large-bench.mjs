@@ -428,7 +428,7 @@ async function runFamily(name, contenders, project, round, record, progress) {
  * [{id, label, serve, cold, steps: {first: ms, ...}}]}, ...}, serveStartMs, serveMemory,
  * eslintDMemory, problems: [..], warm: {gate: {step: [..warm records]}}}`
  */
-export async function benchLarge({ files, rounds }, progress = () => {}) {
+export async function benchLarge({ files, rounds, families: only }, progress = () => {}) {
   const tools = installTools(progress);
   progress(`large: generating ${files} files`);
   const project = makeLargeProject(tools.dir, files);
@@ -466,6 +466,7 @@ export async function benchLarge({ files, rounds }, progress = () => {}) {
       serveStart.push(Number(process.hrtime.bigint() - started) / 1e6);
       try {
         for (const [name, contenders] of Object.entries(groups)) {
+          if (only && !only.includes(name)) continue;
           await runFamily(name, contenders, project, round, record, progress);
         }
         serveMemory.push(treeMemory(state.client.pid));
