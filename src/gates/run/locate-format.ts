@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Finding } from '../report/finding.js';
+import { TOOLS } from '../tools/index.js';
+import type { FormatLocator } from '../tools/tool.js';
 import { resolveCommand } from './resolve-command.js';
 
 /**
@@ -47,19 +49,10 @@ function formatted(
   });
 }
 
-/**
- * The formatters whose check names unformatted files without a line, and how each prints
- * a file formatted without writing it: prettier takes the path, biome reads the text on
- * stdin (`--stdin-file-path` names it, for its config and language).
- */
-const FORMATTERS: { rule: string; argv: (absolute: string) => string[]; feedsText: boolean }[] = [
-  { rule: 'prettier', argv: (absolute) => ['prettier', absolute], feedsText: false },
-  {
-    rule: 'format',
-    argv: (absolute) => ['biome', 'format', `--stdin-file-path=${absolute}`],
-    feedsText: true,
-  },
-];
+/** The formatters whose check names unformatted files without a line (tools/*.ts `locate`). */
+const FORMATTERS: readonly FormatLocator[] = TOOLS.flatMap((tool) =>
+  tool.locate ? [tool.locate] : [],
+);
 
 /**
  * `prettier --check` and biome's format check name unformatted files but no line. For the
@@ -100,7 +93,7 @@ export async function locateFormatFindings(
         return;
       }
       let output =
-        formatter.rule === 'prettier' ? await options.warmFormatted?.(absolute) : undefined;
+        formatter.warmWorker !== undefined ? await options.warmFormatted?.(absolute) : undefined;
       if (output === undefined) {
         const resolved = resolveCommand(formatter.argv(absolute), options.runDir, options.env);
         if (!resolved.ok) return;

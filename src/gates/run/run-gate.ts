@@ -35,15 +35,9 @@ import {
 } from './tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
 import { runIdentity } from './run-identity.js';
+import { MACHINE_FORMAT_PARSERS } from '../tools/index.js';
 
-/** Parsers whose raw output is a machine format: the report lists their findings as text. */
-export const MACHINE_FORMAT_PARSERS = new Set([
-  'eslint-json',
-  'biome-json',
-  'oxlint-json',
-  'cargo-json',
-  'ruff-json',
-]);
+export { MACHINE_FORMAT_PARSERS };
 
 export interface GateToolOptions {
   root: string;
@@ -361,8 +355,8 @@ async function runAndReport(
 /**
  * Runs the call between two fingerprints of the directory it runs in: a check that
  * changes the tree fails, a fix lists what it changed. A fix's own output says what it
- * did, not what is left (`oxlint --fix` prints "Found 1 warning" as text; `ruff check
- * --fix` lists only what it could not fix): the check runs again afterwards, read by the
+ * did, not what is left (`oxlint --fix` prints "Found 1 warning" as text; a linter's
+ * --fix may list only what it could not fix): the check runs again afterwards, read by the
  * gate's own parser, and its findings are the fix tool's result.
  */
 async function runWatched(
