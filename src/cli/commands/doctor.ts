@@ -31,6 +31,8 @@ interface GateCheck {
    */
   program: {
     resolved: string | null;
+    /** Which environment it was found in, and why that one (the project's .venv, node_modules/.bin, PATH). */
+    origin?: string;
     status: ProgramStatus;
     version?: string;
     problem?: string;
@@ -82,12 +84,13 @@ async function checkGate(
   }
   if (!probes.has(program)) probes.set(program, probeProgram(program, root));
   const probe = await probes.get(program);
-  if (!probe) return { ...described, program: { resolved: resolved.via, status: 'ok' } };
+  const found = { resolved: resolved.via, origin: resolved.origin };
+  if (!probe) return { ...described, program: { ...found, status: 'ok' } };
   if (probe.status === 'ok') {
     return {
       ...described,
       program: {
-        resolved: resolved.via,
+        ...found,
         status: 'ok',
         ...(probe.firstOutputLine ? { version: probe.firstOutputLine } : {}),
         probe,
@@ -103,7 +106,7 @@ async function checkGate(
   return {
     ...described,
     program: {
-      resolved: resolved.via,
+      ...found,
       status: probe.status,
       problem: `${resolved.via} ${how}`,
       fix:
@@ -201,6 +204,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
           ? `ok   ${program.resolved}${program.version ? ` (${program.version})` : ''}`
           : `${program.status.toUpperCase()}  ${program.problem}\n${' '.repeat(15)}fix: ${program.fix}`;
       lines.push(`  ${check.name.padEnd(12)} ${status}`);
+      if (program.origin) lines.push(`${' '.repeat(15)}from: ${program.origin}`);
       lines.push(`${' '.repeat(15)}warm: ${warmCapabilityText(check.warm)}`);
     }
   };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
+import { leadingBuildStep } from './build-steps.js';
 import { classifyScript, planScript, toolsInBody, type ScriptKind } from './scripts.js';
 import { TOOLS } from '../tools/index.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
@@ -89,9 +90,13 @@ function scriptGates(
     const runs = plan.steps
       ? `; runs ${plan.steps.map((step) => `\`${step.command.join(' ')}\``).join(', then ')}, each to the end`
       : '';
+    const build = leadingBuildStep(script.body);
+    const writes = build
+      ? `; writes build outputs: it starts with the build step \`${build}\``
+      : '';
     gates.push({
       name: gate,
-      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}`,
+      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${writes}`,
       command: scriptCommand(manager, script.name),
       fix: pairedFix ? scriptCommand(manager, pairedFix.name) : null,
       parser: plan.parser,

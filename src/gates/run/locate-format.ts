@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Finding } from '../report/finding.js';
 import { TOOLS } from '../tools/index.js';
 import type { FormatLocator } from '../tools/tool.js';
+import { privateCaches } from './private-caches.js';
 import { resolveCommand } from './resolve-command.js';
 
 /**
@@ -97,12 +98,21 @@ export async function locateFormatFindings(
       if (output === undefined) {
         const resolved = resolveCommand(formatter.argv(absolute), options.runDir, options.env);
         if (!resolved.ok) return;
-        output = await formatted(
-          resolved.file,
-          resolved.args,
-          formatter.feedsText ? original : '',
-          options,
-        );
+        // Printing a file formatted is a run like the check: its caches stay private.
+        const caches = privateCaches(formatter.argv(absolute), resolved);
+        try {
+          output = await formatted(
+            resolved.file,
+            caches.args,
+            formatter.feedsText ? original : '',
+            {
+              ...options,
+              env: { ...options.env, ...caches.env },
+            },
+          );
+        } finally {
+          caches.cleanup();
+        }
       }
       if (output === null) return;
       const line = firstDifferentLine(original, output);

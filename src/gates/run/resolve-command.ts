@@ -440,11 +440,12 @@ export function resolveCommand(
     return found(file, why);
   }
   const bins = new Set(own.map((entry) => entry.bin));
-  const notOwn = `PATH: not in the project's own environments (${[...bins].join(', ')})`;
+  const onPath = new Set((env.PATH ?? env.Path ?? '').split(path.delimiter));
+  const notOwn = `not in the project's own environments (${[...bins].join(', ')})`;
   for (const directory of searchDirectories(root, env)) {
     if (bins.has(directory)) continue;
     const file = candidates(path.join(directory, program)).find(isExecutableFile);
-    if (file) return found(file, notOwn);
+    if (file) return found(file, `${onPath.has(directory) ? 'PATH' : directory}: ${notOwn}`);
   }
   const boundary = findLookupBoundary(root);
   const where =

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolResult } from '../../server/tool.js';
-import { commandWithPaths, fixToolName, type GateSpec } from '../gate-spec.js';
+import { fixToolName, type GateSpec } from '../gate-spec.js';
 import type { ParseResult } from '../parsers/index.js';
 import {
   BaselineError,
@@ -35,7 +35,7 @@ import {
 } from './tree-fingerprint.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
 import { runIdentity } from './run-identity.js';
-import { MACHINE_FORMAT_PARSERS } from '../tools/index.js';
+import { commandForPaths, MACHINE_FORMAT_PARSERS } from '../tools/index.js';
 
 export { MACHINE_FORMAT_PARSERS };
 
@@ -303,12 +303,12 @@ function prepareCall(
   const { gate, fixing, runDir, options } = where;
   const runPaths = pathsFromRunDir(gate, options.root, runDir, paths);
   if (typeof runPaths === 'string') return runPaths;
-  const prepared = prepareCheck(gate, runDir, commandWithPaths(gate.command, runPaths));
+  const prepared = prepareCheck(gate, runDir, commandForPaths(gate.command, runPaths));
   if (typeof prepared === 'string') return prepared;
   const call: GateCall = {
     ...where,
     checkArgv: prepared.argv,
-    fixArgv: fixing ? commandWithPaths(base, runPaths) : [],
+    fixArgv: fixing ? commandForPaths(base, runPaths) : [],
     runPaths,
     notes: prepared.notes,
     pathCount: runPaths.length,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { commandWithPaths } from '../gate-spec.js';
 import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
@@ -105,3 +106,18 @@ export const KNOWN_WRITES: readonly string[] = [
 export const ENV_REDIRECTS: readonly CacheWrite[] = TOOLS.flatMap((tool) =>
   (tool.writes ?? []).filter((write) => write.redirect && 'env' in write.redirect),
 );
+
+/**
+ * A command given explicit paths, with the arguments its tool needs so its own excludes
+ * still apply to them (ruff's --force-exclude), unless the command already has them.
+ */
+export function commandForPaths(argv: readonly string[], paths: readonly string[]): string[] {
+  const command = commandWithPaths(argv, paths);
+  if (paths.length === 0) return command;
+  const extra = (
+    toolOfCommand(argv, (tool) => tool.explicitPathArgs !== undefined)?.explicitPathArgs ?? []
+  ).filter((arg) => !argv.includes(arg));
+  if (extra.length === 0) return command;
+  const at = command.length - paths.length;
+  return [...command.slice(0, at), ...extra, ...command.slice(at)];
+}
