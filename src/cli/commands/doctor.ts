@@ -204,8 +204,8 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
           ? `ok   ${program.resolved}${program.version ? ` (${program.version})` : ''}`
           : `${program.status.toUpperCase()}  ${program.problem}\n${' '.repeat(15)}fix: ${program.fix}`;
       lines.push(`  ${check.name.padEnd(12)} ${status}`);
-      if (program.origin) lines.push(`${' '.repeat(15)}from: ${program.origin}`);
       lines.push(`${' '.repeat(15)}warm: ${warmCapabilityText(check.warm)}`);
+      if (program.origin) lines.push(`${' '.repeat(15)}from: ${program.origin}`);
     }
   };
   if (configured) describe('configured gates', configured);

@@ -16,16 +16,20 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   const served = loadGates(root);
   if (args.json) {
-    const rows = served.gates.map((gate) => ({
-      name: gate.name,
-      description: gate.description,
-      command: gate.command,
-      fix: gate.fix,
-      parser: gate.parser,
-      source: gate.source,
-      warm: gateWarmCapability(gate, root, process.env),
-      writes: writesOf(gate, root),
-    }));
+    const rows = served.gates.map((gate) => {
+      const writes = writesOf(gate, root);
+      return {
+        name: gate.name,
+        description: gate.description,
+        command: gate.command,
+        fix: gate.fix,
+        parser: gate.parser,
+        source: gate.source,
+        warm: gateWarmCapability(gate, root, process.env),
+        // Only a gate that writes says so: a read-only check has no `writes`.
+        ...(writes ? { writes } : {}),
+      };
+    });
     output.out(JSON.stringify(rows, null, 2));
     return 0;
   }

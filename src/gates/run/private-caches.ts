@@ -17,6 +17,19 @@ export interface PrivateCaches {
   cleanup(): void;
 }
 
+/** Directories of runs still going: a server that exits mid-run removes them too. */
+const live = new Set<string>();
+let exitHookInstalled = false;
+
+function removeAtExit(directory: string): void {
+  live.add(directory);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const left of live) fs.rmSync(left, { recursive: true, force: true });
+  });
+}
+
 /** The version of the npm package `name` that holds `file` (its bin script), if it is one. */
 function packageVersionOf(file: string, name: string): string | undefined {
   let directory: string;
@@ -70,6 +83,7 @@ export function privateCaches(
   resolved: { file: string; args: readonly string[] },
 ): PrivateCaches {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-caches-'));
+  removeAtExit(directory);
   const env: NodeJS.ProcessEnv = {};
   for (const write of ENV_REDIRECTS)
     if (write.redirect && 'env' in write.redirect) env[write.redirect.env] = directory;
@@ -80,6 +94,9 @@ export function privateCaches(
   return {
     args: [...resolved.args.slice(0, before), ...extra, ...resolved.args.slice(before)],
     env,
-    cleanup: () => fs.rmSync(directory, { recursive: true, force: true }),
+    cleanup: () => {
+      live.delete(directory);
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
   };
 }
