@@ -149,11 +149,15 @@ describe('fault injection (real processes)', function () {
         const { server, pidFile } = await serveHangingGate(tmp);
         await server.send(callFrame(2, 'hang', {}, { progressToken: 'hang' }));
         const pids = JSON.parse(await waitForFile(pidFile));
-        // The capture is live: its private directory exists in our TMPDIR.
-        expect(fs.readdirSync(tmp)).to.have.length(1);
+        // The capture is live: its private directory exists in our TMPDIR, beside the
+        // run's private cache directory (run/private-caches.ts).
+        const live = fs.readdirSync(tmp);
+        expect(live.filter((name) => name.startsWith('mcp-gates-caches-'))).to.have.length(1);
+        expect(live).to.have.length(2);
         if (process.platform !== 'win32') {
           // Windows has no POSIX modes: stat reports 0o777 for any directory.
-          expect(fs.statSync(path.join(tmp, fs.readdirSync(tmp)[0])).mode & 0o777).to.equal(0o700);
+          for (const name of live)
+            expect(fs.statSync(path.join(tmp, name)).mode & 0o777).to.equal(0o700);
         }
 
         await injectAndExit(server, fault);

@@ -4,7 +4,6 @@
 // ruff and git when installed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { expect } from 'chai';
@@ -20,7 +19,9 @@ import { planTscBuild, stripJsonComments } from '../dist/gates/run/tsc-build.js'
 import {
   cleanupTemporary,
   envWithTools,
+  gitRepo,
   hasCommand,
+  installPrettier2,
   makeRepo,
   makeTempDir,
   toolContext,
@@ -59,20 +60,6 @@ const located = (result) =>
   result.structuredContent.findings.map(
     (f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule}`,
   );
-
-function git(root, ...args) {
-  const run = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
-
-function gitRepo(files) {
-  const root = makeRepo(files);
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-  return root;
-}
 
 /** A gate running `node -e <code>` in the root (no shell). */
 function nodeGate(name, code, fixCode = null) {
@@ -564,23 +551,6 @@ function prettierRepo(extra = {}) {
     'src/ok.js': PRETTY,
     ...extra,
   });
-}
-
-/** prettier@2 installed once per machine into a temp dir; undefined when npm cannot. */
-function installPrettier2() {
-  const directory = path.join(os.tmpdir(), 'mcp-gates-test-prettier2');
-  const manifest = path.join(directory, 'node_modules', 'prettier', 'package.json');
-  if (!fs.existsSync(manifest)) {
-    fs.mkdirSync(directory, { recursive: true });
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    spawnSync(npm, ['install', '--no-audit', '--no-fund', '--prefix', directory, 'prettier@2'], {
-      stdio: 'ignore',
-      timeout: 60000,
-      shell: process.platform === 'win32',
-    });
-  }
-  if (!fs.existsSync(manifest)) return undefined;
-  return path.join(directory, 'node_modules');
 }
 
 describe('the prettier marker gate honours the repository scope', function () {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { terminateProcessTree } from '../gates/run/process-tree.js';
 import { childPathValue, resolveCommand } from '../gates/run/resolve-command.js';
+import { toolOfProgram } from '../gates/tools/index.js';
 
 /** How long a program may take to answer `--version` before doctor gives up on it. */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -8,13 +9,6 @@ export const PROBE_TIMEOUT_MS = 10_000;
 const PROBE_CONCURRENCY = 4;
 /** Of each stream, what is kept to find its first line. */
 const OUTPUT_KEEP_CHARS = 4096;
-
-/** What to pass instead of `--version`, for the tools that do not take it. */
-const VERSION_ARGS: Record<string, string[]> = {
-  go: ['version'],
-  // gofmt has no version flag; with -l and an empty stdin it checks nothing and exits 0.
-  gofmt: ['-l'],
-};
 
 export interface ProbeResult {
   /** What was run (program as resolved, then the arguments). */
@@ -56,7 +50,7 @@ export function probeProgram(
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<ProbeResult> | undefined {
   const resolved = resolveCommand(
-    [program, ...(VERSION_ARGS[program.toLowerCase()] ?? ['--version'])],
+    [program, ...(toolOfProgram(program.toLowerCase())?.versionArgs ?? ['--version'])],
     root,
     process.env,
   );

@@ -25,6 +25,8 @@ type ProgramStatus = 'ok' | 'missing' | 'refused' | 'unrunnable' | 'fails' | 'sl
  */
 interface ProgramCheck {
   resolved: string | null;
+  /** Which environment it was found in, and why that one (the project's .venv, node_modules/.bin, PATH). */
+  origin?: string;
   status: ProgramStatus;
   version?: string;
   problem?: string;
@@ -88,10 +90,11 @@ async function checkProgram(
   }
   if (!probes.has(program)) probes.set(program, probeProgram(program, root));
   const probe = await probes.get(program);
-  if (!probe) return { resolved: resolved.via, status: 'ok' };
+  const found = { resolved: resolved.via, ...(resolved.origin ? { origin: resolved.origin } : {}) };
+  if (!probe) return { ...found, status: 'ok' };
   if (probe.status === 'ok') {
     return {
-      resolved: resolved.via,
+      ...found,
       status: 'ok',
       ...(probe.firstOutputLine ? { version: probe.firstOutputLine } : {}),
       probe,
@@ -104,7 +107,7 @@ async function checkProgram(
         ? probe.firstErrorLine
         : `${probe.argv.slice(1).join(' ')} ${probe.signal ? `was killed by ${probe.signal}` : `exited ${probe.exitCode}`}${probe.firstErrorLine ? `: ${probe.firstErrorLine}` : ''}`;
   return {
-    resolved: resolved.via,
+    ...found,
     status: probe.status,
     problem: `${resolved.via} ${how}`,
     fix:
@@ -253,6 +256,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
           );
       }
       lines.push(`${indent}warm: ${warmCapabilityText(check.warm)}`);
+      if (check.program.origin) lines.push(`${indent}from: ${check.program.origin}`);
     }
   };
   if (configured) describe('configured gates', configured);

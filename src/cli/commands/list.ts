@@ -1,23 +1,35 @@
 import { loadGates } from '../../gates/load-gates.js';
-import { fixToolName } from '../../gates/gate-spec.js';
+import { gateBuildStep } from '../../gates/detect/build-steps.js';
+import { fixToolName, type GateSpec } from '../../gates/gate-spec.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
 import { gateWarmCapability, warmCapabilityText } from '../../gates/warm/warm-plan.js';
 
+/** What a gate's check writes, when it is not read-only: a script that starts by building. */
+function writesOf(gate: GateSpec, root: string): string | null {
+  const build = gateBuildStep(gate, root);
+  return build ? `build outputs (its script starts with the build step \`${build}\`)` : null;
+}
+
 export function listCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   const served = loadGates(root);
   if (args.json) {
-    const rows = served.gates.map((gate) => ({
-      name: gate.name,
-      description: gate.description,
-      command: gate.command,
-      fix: gate.fix,
-      parser: gate.parser,
-      source: gate.source,
-      warm: gateWarmCapability(gate, root, process.env),
-    }));
+    const rows = served.gates.map((gate) => {
+      const writes = writesOf(gate, root);
+      return {
+        name: gate.name,
+        description: gate.description,
+        command: gate.command,
+        fix: gate.fix,
+        parser: gate.parser,
+        source: gate.source,
+        warm: gateWarmCapability(gate, root, process.env),
+        // Only a gate that writes says so: a read-only check has no `writes`.
+        ...(writes ? { writes } : {}),
+      };
+    });
     output.out(JSON.stringify(rows, null, 2));
     return 0;
   }
@@ -36,6 +48,8 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
     output.out(`    command: ${gate.command.join(' ')}`);
     if (gate.fix) output.out(`    fix:     ${gate.fix.join(' ')}`);
     output.out(`    warm:    ${warmCapabilityText(gateWarmCapability(gate, root, process.env))}`);
+    const writes = writesOf(gate, root);
+    if (writes) output.out(`    writes:  ${writes}`);
     output.out(
       `    parser:  ${gate.parser}   source: ${gate.source}${gate.paths === 'append' ? '   takes paths' : ''}\n`,
     );

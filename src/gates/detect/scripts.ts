@@ -1,31 +1,18 @@
 import { combinedParserName } from '../parsers/combined.js';
+import { SCRIPT_WORDS, toolOfScriptWord } from '../tools/index.js';
+import { MUTATING } from '../tools/shared.js';
 
 /** What a package.json script does, judged by its name and its body. */
 export type ScriptKind =
   'lint' | 'lint-fix' | 'format-check' | 'format-write' | 'typecheck' | 'check';
 
-const MUTATING = /(^|\s)(--fix|--write|-w|--apply|--apply-unsafe)(\s|=|$)/;
-
 function mentions(body: string, tool: string): boolean {
   return new RegExp(`(^|[\\s/&;|(])${tool}(\\s|$)`).test(body);
 }
 
-/** The tools a script body runs, in the order we know them. */
+/** The tools a script body runs (their script words), in registry order. */
 export function toolsInBody(body: string): string[] {
-  return [
-    'eslint',
-    'prettier',
-    'tsc',
-    'biome',
-    'oxlint',
-    'vue-tsc',
-    'stylelint',
-    'next lint',
-    'xo',
-    'standard',
-    'vitest',
-    'oxfmt',
-  ].filter((tool) => mentions(body, tool));
+  return SCRIPT_WORDS.map((entry) => entry.word).filter((word) => mentions(body, word));
 }
 
 function byName(name: string): ScriptKind | undefined {
@@ -67,36 +54,7 @@ function byName(name: string): ScriptKind | undefined {
 function byBody(body: string): ScriptKind | undefined {
   const tools = toolsInBody(body);
   if (tools.length !== 1) return undefined;
-  const mutating = MUTATING.test(body);
-  switch (tools[0]) {
-    case 'prettier':
-      if (/--check|--list-different|(^|\s)-l(\s|$)|-c(\s|$)/.test(body)) return 'format-check';
-      return mutating ? 'format-write' : undefined;
-    case 'tsc':
-    case 'vue-tsc':
-      // Plain `tsc` emits files: a build, not a gate.
-      return /--noEmit/.test(body) ? 'typecheck' : undefined;
-    case 'biome': {
-      const command = /\bbiome\s+(ci|check|lint|format)\b/.exec(body)?.[1];
-      if (command === 'format') return mutating ? 'format-write' : 'format-check';
-      if (command === 'lint') return mutating ? 'lint-fix' : 'lint';
-      // `biome ci` and `biome check` are the umbrella check; `check --write` is no gate.
-      return command && !mutating ? 'check' : undefined;
-    }
-    case 'oxfmt':
-      return /--check|--list-different/.test(body) ? 'format-check' : 'format-write';
-    case 'vitest':
-      return /(^|\s)(typecheck|--typecheck)/.test(body) ? 'typecheck' : undefined;
-    case 'eslint':
-    case 'oxlint':
-    case 'stylelint':
-    case 'next lint':
-    case 'xo':
-    case 'standard':
-      return mutating ? 'lint-fix' : 'lint';
-    default:
-      return undefined;
-  }
+  return toolOfScriptWord(tools[0]!)?.script?.kind?.(body, MUTATING.test(body));
 }
 
 /**
@@ -179,16 +137,6 @@ export function splitChain(body: string): string[][] | undefined {
   return segments;
 }
 
-/** The value of `--name value`, `--name=value` or `-n value` in args, if given. */
-function optionValue(args: readonly string[], long: string, short?: string): string | undefined {
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (arg.startsWith(`${long}=`)) return arg.slice(long.length + 1);
-    if (arg === long || (short !== undefined && arg === short)) return args[index + 1] ?? '';
-  }
-  return undefined;
-}
-
 /**
  * The parser for one command's own default (or JSON) output, or undefined when the
  * command is not a read-only check we can read: it writes (`--fix`, `--write`, plain
@@ -198,64 +146,8 @@ function optionValue(args: readonly string[], long: string, short?: string): str
 export function commandParser(argv: readonly string[]): string | undefined {
   const [program, ...args] = argv;
   if (MUTATING.test(args.join(' '))) return undefined;
-  const has = (flag: string) => args.includes(flag);
-  switch (program) {
-    case 'eslint': {
-      const format = optionValue(args, '--format', '-f');
-      if (format === undefined || format === 'stylish') return 'eslint-stylish';
-      return format === 'json' ? 'eslint-json' : undefined;
-    }
-    case 'prettier':
-      return has('--check') || has('-c') || has('--list-different') || has('-l')
-        ? 'prettier'
-        : undefined;
-    case 'tsc':
-    case 'vue-tsc': {
-      const pretty = optionValue(args, '--pretty');
-      if (!has('--noEmit') || (pretty !== undefined && pretty !== 'false')) return undefined;
-      return 'tsc';
-    }
-    case 'biome': {
-      if (!['check', 'ci', 'lint', 'format'].includes(args[0] ?? '')) return undefined;
-      const reporter = optionValue(args, '--reporter');
-      if (reporter === undefined) return 'biome-text';
-      return reporter === 'json' ? 'biome-json' : undefined;
-    }
-    case 'oxlint': {
-      const format = optionValue(args, '--format', '-f');
-      if (format === undefined || format === 'default') return 'oxlint-text';
-      return format === 'json' ? 'oxlint-json' : undefined;
-    }
-    case 'vitest':
-      return args[0] === 'typecheck' || args.some((arg) => arg.startsWith('--typecheck'))
-        ? 'vitest-typecheck'
-        : undefined;
-    case 'stylelint': {
-      const formatter = optionValue(args, '--formatter', '-f');
-      return formatter === undefined || formatter === 'string' ? 'stylelint' : undefined;
-    }
-    case 'xo':
-      return optionValue(args, '--reporter') === undefined ? 'xo' : undefined;
-    case 'oxfmt':
-      return has('--check') || has('--list-different') ? 'oxfmt' : undefined;
-    default:
-      return undefined;
-  }
+  return toolOfScriptWord(program ?? '')?.script?.commandParser?.(args);
 }
-
-/** Each known tool's default text output parser, for a script we cannot split. */
-const DEFAULT_TEXT_PARSER: Record<string, string> = {
-  eslint: 'eslint-stylish',
-  prettier: 'prettier',
-  tsc: 'tsc',
-  'vue-tsc': 'tsc',
-  biome: 'biome-text',
-  oxlint: 'oxlint-text',
-  vitest: 'vitest-typecheck',
-  stylelint: 'stylelint',
-  xo: 'xo',
-  oxfmt: 'oxfmt',
-};
 
 /**
  * How to run and read a script gate. A body that is exactly one known check keeps running
@@ -279,7 +171,7 @@ export function planScript(body: string, hasHooks: boolean): ScriptPlan {
   }
   const named = toolsInBody(body)
     .filter((tool) => tool !== 'vitest' || /typecheck/.test(body))
-    .map((tool) => DEFAULT_TEXT_PARSER[tool])
+    .map((tool) => toolOfScriptWord(tool)?.script?.textParser)
     .filter((parser): parser is string => parser !== undefined);
   return { parser: named.length > 0 ? combinedParserName(named) : 'generic' };
 }

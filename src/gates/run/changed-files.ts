@@ -204,15 +204,38 @@ async function workTreePrefix(run: GitRun): Promise<string> {
  * Paths in `git status --porcelain -z` output (top-level relative), staged, unstaged and
  * untracked alike; a rename's second path (its origin) is skipped.
  */
-function statusPaths(output: Buffer): string[] {
+function statusPaths(output: Buffer): { path: string; untracked: boolean }[] {
   const entries = splitPaths(output);
-  const paths: string[] = [];
+  const paths: { path: string; untracked: boolean }[] = [];
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index];
-    paths.push(entry.slice(3));
+    paths.push({ path: entry.slice(3), untracked: entry.startsWith('??') });
     if (/^[RC]|^.[RC]/.test(entry)) index += 1;
   }
   return paths;
+}
+
+/** Directories whose untracked files are an environment's, never the project's changes. */
+const ENVIRONMENT_DIRECTORIES = new Set(['node_modules', '.venv']);
+
+/**
+ * Whether an untracked file (root-relative, forward slashes) lies in an environment: under
+ * node_modules or .venv, or under any directory holding pyvenv.cfg (a virtual environment
+ * of any name). An untracked .venv would otherwise make thousands of "changed files".
+ */
+function inEnvironment(root: string, file: string, venvs: Map<string, boolean>): boolean {
+  const segments = file.split('/').slice(0, -1);
+  for (let depth = 1; depth <= segments.length; depth += 1) {
+    if (ENVIRONMENT_DIRECTORIES.has(segments[depth - 1]!)) return true;
+    const directory = segments.slice(0, depth).join('/');
+    let venv = venvs.get(directory);
+    if (venv === undefined) {
+      venv = fs.existsSync(path.join(root, directory, 'pyvenv.cfg'));
+      venvs.set(directory, venv);
+    }
+    if (venv) return true;
+  }
+  return false;
 }
 
 /** The commit a ref names, or null when it names none. */
@@ -281,7 +304,8 @@ function exists(root: string, file: string): boolean {
 
 /**
  * The files changed under `root`, relative to it with forward slashes, sorted: against
- * HEAD (staged, unstaged and untracked; ignored files left out), or against the merge-base
+ * HEAD (staged, unstaged and untracked; ignored files and untracked environments
+ * (node_modules, .venv, any directory holding pyvenv.cfg) left out), or against the merge-base
  * of HEAD and `base`. Deleted files are left out; a renamed file gives its new path.
  * Without any commit yet, every staged and untracked file counts.
  */
@@ -315,9 +339,13 @@ export async function listChangedFiles(
     '--no-renames',
     '--ignore-submodules=all',
   ];
-  const fromTop = statusPaths(await gitOutput(run, status));
+  const venvs = new Map<string, boolean>();
   const files = new Set(
-    fromTop.filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length)),
+    statusPaths(await gitOutput(run, status))
+      .filter((entry) => entry.path.startsWith(prefix))
+      .map((entry) => ({ ...entry, path: entry.path.slice(prefix.length) }))
+      .filter((entry) => !(entry.untracked && inEnvironment(root, entry.path, venvs)))
+      .map((entry) => entry.path),
   );
   if (since !== null) {
     // What HEAD's commits changed since the merge-base: two trees, no index or work tree.

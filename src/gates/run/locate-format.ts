@@ -2,6 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Finding } from '../report/finding.js';
+import { TOOLS } from '../tools/index.js';
+import type { FormatLocator } from '../tools/tool.js';
+import { privateCaches } from './private-caches.js';
 import { resolveCommand } from './resolve-command.js';
 
 /**
@@ -47,24 +50,10 @@ function formatted(
   });
 }
 
-/**
- * The formatters whose check names unformatted files without a line, and how each prints
- * a file formatted without writing it: prettier takes the path, biome and oxfmt read the
- * text on stdin (`--stdin-file-path`, `--stdin-filepath` name it, for config and language).
- */
-const FORMATTERS: { rule: string; argv: (absolute: string) => string[]; feedsText: boolean }[] = [
-  { rule: 'prettier', argv: (absolute) => ['prettier', absolute], feedsText: false },
-  {
-    rule: 'format',
-    argv: (absolute) => ['biome', 'format', `--stdin-file-path=${absolute}`],
-    feedsText: true,
-  },
-  {
-    rule: 'oxfmt',
-    argv: (absolute) => ['oxfmt', `--stdin-filepath=${absolute}`],
-    feedsText: true,
-  },
-];
+/** The formatters whose check names unformatted files without a line (tools/*.ts `locate`). */
+const FORMATTERS: readonly FormatLocator[] = TOOLS.flatMap((tool) =>
+  tool.locate ? [tool.locate] : [],
+);
 
 /**
  * `prettier --check`, biome's format check and `oxfmt --check` name unformatted files but no line. For the
@@ -105,16 +94,25 @@ export async function locateFormatFindings(
         return;
       }
       let output =
-        formatter.rule === 'prettier' ? await options.warmFormatted?.(absolute) : undefined;
+        formatter.warmWorker !== undefined ? await options.warmFormatted?.(absolute) : undefined;
       if (output === undefined) {
         const resolved = resolveCommand(formatter.argv(absolute), options.runDir, options.env);
         if (!resolved.ok) return;
-        output = await formatted(
-          resolved.file,
-          resolved.args,
-          formatter.feedsText ? original : '',
-          options,
-        );
+        // Printing a file formatted is a run like the check: its caches stay private.
+        const caches = privateCaches(formatter.argv(absolute), resolved);
+        try {
+          output = await formatted(
+            resolved.file,
+            caches.args,
+            formatter.feedsText ? original : '',
+            {
+              ...options,
+              env: { ...options.env, ...caches.env },
+            },
+          );
+        } finally {
+          caches.cleanup();
+        }
       }
       if (output === null) return;
       const line = firstDifferentLine(original, output);

@@ -2,9 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { detectPackageManager, type PackageManager } from '../detect/package-manager.js';
+import { toolOfProgram } from '../tools/index.js';
+import { projectEnvironments } from './project-environments.js';
 
 export type ResolvedCommand =
-  | { ok: true; file: string; args: string[]; via: string }
+  | {
+      ok: true;
+      file: string;
+      args: string[];
+      via: string;
+      /** Which environment the program was found in, and why that one (for `doctor`). */
+      origin: string;
+    }
   | {
       ok: false;
       /** `missing`: not found; `unsafe`: found where another user could have put it; `unrunnable`: found but cannot be started without a shell. */
@@ -14,32 +23,8 @@ export type ResolvedCommand =
       fix: string;
     };
 
-/** The npm package that provides a program, where it is not the program's own name. */
-const NPM_PACKAGES: Record<string, string> = {
-  tsc: 'typescript',
-  biome: '@biomejs/biome',
-};
-const NPM_PROGRAMS = new Set([
-  'eslint',
-  'prettier',
-  'tsc',
-  'biome',
-  'oxlint',
-  'oxfmt',
-  'xo',
-  'stylelint',
-  'vitest',
-]);
-
-const INSTALL_HINTS: Record<string, string> = {
-  pyright:
-    'install pyright in the project (npm install --save-dev pyright, or pip install pyright)',
-  mypy: 'install mypy in the project (uv add --dev mypy, or pip install mypy) and put its bin directory on PATH',
-  cargo:
-    'install Rust with rustup (https://rustup.rs), or put ~/.cargo/bin on the PATH the host gives the server',
-  ruff: 'install ruff in the project (uv add --dev ruff, or pip install ruff) and put its bin directory on PATH',
-  go: 'install Go and put it on the PATH the host gives the server',
-  gofmt: 'install Go and put it on the PATH the host gives the server',
+/** Install hints for the package managers a script gate runs (the tools' own are in tools/). */
+const PACKAGE_MANAGER_HINTS: Record<string, string> = {
   npm: 'install Node.js and npm, or set an absolute PATH in the host config',
   pnpm: 'install pnpm (corepack enable), or set an absolute PATH in the host config',
   yarn: 'install yarn (corepack enable), or set an absolute PATH in the host config',
@@ -238,16 +223,33 @@ function unsafeProgram(file: string, bin: string, root: string): ForeignWrite | 
   return undefined;
 }
 
+/** A directory of the project's own programs, and why it is searched first. */
+interface ProjectBin {
+  bin: string;
+  why: string;
+}
+
 /**
- * The directories searched, in order: node_modules/.bin up from the root to the lookup
- * boundary, PATH, then ~/.cargo/bin and ~/go/bin (GUI hosts often start servers with a
- * bare PATH). PATH is the user's own choice and is taken as given.
+ * The project's own program directories, nearest and most specific first: its Python
+ * environments (project-environments.ts), then node_modules/.bin up to the lookup boundary.
+ */
+export function projectBins(root: string, env: NodeJS.ProcessEnv): ProjectBin[] {
+  return [
+    ...projectEnvironments(root, env),
+    ...nodeModulesBins(root).map((bin) => ({ bin, why: `the project's ${bin}` })),
+  ];
+}
+
+/**
+ * The directories searched, in order: the project's own (projectBins), PATH, then
+ * ~/.cargo/bin and ~/go/bin (GUI hosts often start servers with a bare PATH). PATH is the
+ * user's own choice and is taken as given.
  */
 export function searchDirectories(root: string, env: NodeJS.ProcessEnv): string[] {
   const pathVariable = env.PATH ?? env.Path ?? '';
   const home = os.homedir();
   const directories = [
-    ...nodeModulesBins(root),
+    ...projectBins(root, env).map((entry) => entry.bin),
     ...pathVariable.split(path.delimiter).filter(Boolean),
     path.join(home, '.cargo', 'bin'),
     path.join(home, 'go', 'bin'),
@@ -261,7 +263,9 @@ export function searchDirectories(root: string, env: NodeJS.ProcessEnv): string[
  */
 export function childPathValue(root: string, env: NodeJS.ProcessEnv): string {
   const unsafeBins = new Set(
-    nodeModulesBins(root).filter((bin) => fs.existsSync(bin) && unsafeProgram(bin, bin, root)),
+    projectBins(root, env)
+      .map((entry) => entry.bin)
+      .filter((bin) => fs.existsSync(bin) && unsafeProgram(bin, bin, root)),
   );
   return searchDirectories(root, env)
     .filter((directory) => !unsafeBins.has(directory))
@@ -298,12 +302,12 @@ export function windowsShimScript(text: string): string | undefined {
  * CVE-2024-27980 fix), and we never use one. npm-style shims name the script they run,
  * so we run that script with this node instead.
  */
-function resolveWindowsShim(shim: string, args: string[]): ResolvedCommand {
+function resolveWindowsShim(shim: string, args: string[], origin: string): ResolvedCommand {
   const relative = windowsShimScript(fs.readFileSync(shim, 'utf8'));
   if (relative) {
     const script = path.resolve(path.dirname(shim), relative.replace(/\\/g, path.sep));
     if (fs.existsSync(script))
-      return { ok: true, file: process.execPath, args: [script, ...args], via: shim };
+      return { ok: true, file: process.execPath, args: [script, ...args], via: shim, origin };
   }
   const program = path.basename(shim);
   return {
@@ -351,7 +355,10 @@ export function installFix(program: string, root: string): string {
   const boundary = findLookupBoundary(root);
   const workspaceManifest = readManifest(boundary);
   const manager = packageManagerOf(boundary, workspaceManifest);
-  const name = NPM_PACKAGES[program] ?? program;
+  const tool = toolOfProgram(program);
+  const npmPackage =
+    tool?.install && 'npmPackage' in tool.install ? tool.install.npmPackage : undefined;
+  const name = npmPackage ?? program;
   for (const directory of new Set([path.resolve(root), boundary])) {
     const field = declaredIn(
       directory === boundary ? workspaceManifest : readManifest(directory),
@@ -360,9 +367,12 @@ export function installFix(program: string, root: string): string {
     if (field)
       return `${name} is declared in ${path.join(directory, 'package.json')} (${field}) but not installed: run \`${manager} install\` in ${boundary}`;
   }
-  if (NPM_PROGRAMS.has(program)) return `${ADD_DEV[manager]} ${name}`;
+  if (npmPackage !== undefined) return `${ADD_DEV[manager]} ${name}`;
+  const hint = tool?.install && 'hint' in tool.install ? tool.install.hint : undefined;
   return (
-    INSTALL_HINTS[program] ?? `install ${program}, or change the gate's command in mcp-gates.json`
+    hint ??
+    PACKAGE_MANAGER_HINTS[program] ??
+    `install ${program}, or change the gate's command in mcp-gates.json`
   );
 }
 
@@ -397,14 +407,14 @@ export function resolveCommand(
           .map((ext) => ext.toLowerCase())
       : [''];
   const candidates = (base: string) => extensions.map((ext) => `${base}${ext}`);
-  const found = (file: string): ResolvedCommand => {
-    if (windows && /\.(cmd|bat)$/i.test(file)) return resolveWindowsShim(file, args);
-    return { ok: true, file, args, via: file };
+  const found = (file: string, origin: string): ResolvedCommand => {
+    if (windows && /\.(cmd|bat)$/i.test(file)) return resolveWindowsShim(file, args, origin);
+    return { ok: true, file, args, via: file, origin };
   };
   if (program.includes('/') || (windows && program.includes('\\'))) {
     const base = path.resolve(root, program);
     const file = candidates(base).find(isExecutableFile);
-    if (file) return found(file);
+    if (file) return found(file, "the path the gate's command gives");
     return {
       ok: false,
       problem: 'missing',
@@ -413,7 +423,8 @@ export function resolveCommand(
       fix: `check the path in the gate's command (relative paths are resolved against ${root})`,
     };
   }
-  for (const bin of nodeModulesBins(root)) {
+  const own = projectBins(root, env);
+  for (const { bin, why } of own) {
     const file = candidates(path.join(bin, program)).find(isExecutableFile);
     if (!file) continue;
     const unsafe = unsafeProgram(file, bin, root);
@@ -426,13 +437,15 @@ export function resolveCommand(
         fix: unsafe.fix,
       };
     }
-    return found(file);
+    return found(file, why);
   }
-  const bins = new Set(nodeModulesBins(root));
+  const bins = new Set(own.map((entry) => entry.bin));
+  const onPath = new Set((env.PATH ?? env.Path ?? '').split(path.delimiter));
+  const notOwn = `not in the project's own environments (${[...bins].join(', ')})`;
   for (const directory of searchDirectories(root, env)) {
     if (bins.has(directory)) continue;
     const file = candidates(path.join(directory, program)).find(isExecutableFile);
-    if (file) return found(file);
+    if (file) return found(file, `${onPath.has(directory) ? 'PATH' : directory}: ${notOwn}`);
   }
   const boundary = findLookupBoundary(root);
   const where =

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolResult } from '../../server/tool.js';
-import { commandWithPaths, fixToolName, type GateSpec } from '../gate-spec.js';
+import { fixToolName, type GateSpec } from '../gate-spec.js';
 import type { ParseResult } from '../parsers/index.js';
 import {
   BaselineError,
@@ -37,15 +37,9 @@ import {
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
 import { runsNativeTypescript, type BuildInfoStore } from './tsc-incremental.js';
 import { runIdentity } from './run-identity.js';
+import { commandForPaths, MACHINE_FORMAT_PARSERS } from '../tools/index.js';
 
-/** Parsers whose raw output is a machine format: the report lists their findings as text. */
-export const MACHINE_FORMAT_PARSERS = new Set([
-  'eslint-json',
-  'biome-json',
-  'oxlint-json',
-  'cargo-json',
-  'ruff-json',
-]);
+export { MACHINE_FORMAT_PARSERS };
 
 export interface GateToolOptions {
   root: string;
@@ -322,14 +316,14 @@ function prepareCall(
   const prepared = prepareCheck(
     gate,
     runDir,
-    commandWithPaths(gate.command, runPaths),
+    commandForPaths(gate.command, runPaths),
     options.warm?.buildInfo,
   );
   if (typeof prepared === 'string') return prepared;
   const call: GateCall = {
     ...where,
     checkArgv: prepared.argv,
-    fixArgv: fixing ? commandWithPaths(base, runPaths) : [],
+    fixArgv: fixing ? commandForPaths(base, runPaths) : [],
     runPaths,
     notes: prepared.notes,
     pathCount: runPaths.length,
@@ -376,8 +370,8 @@ async function runAndReport(
 /**
  * Runs the call between two fingerprints of the directory it runs in: a check that
  * changes the tree fails, a fix lists what it changed. A fix's own output says what it
- * did, not what is left (`oxlint --fix` prints "Found 1 warning" as text; `ruff check
- * --fix` lists only what it could not fix): the check runs again afterwards, read by the
+ * did, not what is left (`oxlint --fix` prints "Found 1 warning" as text; a linter's
+ * --fix may list only what it could not fix): the check runs again afterwards, read by the
  * gate's own parser, and its findings are the fix tool's result.
  */
 async function runWatched(

@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { activeCapture } from '../../capture/index.js';
 import { stripAnsi } from '../report/ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
 import { releaseGate, watchGate } from './gate-lifeline.js';
 import { signalProcessTree, terminateProcessTree } from './process-tree.js';
+import { privateCaches } from './private-caches.js';
 import { childPathValue, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 
 /** Per stream, what the parser gets at most; beyond it parsing works on a prefix. */
@@ -216,16 +218,25 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
     });
   }
 
-  const child = spawn(resolved.file, resolved.args, {
-    cwd: request.root,
-    env: gateEnvironment(request.root, baseEnv),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // POSIX: lead a process group so the whole tree can be killed. Windows: a detached
-    // child gets a console window of its own, and taskkill /T needs no group.
-    detached: process.platform !== 'win32',
-    windowsHide: true,
-    shell: false,
-  });
+  // Caches a check would write under the root go to a private directory (tools/*.ts).
+  const caches = privateCaches(request.argv, resolved);
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(resolved.file, caches.args, {
+      cwd: request.root,
+      env: { ...gateEnvironment(request.root, baseEnv), ...caches.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // POSIX: lead a process group so the whole tree can be killed. Windows: a detached
+      // child gets a console window of its own, and taskkill /T needs no group.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      shell: false,
+    });
+  } catch (error) {
+    // spawn throws synchronously for some refusals (E2BIG): nothing ran, nothing to keep.
+    caches.cleanup();
+    throw error;
+  }
   // Tied to the server's life at once: no process of its tree outlives the server.
   watchGate(child);
 
@@ -302,6 +313,7 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
     // The call is over: nothing of the gate's tree may keep running (a background
     // child that closed its stdio would otherwise survive the call and the server).
     releaseGate(child);
+    caches.cleanup();
     clearTimeout(timeout);
     if (progress) clearInterval(progress);
     for (const timer of timers) clearTimeout(timer);

@@ -2,11 +2,14 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { KNOWN_WRITES } from '../tools/index.js';
 
 /**
  * A snapshot of the project tree cheap enough to take around every gate run, so a check
- * that writes (ruff with `fix = true`, a script that touches a file) is caught whatever
- * the tool: two fingerprints that differ name the files the run added, removed or changed.
+ * that writes (a linter with `fix = true` in its config, a script that touches a file) is
+ * caught whatever the tool: two fingerprints that differ name the files the run added,
+ * removed or changed. The places known tools write (tools/*.ts `writes`: caches under
+ * node_modules/.cache, .ruff_cache...) are watched too, ignored or not.
  */
 export interface TreeFingerprint {
   /** `git`: status of tracked and untracked (not ignored) files; `walk`: every file up to the cap. */
@@ -35,7 +38,7 @@ const GIT_OUTPUT_LIMIT_BYTES = 64 * 1024 * 1024;
 const WALK_SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '__pycache__']);
 /**
  * A directory holding CACHEDIR.TAG (the cache-directory tagging convention) is a tool's
- * cache, written as a matter of course: cargo's target/, ruff's .ruff_cache. Git
+ * cache, written as a matter of course: cargo's target/, a linter's cache. Git
  * repositories keep them out through .gitignore; the walk needs the tag.
  */
 const CACHE_DIRECTORY_TAG = 'CACHEDIR.TAG';
@@ -293,6 +296,42 @@ export function walkFingerprint(
   return lastPath === undefined ? { entries, capped } : { entries, capped, lastPath };
 }
 
+/** The watch's bound on the files of the known write places together. */
+const KNOWN_WRITES_FILE_CAP = 20_000;
+
+/**
+ * The places known tools write (KNOWN_WRITES), which git status skips when ignored and the
+ * walk skips as caches: each directory (so creating an empty one shows) and each file,
+ * added where the fingerprint has no entry of its own for the path.
+ */
+function addKnownWrites(root: string, entries: Map<string, string>): void {
+  let files = 0;
+  const visit = (relative: string): void => {
+    if (files >= KNOWN_WRITES_FILE_CAP) return;
+    const absolute = path.join(root, relative);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(absolute);
+    } catch {
+      return;
+    }
+    if (!stat.isDirectory()) {
+      files += 1;
+      if (!entries.has(relative)) entries.set(relative, statSignature(absolute));
+      return;
+    }
+    if (!entries.has(`${relative}/`)) entries.set(`${relative}/`, 'directory');
+    let names: string[];
+    try {
+      names = fs.readdirSync(absolute).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) visit(`${relative}/${name}`);
+  };
+  for (const place of KNOWN_WRITES) visit(place);
+}
+
 /** Fingerprints the tree under root: git status where git works, a bounded walk elsewhere. */
 export async function fingerprintTree(
   root: string,
@@ -308,9 +347,11 @@ export async function fingerprintTree(
       durationMs: Date.now() - started,
     };
     if (git.head !== undefined) print.head = git.head;
+    addKnownWrites(root, print.entries);
     return print;
   }
   const walk = walkFingerprint(root);
+  addKnownWrites(root, walk.entries);
   const fingerprint: TreeFingerprint = {
     method: 'walk',
     entries: walk.entries,

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ESLINT_CONFIGS } from '../detect/detect.js';
+import { ESLINT_CONFIGS } from '../tools/eslint.js';
+import { programName, toolOfProgram } from '../tools/index.js';
 import { splitChain } from '../detect/scripts.js';
 import type { GateSpec } from '../gate-spec.js';
 import { nodeModulesBins, resolveCommand, type ResolvedCommand } from '../run/resolve-command.js';
-import { resolveInstalledPackage } from './tool-adapter.js';
-import { eslintEntry, prettierEntry } from './warm-entry.js';
 import { warmToolOf } from './warm-pool.js';
 import type { WarmTool } from './warm-protocol.js';
 
@@ -26,19 +25,8 @@ export type WarmPlan =
     }
   | { warm: false; reason: string };
 
-const RUST_TOOLS = new Set(['biome', 'oxlint', 'oxfmt', 'ruff', 'cargo', 'rustfmt']);
-const NATIVE_TOOLS = new Set(['go', 'gofmt']);
-/** JavaScript tools with no worker, and why. */
-const COLD_JS_TOOLS: Record<string, string> = {
-  xo: "xo: always lints with ESLint's result cache on (written under node_modules/.cache) and, for TypeScript, with type information from a tsconfig it generates there; warm gates keep both cold, as eslint --cache and type-aware configs are",
-};
 /** typescript-eslint's type-aware settings and presets, as a config file spells them. */
 const TYPE_AWARE = /\bprojectService\b|\bproject\s*:|TypeChecked\b|type-checked/;
-
-/** The program's name without directory or Windows extension. */
-function programName(program: string): string {
-  return path.basename(program).replace(/\.(cmd|exe|js|cjs|mjs)$/i, '');
-}
 
 /** Whether the root's eslint config (flat or eslintrc) asks for type information (then every call runs cold). */
 function typeAwareEslintConfig(runDir: string): boolean {
@@ -104,11 +92,8 @@ export function warmPlanOf(
     command = invocation;
   }
   const program = programName(command[0] ?? '');
-  if (RUST_TOOLS.has(program))
-    return { warm: false, reason: `${program}: Rust-based, starts fast` };
-  if (NATIVE_TOOLS.has(program)) return { warm: false, reason: `${program}: native, starts fast` };
-  const coldTool = COLD_JS_TOOLS[program];
-  if (coldTool) return { warm: false, reason: coldTool };
+  const known = toolOfProgram(program)?.warm;
+  if (known && 'cold' in known) return { warm: false, reason: `${program}: ${known.cold}` };
   const tool = warmToolOf(command);
   if (!tool) return { warm: false, reason: `${program || 'the command'} has no warm worker` };
   const resolved = resolveCommand(command, runDir, env);
@@ -127,26 +112,11 @@ export function warmPlanOf(
   )
     command = command.slice(0, -2);
   // The same decision the worker's adapter makes when it loads the tool (warm-entry.ts).
-  const unsupported =
-    tool === 'eslint'
-      ? eslintEntry(runDir, env)
-      : tool === 'prettier'
-        ? prettierEntry(runDir, env)
-        : tscUnsupported(runDir);
-  if (typeof unsupported === 'string') return { warm: false, reason: unsupported };
+  const unsupported = known && 'worker' in known ? known.unsupported(runDir, env) : undefined;
+  if (unsupported !== undefined) return { warm: false, reason: unsupported };
   if (tool === 'eslint' && typeAwareEslintConfig(runDir))
     return { warm: false, reason: 'type-aware ESLint config' };
   return { warm: true, argv: command, tool, resolved };
-}
-
-/** Why the project's typescript cannot run warm, if it cannot. */
-function tscUnsupported(runDir: string): string | undefined {
-  const installed = resolveInstalledPackage(runDir, 'typescript');
-  if (typeof installed === 'string') return installed;
-  // The worker's own wording (tsc-adapter.ts).
-  if (installed.major >= 7)
-    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
-  return undefined;
 }
 
 /** The directory a gate runs in (a workspace root's gates run there). */

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ENV_REDIRECTS, toolOfProgram } from '../tools/index.js';
+import type { ToolDescriptor } from '../tools/tool.js';
+
+/**
+ * A cold run's private cache directory: every cache a known tool would write under the
+ * root (tools/*.ts `writes`) goes there instead, and is removed after the run. A check
+ * writes nothing under the root, ignored paths included.
+ */
+export interface PrivateCaches {
+  /** The arguments to run the program with (the tool's own redirect options added). */
+  args: string[];
+  /** Variables to add to the run's environment. */
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+/** Directories of runs still going: a server that exits mid-run removes them too. */
+const live = new Set<string>();
+let exitHookInstalled = false;
+
+function removeAtExit(directory: string): void {
+  live.add(directory);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const left of live) fs.rmSync(left, { recursive: true, force: true });
+  });
+}
+
+/** The version of the npm package `name` that holds `file` (its bin script), if it is one. */
+function packageVersionOf(file: string, name: string): string | undefined {
+  let directory: string;
+  try {
+    directory = path.dirname(fs.realpathSync(file));
+  } catch {
+    return undefined;
+  }
+  for (let depth = 0; depth < 4; depth += 1) {
+    try {
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(directory, 'package.json'), 'utf8'),
+      ) as { name?: unknown; version?: unknown };
+      if (manifest.name === name && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // No manifest here: one level up.
+    }
+    directory = path.dirname(directory);
+  }
+  return undefined;
+}
+
+/**
+ * The redirect options of the tool `argv[0]` runs (a real install of it: its version is
+ * read from its package, so a look-alike script gets nothing added).
+ */
+function redirectArgs(
+  tool: ToolDescriptor | undefined,
+  argv: readonly string[],
+  script: string,
+  directory: string,
+): string[] {
+  const npmPackage = tool?.install && 'npmPackage' in tool.install ? tool.install.npmPackage : '';
+  const version = npmPackage ? packageVersionOf(script, npmPackage) : undefined;
+  if (version === undefined) return [];
+  return (tool?.writes ?? []).flatMap((write) =>
+    write.redirect && 'args' in write.redirect && write.redirect.applies(argv, version)
+      ? write.redirect.args(directory)
+      : [],
+  );
+}
+
+/**
+ * Sets up the private caches of one cold run of `argv`, resolved to `file` run with
+ * `args` (on Windows the script a shim names is args[0] of node). Every known tool's
+ * environment redirect is set (a script may run any of them); the program's own
+ * redirect options are put right after the program.
+ */
+export function privateCaches(
+  argv: readonly string[],
+  resolved: { file: string; args: readonly string[] },
+): PrivateCaches {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-caches-'));
+  removeAtExit(directory);
+  const env: NodeJS.ProcessEnv = {};
+  for (const write of ENV_REDIRECTS)
+    if (write.redirect && 'env' in write.redirect) env[write.redirect.env] = directory;
+  const viaNode = resolved.args.length > argv.length - 1;
+  const script = viaNode ? resolved.args[0]! : resolved.file;
+  const extra = redirectArgs(toolOfProgram(argv[0] ?? ''), argv, script, directory);
+  const before = viaNode ? 1 : 0;
+  return {
+    args: [...resolved.args.slice(0, before), ...extra, ...resolved.args.slice(before)],
+    env,
+    cleanup: () => {
+      live.delete(directory);
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

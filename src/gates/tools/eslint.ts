@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { eslintJsonParser } from '../parsers/eslint-json.js';
+import { eslintStylishParser } from '../parsers/stylish.js';
+import { eslintEntry } from '../warm/warm-entry.js';
+import {
+  entryProblem,
+  lintScriptKind,
+  optionValue,
+  SCRIPT_EXTENSIONS,
+  setsOption,
+} from './shared.js';
+import type { ToolDescriptor } from './tool.js';
+
+/** ESLint's flat config files (eslint 9+), in the order ESLint looks for them. */
+export const FLAT_ESLINT_CONFIGS = [
+  'eslint.config.js',
+  'eslint.config.mjs',
+  'eslint.config.cjs',
+  'eslint.config.ts',
+  'eslint.config.mts',
+  'eslint.config.cts',
+];
+export const ESLINT_CONFIGS = [
+  ...FLAT_ESLINT_CONFIGS,
+  '.eslintrc.js',
+  '.eslintrc.cjs',
+  '.eslintrc.json',
+  '.eslintrc.yml',
+  '.eslintrc.yaml',
+  '.eslintrc',
+];
+
+export const ESLINT_EXTENSIONS = [...SCRIPT_EXTENSIONS, 'vue'];
+
+export const eslint: ToolDescriptor = {
+  name: 'eslint',
+  programs: ['eslint'],
+  recognise: {
+    configFiles: ESLINT_CONFIGS,
+    packageJsonKeys: ['eslintConfig'],
+    scriptWords: ['eslint'],
+  },
+  gates: (_project, source) => [
+    {
+      name: 'lint',
+      description: 'ESLint over the project',
+      command: ['eslint', '--format', 'json', '.'],
+      fix: ['eslint', '--fix', '.'],
+      parser: eslintJsonParser.name,
+      paths: 'append',
+      source,
+    },
+  ],
+  yieldsToScripts: { scriptGate: 'lint' },
+  extensions: ESLINT_EXTENSIONS,
+  writes: [
+    {
+      // ESLint 8 (eslintrc) unlinks its cache file on every run without --cache.
+      path: '.eslintcache',
+      why: 'ESLint 8 deletes its cache file on every run without --cache',
+      redirect: {
+        args: (directory) => ['--cache-location', path.join(directory, '.eslintcache')],
+        applies: (argv) => !setsOption(argv, '--cache', '--cache-location', '--cache-file'),
+      },
+    },
+  ],
+  outputs: [{ parser: eslintJsonParser, machineFormat: true }, { parser: eslintStylishParser }],
+  script: {
+    textParser: eslintStylishParser.name,
+    commandParser(args) {
+      const format = optionValue(args, '--format', '-f');
+      if (format === undefined || format === 'stylish') return eslintStylishParser.name;
+      return format === 'json' ? eslintJsonParser.name : undefined;
+    },
+    kind: lintScriptKind,
+  },
+  warm: { worker: 'eslint', unsupported: (runDir, env) => entryProblem(eslintEntry(runDir, env)) },
+  install: { npmPackage: 'eslint' },
+};
+
+/** eslint_d, the ESLint daemon: the same files, run by the repository's own config. */
+export const eslintDaemon: ToolDescriptor = {
+  name: 'eslint_d',
+  programs: ['eslint_d'],
+  recognise: {},
+  extensions: ESLINT_EXTENSIONS,
+  outputs: [],
+};

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { commandWithPaths } from '../gate-spec.js';
+import { biome } from './biome.js';
+import { black } from './black.js';
+import { clippy, rustfmt } from './cargo.js';
+import { eslint, eslintDaemon } from './eslint.js';
+import { gofmt, goVet } from './go.js';
+import { mypy } from './mypy.js';
+import { oxfmt } from './oxfmt.js';
+import { oxlint } from './oxlint.js';
+import { prettier } from './prettier.js';
+import { pyright } from './pyright.js';
+import { ruff } from './ruff.js';
+import { nextLint, standard } from './script-linters.js';
+import { shellcheck } from './shellcheck.js';
+import { stylelint } from './stylelint.js';
+import { tsc, vueTsc } from './tsc.js';
+import type { CacheWrite, ToolDescriptor } from './tool.js';
+import { vitest } from './vitest.js';
+import { xo } from './xo.js';
+
+export type { ToolDescriptor } from './tool.js';
+
+/**
+ * Every tool the product knows, one module each. The order is the order detection
+ * proposes marker gates and the order a script's tools are named (so a script running
+ * several reads their outputs in this order). Adding a tool: one module, listed here.
+ */
+export const TOOLS: readonly ToolDescriptor[] = [
+  eslint,
+  prettier,
+  tsc,
+  biome,
+  oxlint,
+  vueTsc,
+  stylelint,
+  nextLint,
+  xo,
+  standard,
+  vitest,
+  oxfmt,
+  clippy,
+  rustfmt,
+  ruff,
+  mypy,
+  pyright,
+  goVet,
+  gofmt,
+  eslintDaemon,
+  black,
+  shellcheck,
+];
+
+/** The program's name without directory or Windows extension. */
+export function programName(program: string): string {
+  return path.basename(program).replace(/\.(cmd|exe|js|cjs|mjs)$/i, '');
+}
+
+const BY_PROGRAM = new Map(
+  TOOLS.flatMap((tool) => tool.programs.map((program) => [program, tool] as const)),
+);
+
+/** The tool a program (a name or a path) runs, if the registry knows it. */
+export function toolOfProgram(program: string): ToolDescriptor | undefined {
+  return BY_PROGRAM.get(programName(program));
+}
+
+/**
+ * The known tool a command runs, looking past runners (npx, pnpm exec, node_modules/.bin
+ * paths) in its first four words; `wanted` skips tools that do not answer the question.
+ */
+export function toolOfCommand(
+  argv: readonly string[],
+  wanted: (tool: ToolDescriptor) => boolean = () => true,
+): ToolDescriptor | undefined {
+  for (const word of argv.slice(0, 4)) {
+    const tool = toolOfProgram(word);
+    if (tool && wanted(tool)) return tool;
+  }
+  return undefined;
+}
+
+/** A script word and the tool it runs, in registry order. */
+export const SCRIPT_WORDS: readonly { word: string; tool: ToolDescriptor }[] = TOOLS.flatMap(
+  (tool) => (tool.recognise.scriptWords ?? []).map((word) => ({ word, tool })),
+);
+
+/** The tool a script word names. */
+export function toolOfScriptWord(word: string): ToolDescriptor | undefined {
+  return SCRIPT_WORDS.find((entry) => entry.word === word)?.tool;
+}
+
+/** Parsers whose raw output is a machine format: the report lists their findings as text. */
+export const MACHINE_FORMAT_PARSERS: ReadonlySet<string> = new Set(
+  TOOLS.flatMap((tool) =>
+    tool.outputs.filter((output) => output.machineFormat).map((output) => output.parser.name),
+  ),
+);
+
+/** Every place a known tool writes during a check, relative to where it runs (for the tree watch). */
+export const KNOWN_WRITES: readonly string[] = [
+  ...new Set(TOOLS.flatMap((tool) => (tool.writes ?? []).map((write) => write.path))),
+];
+
+/** The writes of the tools that set an environment variable to redirect them. */
+export const ENV_REDIRECTS: readonly CacheWrite[] = TOOLS.flatMap((tool) =>
+  (tool.writes ?? []).filter((write) => write.redirect && 'env' in write.redirect),
+);
+
+/**
+ * A command given explicit paths, with the arguments its tool needs so its own excludes
+ * still apply to them (ruff's --force-exclude), unless the command already has them.
+ */
+export function commandForPaths(argv: readonly string[], paths: readonly string[]): string[] {
+  const command = commandWithPaths(argv, paths);
+  if (paths.length === 0) return command;
+  const extra = (
+    toolOfCommand(argv, (tool) => tool.explicitPathArgs !== undefined)?.explicitPathArgs ?? []
+  ).filter((arg) => !argv.includes(arg));
+  if (extra.length === 0) return command;
+  const at = command.length - paths.length;
+  return [...command.slice(0, at), ...extra, ...command.slice(at)];
+}

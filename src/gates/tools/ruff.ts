@@ -1,0 +1,44 @@
+import { ruffFormatParser } from '../parsers/ruff-format.js';
+import { ruffJsonParser } from '../parsers/ruff-json.js';
+import { PYTHON_EXTENSIONS } from './shared.js';
+import type { ToolDescriptor } from './tool.js';
+
+export const ruff: ToolDescriptor = {
+  name: 'ruff',
+  programs: ['ruff'],
+  recognise: {
+    configFiles: ['ruff.toml', '.ruff.toml'],
+    configSections: [{ file: 'pyproject.toml', section: /^\s*\[tool\.ruff[\].]/m }],
+  },
+  gates: (_project, source) => [
+    {
+      name: 'ruff',
+      description: 'Ruff lint',
+      command: ['ruff', 'check', '--no-fix', '--output-format', 'json'],
+      fix: ['ruff', 'check', '--fix'],
+      parser: ruffJsonParser.name,
+      paths: 'append',
+      source,
+    },
+    {
+      name: 'ruff_format',
+      description: 'Ruff format check',
+      command: ['ruff', 'format', '--check'],
+      fix: ['ruff', 'format'],
+      parser: ruffFormatParser.name,
+      paths: 'append',
+      source,
+    },
+  ],
+  extensions: PYTHON_EXTENSIONS,
+  // Explicit paths bypass `exclude` unless told otherwise: a changed .venv file would be linted.
+  explicitPathArgs: ['--force-exclude'],
+  writes: [
+    { path: '.ruff_cache', why: 'ruff caches lint results', redirect: { env: 'RUFF_CACHE_DIR' } },
+  ],
+  outputs: [{ parser: ruffJsonParser, machineFormat: true }, { parser: ruffFormatParser }],
+  warm: { cold: 'Rust-based, starts fast' },
+  install: {
+    hint: 'install ruff in the project (uv add --dev ruff, or pip install ruff) and put its bin directory on PATH',
+  },
+};

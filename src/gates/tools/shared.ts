@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What several tool modules share: the file families they check and the words of an
+ * option. Kept here so two tools that read the same files say so with one list.
+ */
+
+/** JavaScript and TypeScript sources. */
+export const SCRIPT_EXTENSIONS = ['js', 'jsx', 'ts', 'tsx', 'mjs', 'cjs', 'mts', 'cts'];
+export const PYTHON_EXTENSIONS = ['py', 'pyi'];
+
+/** Flags that make a command write what it checks. */
+export const MUTATING = /(^|\s)(--fix|--write|-w|--apply|--apply-unsafe)(\s|=|$)/;
+
+/** The value of `--name value`, `--name=value` or `-n value` in args, if given. */
+export function optionValue(
+  args: readonly string[],
+  long: string,
+  short?: string,
+): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg.startsWith(`${long}=`)) return arg.slice(long.length + 1);
+    if (arg === long || (short !== undefined && arg === short)) return args[index + 1] ?? '';
+  }
+  return undefined;
+}
+
+/** Whether argv already sets `option` (`--opt value` or `--opt=value`). */
+export function setsOption(argv: readonly string[], ...options: string[]): boolean {
+  return argv.some((word) =>
+    options.some((option) => word === option || word.startsWith(`${option}=`)),
+  );
+}
+
+/** [major, minor] of a version string (pre-release tails ignored), or undefined. */
+export function majorMinor(version: string | undefined): [number, number] | undefined {
+  if (version === undefined) return undefined;
+  const [major, minor] = version.split('.').map((part) => Number.parseInt(part, 10));
+  if (major === undefined || Number.isNaN(major)) return undefined;
+  return [major, Number.isNaN(minor) || minor === undefined ? 0 : minor];
+}
+
+/** A lint tool's script: `--fix` makes it a fixer. */
+export function lintScriptKind(_body: string, mutating: boolean): 'lint' | 'lint-fix' {
+  return mutating ? 'lint-fix' : 'lint';
+}
+
+/** The installed package's major version (node_modules up from root), or undefined. */
+export function installedMajor(root: string, name: string): number | undefined {
+  for (let current = path.resolve(root); ; current = path.dirname(current)) {
+    try {
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(current, 'node_modules', name, 'package.json'), 'utf8'),
+      ) as { version?: unknown };
+      if (typeof manifest.version === 'string') return Number.parseInt(manifest.version, 10);
+    } catch {
+      // Not installed here: look further up.
+    }
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** A warm entry's answer (warm-entry.ts) as the plan reads it: why not, or undefined. */
+export function entryProblem(entry: object | string): string | undefined {
+  return typeof entry === 'string' ? entry : undefined;
+}

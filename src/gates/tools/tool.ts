@@ -1,0 +1,130 @@
+import type { GateSpec } from '../gate-spec.js';
+import type { Parser } from '../parsers/parser.js';
+import type { ScriptKind } from '../detect/scripts.js';
+import type { WarmTool } from '../warm/warm-protocol.js';
+
+/**
+ * Everything the product knows about one external tool, in one typed descriptor: how a
+ * repository shows it uses the tool, the commands it gets, the files it checks, where it
+ * writes and how a check sends that elsewhere, which parsers read it, how its version is
+ * asked, and whether it runs warm. Detection, changed scope, program lookup, locating,
+ * doctor, list and the warm plan read these (tools/index.ts) instead of naming tools.
+ */
+export interface ToolDescriptor {
+  /** The tool's name (unique in the registry; a marker gate's script may cover it by name). */
+  name: string;
+  /** The program names that run it (argv[0] without directory or Windows extension). */
+  programs: readonly string[];
+  recognise: Recognition;
+  /**
+   * The marker gates of a repository that uses the tool (`source` is what recognised it),
+   * with the read-only check argv as `command` and the fixing argv as `fix`.
+   */
+  gates?(project: ProjectFacts, source: string): MarkerGate[];
+  /**
+   * JavaScript tools: no marker gate when a package.json script already runs the tool or
+   * a script gate of the same name exists; `scriptGate` names the script gate that counts
+   * as running it (`lint` for eslint).
+   */
+  yieldsToScripts?: { scriptGate?: string };
+  /** The file extensions (no dot, lower case) it checks: a changed scope passes it only these. */
+  extensions?: readonly string[];
+  /**
+   * Arguments given before explicit paths so the tool's own excludes still apply (ruff
+   * lints an explicitly named excluded file unless told `--force-exclude`).
+   */
+  explicitPathArgs?: readonly string[];
+  /** What a check run writes by default, and how a check sends it to a private directory. */
+  writes?: readonly CacheWrite[];
+  /** The parser modules that read its outputs (they stay in src/gates/parsers/). */
+  outputs: readonly ToolOutput[];
+  /** For a package.json script (scripts.ts): what its script words run and how they read. */
+  script?: ScriptKnowledge;
+  /** How to find the line of a whole-file format finding (locate-format.ts). */
+  locate?: FormatLocator;
+  /** How `doctor` asks its version (default `--version`). */
+  versionArgs?: readonly string[];
+  /** Whether it runs warm in `serve`: a worker (src/gates/warm/), or why it runs cold. */
+  warm?: WarmKnowledge;
+  /** How to get a missing program: its npm package, or an install hint. */
+  install?: { npmPackage: string } | { hint: string };
+}
+
+/** How a repository shows it uses a tool; detection tries these in this order. */
+export interface Recognition {
+  /** Config files in the root; the first that exists is the gate's source. */
+  configFiles?: readonly string[];
+  /** Files that count only when they hold the tool's section (`[tool.ruff]` in pyproject.toml). */
+  configSections?: readonly { file: string; section: RegExp }[];
+  /** Top-level package.json keys holding its config (`eslintConfig`, `prettier`). */
+  packageJsonKeys?: readonly string[];
+  /** package.json dependencies or devDependencies that mean the repository runs it. */
+  dependencies?: readonly string[];
+  /** Words in a package.json script body that run it (`next lint`). */
+  scriptWords?: readonly string[];
+}
+
+/** What detection reads of the project root, once, for every tool. */
+export interface ProjectFacts {
+  root: string;
+  packageJson: Record<string, unknown> | undefined;
+  /** A root file's text, or undefined when missing or unreadable. */
+  readText(relative: string): string | undefined;
+  exists(relative: string): boolean;
+  dependsOn(name: string): boolean;
+}
+
+/** A gate as a tool module proposes it; detection adds the timeout. */
+export type MarkerGate = Omit<GateSpec, 'timeoutMs'>;
+
+/**
+ * A path a check run writes (relative to where it runs), and how a check sends it to a
+ * private temporary directory: an environment variable set to that directory, or
+ * arguments naming a place inside it (`applies` says when: a version that has the option,
+ * argv the user has not already set).
+ */
+export interface CacheWrite {
+  path: string;
+  why: string;
+  redirect?:
+    | { env: string }
+    | {
+        args: (privateDirectory: string) => string[];
+        applies: (argv: readonly string[], version: string | undefined) => boolean;
+      };
+}
+
+export interface ToolOutput {
+  parser: Parser;
+  /** A machine format (JSON): the report lists its findings as text instead of the raw output. */
+  machineFormat?: boolean;
+}
+
+export interface ScriptKnowledge {
+  /** The parser of its default text output, for a script that cannot be split. */
+  textParser?: string;
+  /** The parser for one command's own output, or undefined when it is no read-only check we read. */
+  commandParser?(args: readonly string[]): string | undefined;
+  /** What a script whose body runs only this tool is (`mutating`: it passes --fix, --write...). */
+  kind?(body: string, mutating: boolean): ScriptKind | undefined;
+}
+
+/**
+ * A formatter whose check names files but no line: `argv` prints one file formatted
+ * without writing it (the text on stdin when `feedsText`); `rule` is the finding's rule.
+ */
+export interface FormatLocator {
+  rule: string;
+  argv: (absolute: string) => string[];
+  feedsText: boolean;
+  /** A warm worker of the tool may print it (serve only). */
+  warmWorker?: WarmTool;
+}
+
+export type WarmKnowledge =
+  | {
+      /** The worker that runs it (warm/warm-pool.ts), and why the project's copy cannot, if it cannot. */
+      worker: WarmTool;
+      unsupported: (runDir: string, env: NodeJS.ProcessEnv) => string | undefined;
+    }
+  | { cold: string };

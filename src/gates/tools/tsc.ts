@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { tscParser } from '../parsers/tsc.js';
+import { usesProjectReferences } from '../run/tsc-build.js';
+import { resolveInstalledPackage } from '../warm/tool-adapter.js';
+import { optionValue } from './shared.js';
+import type { MarkerGate, ProjectFacts, ScriptKnowledge, ToolDescriptor } from './tool.js';
+
+/**
+ * The marker typecheck: `tsc --noEmit`, or vue-tsc where the repository uses it. A root
+ * tsconfig with references or `"files": []` checks nothing under --noEmit: it runs in
+ * build mode through every referenced project instead, outputs kept out of the tree.
+ */
+function typecheckGate(project: ProjectFacts, source: string): MarkerGate {
+  const program = project.dependsOn('vue-tsc') ? 'vue-tsc' : 'tsc';
+  const what =
+    program === 'vue-tsc' ? 'TypeScript and Vue typecheck (vue-tsc)' : 'TypeScript typecheck';
+  if (usesProjectReferences(path.join(project.root, 'tsconfig.json'))) {
+    return {
+      name: 'typecheck',
+      description: `${what} of tsconfig.json and every project it references (build mode; .tsbuildinfo and declarations go to a private temporary directory, never into the tree)`,
+      command: [program, '-b', 'tsconfig.json', '--force', '--pretty', 'false'],
+      fix: null,
+      parser: tscParser.name,
+      paths: 'none',
+      prepare: 'tsc-build',
+      source,
+    };
+  }
+  return {
+    name: 'typecheck',
+    description: `${what} (any .tsbuildinfo goes to a private temporary directory, never into the tree)`,
+    command: [program, '--noEmit', '--pretty', 'false'],
+    fix: null,
+    parser: tscParser.name,
+    paths: 'none',
+    prepare: 'tsc-noemit',
+    source,
+  };
+}
+
+/** Why the project's typescript cannot run warm, if it cannot. */
+function tscUnsupported(runDir: string): string | undefined {
+  const installed = resolveInstalledPackage(runDir, 'typescript');
+  if (typeof installed === 'string') return installed;
+  // The worker's own wording (tsc-adapter.ts).
+  if (installed.major >= 7)
+    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
+  return undefined;
+}
+
+/** tsc and vue-tsc read alike: a check only with --noEmit, and only the plain output. */
+const TSC_SCRIPT: ScriptKnowledge = {
+  textParser: tscParser.name,
+  commandParser(args) {
+    const pretty = optionValue(args, '--pretty');
+    if (!args.includes('--noEmit') || (pretty !== undefined && pretty !== 'false'))
+      return undefined;
+    return tscParser.name;
+  },
+  // Plain `tsc` emits files: a build, not a gate.
+  kind: (body) => (/--noEmit/.test(body) ? 'typecheck' : undefined),
+};
+
+export const tsc: ToolDescriptor = {
+  name: 'tsc',
+  programs: ['tsc'],
+  recognise: { configFiles: ['tsconfig.json'], scriptWords: ['tsc'] },
+  gates: (project, source) => [typecheckGate(project, source)],
+  yieldsToScripts: { scriptGate: 'typecheck' },
+  outputs: [{ parser: tscParser }],
+  script: TSC_SCRIPT,
+  warm: { worker: 'tsc', unsupported: tscUnsupported },
+  install: { npmPackage: 'typescript' },
+};
+
+/** vue-tsc: tsc for Vue single-file components; the tsc marker gate runs it when declared. */
+export const vueTsc: ToolDescriptor = {
+  name: 'vue-tsc',
+  programs: ['vue-tsc'],
+  recognise: { scriptWords: ['vue-tsc'] },
+  outputs: [{ parser: tscParser }],
+  script: TSC_SCRIPT,
+};

@@ -1,0 +1,19 @@
+import { vitestTypecheckParser } from '../parsers/vitest-typecheck.js';
+import type { ToolDescriptor } from './tool.js';
+
+/** vitest: a gate only as `vitest typecheck` (or --typecheck); its tests are not a gate. */
+export const vitest: ToolDescriptor = {
+  name: 'vitest',
+  programs: ['vitest'],
+  recognise: { scriptWords: ['vitest'] },
+  outputs: [{ parser: vitestTypecheckParser }],
+  script: {
+    textParser: vitestTypecheckParser.name,
+    commandParser: (args) =>
+      args[0] === 'typecheck' || args.some((arg) => arg.startsWith('--typecheck'))
+        ? vitestTypecheckParser.name
+        : undefined,
+    kind: (body) => (/(^|\s)(typecheck|--typecheck)/.test(body) ? 'typecheck' : undefined),
+  },
+  install: { npmPackage: 'vitest' },
+};
