@@ -160,12 +160,45 @@ function pathArgument(value: unknown): string | undefined {
   return path.resolve(text);
 }
 
+const OWN_DIRECTORY = path.dirname(fileURLToPath(import.meta.url));
+/** Frames a caller lookup reads: the ledger's own wrappers take a few, then the caller. */
+const CALLER_FRAMES = 12;
+
 /**
- * The first file in the current stack that is not the ledger's own code (a path, or a
- * `node:` module of Node's own), if any. Asked only when something unreplayable happens.
+ * The file of the first frame that is not the ledger's own code (a path, or a `node:`
+ * module of Node's own), if any, from structured call sites of the nearest frames: asked
+ * on every clock read (ESLint times each file it lints), so no whole stack is formatted.
  */
-function callerFile(stack = new Error().stack ?? '', skipNode = false): string | undefined {
-  const own = path.dirname(fileURLToPath(import.meta.url));
+function nearestCaller(skipNode = false): string | undefined {
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  const holder: { stack?: unknown } = {};
+  let names: unknown;
+  try {
+    Error.stackTraceLimit = CALLER_FRAMES;
+    Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? '');
+    Error.captureStackTrace(holder, nearestCaller);
+    // V8 formats the stack when it is first read: read it while prepareStackTrace is ours.
+    names = holder.stack;
+  } finally {
+    Error.stackTraceLimit = limit;
+    Error.prepareStackTrace = prepare;
+  }
+  if (!Array.isArray(names)) return undefined;
+  for (const name of names as string[]) {
+    if (name === '') continue;
+    const file = name.startsWith('file:') ? fileURLToPath(name) : name;
+    if (!file.startsWith(OWN_DIRECTORY) && !(skipNode && file.startsWith('node:'))) return file;
+  }
+  return undefined;
+}
+
+/**
+ * The first file in `stack` that is not the ledger's own code (a path, or a `node:`
+ * module of Node's own), if any.
+ */
+function callerFile(stack: string, skipNode = false): string | undefined {
+  const own = OWN_DIRECTORY;
   for (const line of stack.split('\n').slice(1)) {
     const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
       line.trim(),
@@ -584,8 +617,8 @@ function installClockRecording(): void {
   // Node's own bookkeeping (module compile timing) reads the clock for itself, not for
   // the tool: a read whose caller is a node: module is not the tool's.
   const clock = (what: string) => (ledger: ReadLedger) => {
-    const stack = new Error().stack ?? '';
-    const caller = callerFile(stack);
+    if (ledger.notReusableBecause !== undefined) return;
+    const caller = nearestCaller();
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
     ledger.notReplayable(`the current time (${what})`);
   };
@@ -652,7 +685,8 @@ function installClockRecording(): void {
       wrap(temporalNow, name, clock(`Temporal.Now.${name}`));
 
   wrap(Math as unknown as Target, 'random', (ledger) => {
-    const caller = callerFile();
+    if (ledger.notReusableBecause !== undefined) return;
+    const caller = nearestCaller();
     if (caller && tokenOnlyRandomDrawers.has(caller)) return;
     ledger.notReplayable('randomness (Math.random)');
   });
