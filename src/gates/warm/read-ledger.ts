@@ -161,8 +161,11 @@ function pathArgument(value: unknown): string | undefined {
 }
 
 const OWN_DIRECTORY = path.dirname(fileURLToPath(import.meta.url));
-/** Frames a caller lookup reads: the ledger's own wrappers take a few, then the caller. */
-const CALLER_FRAMES = 12;
+/**
+ * Frames a caller lookup reads: the ledger's own wrappers take one or two, then the caller
+ * (a first look at few frames is cheap; a deeper one only when those were all ours).
+ */
+const CALLER_FRAMES = [4, 16];
 
 /**
  * The file of the first frame that is not the ledger's own code (a path, or a `node:`
@@ -170,12 +173,21 @@ const CALLER_FRAMES = 12;
  * on every clock read (ESLint times each file it lints), so no whole stack is formatted.
  */
 function nearestCaller(skipNode = false): string | undefined {
+  for (const frames of CALLER_FRAMES) {
+    const found = callerWithin(frames, skipNode);
+    if (found !== null) return found;
+  }
+  return undefined;
+}
+
+/** The caller within the nearest `frames` frames; null when every one of them is the ledger's. */
+function callerWithin(frames: number, skipNode: boolean): string | undefined | null {
   const limit = Error.stackTraceLimit;
   const prepare = Error.prepareStackTrace;
   const holder: { stack?: unknown } = {};
   let names: unknown;
   try {
-    Error.stackTraceLimit = CALLER_FRAMES;
+    Error.stackTraceLimit = frames;
     Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? '');
     Error.captureStackTrace(holder, nearestCaller);
     // V8 formats the stack when it is first read: read it while prepareStackTrace is ours.
@@ -190,7 +202,8 @@ function nearestCaller(skipNode = false): string | undefined {
     const file = name.startsWith('file:') ? fileURLToPath(name) : name;
     if (!file.startsWith(OWN_DIRECTORY) && !(skipNode && file.startsWith('node:'))) return file;
   }
-  return undefined;
+  // Fewer frames than asked: the stack ended, nothing deeper to find.
+  return names.length < frames ? undefined : null;
 }
 
 /**
