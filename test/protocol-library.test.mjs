@@ -289,6 +289,7 @@ describe('_meta on tools, calls and results (replay double)', () => {
       /Tool "std" inputSchema is a Standard Schema \(hand-made\) with no JSON Schema conversion/,
     );
     for (const method of ['toJSONSchema', 'toJsonSchema']) {
+      server.unregister('std');
       server.register({
         name: 'std',
         inputSchema: {
@@ -298,5 +299,66 @@ describe('_meta on tools, calls and results (replay double)', () => {
         run: () => ({ text: '' }),
       });
     }
+  });
+
+  it('refuses a second tool of a registered name, naming it, and keeps the first (as SDK v2)', async () => {
+    const first = {
+      name: 'twice',
+      inputSchema: { type: 'object' },
+      run: () => ({ text: 'first' }),
+    };
+    const second = { ...first, run: () => ({ text: 'second' }) };
+    const conversation = new Conversation({ tools: [first] });
+    const { server } = conversation;
+    expect(() => server.register(second))
+      .to.throw(/Tool "twice" is already registered: .*unregister\("twice"\) first/)
+      .with.property('code', 'EDUPLICATE_TOOL');
+    expect(() => new McpServer({ name: 's', version: '1', tools: [first, second] }))
+      .to.throw(/Tool "twice" is already registered/)
+      .with.property('code', 'EDUPLICATE_TOOL');
+    await conversation.initialize();
+    const call = await conversation.request('tools/call', { name: 'twice' });
+    expect(call.result.content).to.deep.equal([{ type: 'text', text: 'first' }]);
+    // Replacing is explicit: unregister, then register.
+    expect(server.unregister('twice')).to.equal(true);
+    server.register(second);
+    const again = await conversation.request('tools/call', { name: 'twice' });
+    expect(again.result.content).to.deep.equal([{ type: 'text', text: 'second' }]);
+    await conversation.end();
+  });
+
+  it('refuses schemas without an object root where one is required, naming the tool and the fix', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    const run = () => ({ text: '' });
+    const cases = [
+      [
+        { inputSchema: { type: 'string' } },
+        /Tool "t": inputSchema must have "type": "object" at its root \(got "type": "string"\): describe the arguments as \{ type: "object"/,
+      ],
+      [
+        { inputSchema: { properties: {} } },
+        /inputSchema must have "type": "object" at its root \(got no "type"\)/,
+      ],
+      [
+        { inputSchema: { type: 'object' }, outputSchema: 'object' },
+        /Tool "t": outputSchema must be a JSON Schema object or a Standard Schema \(got string\): describe structuredContent as/,
+      ],
+      [
+        { inputSchema: { type: 'object' }, outputSchema: [] },
+        /outputSchema must be .* \(got an array\)/,
+      ],
+    ];
+    for (const [schemas, message] of cases) {
+      expect(() => server.register({ name: 't', ...schemas, run }))
+        .to.throw(message)
+        .with.property('code', 'EINVALID_SCHEMA');
+    }
+    // Any root is a valid outputSchema in 2026-07-28 (and SDK v2 takes it); wrapped for 2025.
+    server.register({
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array' },
+      run,
+    });
   });
 });

@@ -158,7 +158,8 @@ export class McpServer {
   }
 
   /**
-   * Adds a tool; registering a name again replaces the earlier tool. The tool's schemas
+   * Adds a tool; a name already registered throws EDUPLICATE_TOOL (`unregister` it first
+   * to replace it). The tool's schemas
    * are checked and compiled now: a bad one (an unresolvable `$ref`...) throws, naming it.
    * `run`'s arguments are typed from `inputSchema` (an `as const` JSON Schema or a Standard Schema).
    */
