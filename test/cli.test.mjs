@@ -368,6 +368,17 @@ describe('mcp-gates CLI', function () {
       for (const gate of report.detected) expect(gate.program.resolved).to.match(/npm/);
     });
 
+    it('says no gates were found, how to add one, and exits 1 when none would be served', () => {
+      const detected = makeRepo({ '.git/HEAD': 'ref: refs/heads/main\n' });
+      const human = runCli(['doctor', '--root', detected]);
+      expect(human.code).to.equal(1);
+      expect(human.stdout)
+        .to.include(`No gates found: detection found none in ${detected}`)
+        .and.include('Add a package.json script')
+        .and.not.include('All served gates can run');
+      expect(runCli(['doctor', '--json', '--root', detected]).code).to.equal(1);
+    });
+
     it('says degraded when forced, and exits 1 naming the fix when a program is missing', () => {
       const root = makeRepo({
         'mcp-gates.json': { gates: { lint: { command: ['no-such-linter-abc'] } } },
