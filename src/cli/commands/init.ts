@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,16 +40,51 @@ function configEntry(gate: GateSpec): Record<string, unknown> {
   return entry;
 }
 
-/** JSON with arrays of strings kept on one line, the way people write argv by hand. */
-function formatConfig(document: unknown): string {
+/** Prettier's default line width, which its JSON output keeps an array within. */
+const PRETTIER_PRINT_WIDTH = 80;
+
+/**
+ * JSON as Prettier writes it with its defaults (two spaces, arrays of strings on one line
+ * when the line fits in 80 columns), so a repository's own format gate passes it.
+ */
+export function formatConfig(document: unknown): string {
   const text = JSON.stringify(document, null, 2);
-  return text.replace(/\[\s*\n((?:\s*"(?:[^"\\]|\\.)*",?\s*\n)+)\s*\]/g, (_match, body: string) => {
-    const items = body
-      .split('\n')
-      .map((line) => line.trim().replace(/,$/, ''))
-      .filter(Boolean);
-    return `[${items.join(', ')}]`;
-  });
+  const joined = text.replace(
+    /^( *)(.*)\[\s*\n((?:\s*"(?:[^"\\]|\\.)*",?\s*\n)+)\s*\](,?)$/gm,
+    (match, indent: string, head: string, body: string, comma: string) => {
+      const items = body
+        .split('\n')
+        .map((line) => line.trim().replace(/,$/, ''))
+        .filter(Boolean);
+      const line = `${indent}${head}[${items.join(', ')}]${comma}`;
+      return line.length <= PRETTIER_PRINT_WIDTH ? line : match;
+    },
+  );
+  return `${joined}\n`;
+}
+
+/**
+ * Formats the written config with the project's own Prettier when it has one, so its
+ * options (tabs, print width...) apply too; says why not when that fails.
+ */
+function formatWithProjectPrettier(root: string, file: string): string | undefined {
+  const manifest = path.join(root, 'node_modules', 'prettier', 'package.json');
+  let bin: unknown;
+  try {
+    bin = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { bin?: unknown }).bin;
+  } catch {
+    return undefined;
+  }
+  const script = typeof bin === 'string' ? bin : (bin as Record<string, string> | null)?.prettier;
+  if (typeof script !== 'string') return undefined;
+  const result = spawnSync(
+    process.execPath,
+    [path.resolve(path.dirname(manifest), script), '--write', file],
+    { cwd: root, encoding: 'utf8', timeout: 30_000 },
+  );
+  if (result.status === 0) return "Formatted it with the project's Prettier.";
+  const why = (result.stderr || result.error?.message || `exit ${String(result.status)}`).trim();
+  return `The project's Prettier could not format it (${why.split('\n')[0]}); it is written with Prettier's defaults.`;
 }
 
 /** Throws when anything, even a symlink to nowhere, already sits where the config goes. */
@@ -96,7 +132,7 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
   };
   // 'wx': fail rather than overwrite a file created since the check above.
   try {
-    fs.writeFileSync(file, `${formatConfig(document)}\n`, { flag: 'wx' });
+    fs.writeFileSync(file, formatConfig(document), { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(file);
     throw new GatesError('EGATES_ROOT', `cannot write: ${(error as Error).message}`, {
@@ -104,9 +140,11 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
       fix: `check that ${root} is writable, or write ${CONFIG_FILE} by hand`,
     });
   }
+  const formatted = formatWithProjectPrettier(root, file);
   output.out(
     `Wrote ${file} with ${gates.length} gate${gates.length === 1 ? '' : 's'}: ${gates.map((gate) => gate.name).join(', ')}.`,
   );
+  if (formatted) output.out(formatted);
   output.out('Edit it as you like, then check it with `mcp-gates list` and `mcp-gates doctor`.');
   return 0;
 }
