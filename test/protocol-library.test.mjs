@@ -163,6 +163,67 @@ describe('logging (replay double)', () => {
     expect(conversation.violations).to.deep.equal([]);
   });
 
+  /** A tool that logs once it is cancelled, while it winds down, then settles. */
+  function windingTool(started, logged = () => {}) {
+    return {
+      name: 'winding',
+      inputSchema: { type: 'object' },
+      run: (_args, { signal, log }) =>
+        new Promise((resolve) => {
+          started();
+          signal.addEventListener('abort', () => {
+            setTimeout(() => {
+              log('info', 'winding down');
+              logged();
+              resolve({ text: 'stopped' });
+            }, 5);
+          });
+        }),
+    };
+  }
+
+  it("legacy: a tool's log after its cancellation is delivered (the session still listens); no response", async () => {
+    let started;
+    const running = new Promise((resolve) => (started = resolve));
+    const conversation = new Conversation({ tools: [windingTool(started)] });
+    await conversation.initialize('2025-06-18');
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'w',
+      method: 'tools/call',
+      params: { name: 'winding' },
+    });
+    await running;
+    conversation.cancel('w', 'user');
+    await conversation.waitFor(
+      (frame) => frame.method === 'notifications/message' && frame.params.data === 'winding down',
+    );
+    await conversation.settle(50);
+    expect(conversation.frames.filter((frame) => frame.id === 'w')).to.deep.equal([]);
+    await conversation.end();
+    expect(conversation.violations).to.deep.equal([]);
+  });
+
+  it("2026-07-28: a tool's log after its cancellation is not sent (it belonged to the request)", async () => {
+    let started;
+    const running = new Promise((resolve) => (started = resolve));
+    let logged;
+    const done = new Promise((resolve) => (logged = resolve));
+    const conversation = new Conversation({ tools: [windingTool(started, logged)] });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'w',
+      method: 'tools/call',
+      params: { name: 'winding', _meta: modernMeta({ [LOG_LEVEL]: 'debug' }) },
+    });
+    await running;
+    conversation.cancel('w');
+    await done;
+    await conversation.settle(50);
+    expect(messagesOf(conversation)).to.deep.equal([]);
+    await conversation.end();
+  });
+
   it('notifyLog reaches a legacy session only, filtered by its level', async () => {
     const conversation = new Conversation();
     expect(conversation.server.notifyLog('error', 'before any session')).to.equal(false);

@@ -281,7 +281,8 @@ describe('tools (replay double)', () => {
     expect(reply.result.content[0].text).to.equal('ok');
   });
 
-  it('lets the last registration of a name win', async () => {
+  it('replaces a tool by unregister then register, listing it once', async () => {
+    conversation.server.unregister('echo');
     conversation.server.register({
       name: 'echo',
       inputSchema: { type: 'object' },
