@@ -7,17 +7,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { REPO_ROOT, cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import { Conversation } from './helpers/conversation.mjs';
 
 const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'typed');
 
-/** The code block under the README's "A server of your own" heading. */
-function readmeExample() {
+/** The code blocks of the README's "A server of your own" section, in order. */
+function readmeBlocks() {
   const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## A server of your own'));
-  const match = /```(?:ts|js)\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README has no code block under "## A server of your own"');
-  return match[1];
+  const start = readme.indexOf('## A server of your own');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return [...section.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((match) =>
+    match[1].replace(/^ {2}/gm, ''),
+  );
+}
+
+/** The first code block under the README's "A server of your own" heading. */
+function readmeExample() {
+  const [example] = readmeBlocks();
+  if (!example) throw new Error('README has no code block under "## A server of your own"');
+  return example;
 }
 
 /** A project with mcp-gates (package.json + dist) and zod installed, nothing else. */
@@ -67,6 +76,23 @@ describe('typed tools compile under strict against the published types', functio
     const root = project({ 'readme-example.ts': readmeExample() });
     expect(fs.existsSync(path.join(root, 'node_modules', '@types'))).to.equal(false);
     expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+  });
+
+  it("compiles the README's title and annotations example, and serves both", async () => {
+    const block = readmeBlocks().find((text) => text.includes('annotations:'));
+    expect(block, 'README documents title and annotations with an example').to.be.a('string');
+    const header =
+      "import { McpServer } from 'mcp-gates';\nconst server = new McpServer({ name: 'n', version: '1' });\n";
+    const root = project({ 'annotations.ts': `${header}${block}` });
+    expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+    // The same block, run (it is plain JavaScript too): the tool is listed with both.
+    const conversation = new Conversation({ tools: [] });
+    new Function('server', block)(conversation.server);
+    await conversation.initialize('2025-06-18');
+    const [tool] = (await conversation.request('tools/list')).result.tools;
+    expect(tool.title).to.be.a('string');
+    expect(tool.annotations).to.include({ readOnlyHint: true });
+    await conversation.end();
   });
 
   // skipLibCheck from here on: checking zod's or node's own .d.ts proves nothing about ours.
