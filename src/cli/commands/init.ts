@@ -8,6 +8,18 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
+import {
+  SERVER_NAME,
+  codexTable,
+  hostProjectFile,
+  hostSnippet,
+  hostTitle,
+  hostWhere,
+  serverEntry,
+  serverLaunch,
+  serversKey,
+  type HostName,
+} from '../host-config.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
 
@@ -112,8 +124,90 @@ function refuseExisting(file: string): void {
   });
 }
 
+/** `init --host`: the host's config on stdout, or (`--write`) into its project file. */
+function initHost(host: HostName, write: boolean, root: string, output: CliOutput): number {
+  const launch = serverLaunch(root);
+  if (!write) {
+    output.out(hostSnippet(host, launch, formatConfig));
+    output.err(`mcp-gates: put this in ${hostWhere(host)}.`);
+    if (!launch.installed) {
+      output.err(
+        `mcp-gates: ${root} has no node_modules/mcp-gates, so this names the mcp-gates that ran now (${launch.main}); install it in the project (npm install --save-dev mcp-gates) and run this again for a path that lasts.`,
+      );
+    }
+    return 0;
+  }
+  const relative = hostProjectFile(host);
+  if (relative === undefined) {
+    throw new GatesError('EGATES_USAGE', `${hostTitle(host)} has no project file to write`, {
+      fix: `run \`mcp-gates init --host ${host}\` without --write and put what it prints in ${hostWhere(host)}`,
+    });
+  }
+  const file = path.join(root, relative);
+  const key = serversKey(host);
+  let text: string;
+  if (key === undefined) {
+    const existing = readIfExists(file) ?? '';
+    if (existing.includes(`[mcp_servers.${SERVER_NAME}]`)) refuseEntry(file, host);
+    text = `${existing}${existing === '' || existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n'}${codexTable(launch)}`;
+  } else {
+    const existing = readIfExists(file);
+    let document: Record<string, unknown> = {};
+    if (existing !== undefined) {
+      try {
+        document = JSON.parse(existing) as Record<string, unknown>;
+      } catch (error) {
+        throw new GatesError('EGATES_ROOT', `is not JSON: ${(error as Error).message}`, {
+          file,
+          fix: `fix it, or run \`mcp-gates init --host ${host}\` without --write and add what it prints by hand`,
+        });
+      }
+    }
+    const servers = (document[key] ?? {}) as Record<string, unknown>;
+    if (servers[SERVER_NAME] !== undefined) refuseEntry(file, host);
+    document[key] = { ...servers, [SERVER_NAME]: serverEntry(host, launch) };
+    text = formatConfig(document);
+  }
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    throw new GatesError('EGATES_ROOT', `cannot write: ${(error as Error).message}`, {
+      file,
+      fix: `run \`mcp-gates init --host ${host}\` without --write and put what it prints in ${hostWhere(host)}`,
+    });
+  }
+  output.out(`Wrote the "${SERVER_NAME}" server for ${hostTitle(host)} into ${file}.`);
+  if (key !== undefined) {
+    const formatted = formatWithProjectPrettier(root, file);
+    if (formatted) output.out(formatted);
+  }
+  return 0;
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new GatesError('EGATES_ROOT', `cannot read: ${(error as Error).message}`, { file });
+  }
+}
+
+function refuseEntry(file: string, host: HostName): never {
+  throw new GatesError(
+    'EGATES_EXISTS',
+    `already has a "${SERVER_NAME}" server; init never overwrites it`,
+    {
+      file,
+      fix: `remove that entry and run \`mcp-gates init --host ${host} --write\` again, or edit it by hand (\`mcp-gates init --host ${host}\` prints the entry)`,
+    },
+  );
+}
+
 export function initCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  if (args.host !== undefined) return initHost(args.host, args.write, root, output);
   const file = path.join(root, CONFIG_FILE);
   refuseExisting(file);
   const { gates } = detectGates(root);
