@@ -1,4 +1,9 @@
-export { McpServer, DEFAULT_MAX_QUEUED_CALLS, type ServerOptions } from './server/server.js';
+export {
+  McpServer,
+  DEFAULT_MAX_CONCURRENT_CALLS,
+  DEFAULT_MAX_QUEUED_CALLS,
+  type ServerOptions,
+} from './server/server.js';
 export type { ServerIdentity } from './server/shape.js';
 export type { FromSchema } from './server/from-schema.js';
 export { defineTool } from './server/tool.js';

@@ -319,4 +319,31 @@ describe('full-log directories of servers killed outright (real processes)', fun
       fs.rmSync(temp, { recursive: true, force: true });
     }
   });
+
+  it("the CLI keeps the last runs' log directories (KEPT_RUN_LOG_DIRECTORIES with its own) and removes older ones", async () => {
+    const { KEPT_RUN_LOG_DIRECTORIES } = await import(LOG_DIRECTORY);
+    const temp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'mcp-gates-logsweep-'));
+    try {
+      const deadPid = endedPid();
+      const runs = Array.from({ length: KEPT_RUN_LOG_DIRECTORIES + 3 }, (_, index) => {
+        const directory = path.join(temp, `mcp-gates-run-logs-${deadPid}-Run${index}`);
+        fs.mkdirSync(directory);
+        fs.writeFileSync(path.join(directory, 'lint.log'), 'findings');
+        const when = new Date(Date.now() - (100 - index) * 60_000); // Run0 the oldest
+        fs.utimesSync(directory, when, when);
+        return directory;
+      });
+      // A live process's directory stays whatever its age.
+      const live = path.join(temp, `mcp-gates-run-logs-${process.pid}-Live`);
+      fs.mkdirSync(live);
+      fs.utimesSync(live, new Date(0), new Date(0));
+      const cliDirectory = makeLogDirectory(temp, { keep: true });
+      const kept = runs.filter((directory) => fs.existsSync(directory));
+      expect(kept).to.deep.equal(runs.slice(-(KEPT_RUN_LOG_DIRECTORIES - 1)));
+      expect(fs.existsSync(cliDirectory)).to.equal(true);
+      expect(fs.existsSync(live)).to.equal(true);
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
+  });
 });

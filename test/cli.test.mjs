@@ -1,4 +1,5 @@
 // The mcp-gates CLI end to end: a real process per command, in temp repositories.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -326,6 +327,31 @@ describe('mcp-gates CLI', function () {
       );
     });
 
+    it("writes JSON the repository's own Prettier accepts: its defaults, or the project's Prettier and options", () => {
+      const prettier = path.join(REPO_ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+      const check = (root) =>
+        spawnSync(process.execPath, [prettier, '--check', 'mcp-gates.json'], { cwd: root });
+      // A long argv (cargo clippy's) goes past Prettier's 80 columns on one line.
+      const plain = copyRepo('rust-dirty');
+      expect(runCli(['init', '--root', plain]).code).to.equal(0);
+      const written = fs.readFileSync(path.join(plain, 'mcp-gates.json'), 'utf8');
+      expect(written.split('\n').filter((line) => line.length > 80)).to.deep.equal([]);
+      expect(check(plain).status, String(check(plain).stdout)).to.equal(0);
+      // With its own Prettier installed, the project's options apply (here: tabs).
+      const own = copyRepo('rust-dirty');
+      fs.writeFileSync(path.join(own, '.prettierrc.json'), '{ "useTabs": true }\n');
+      fs.mkdirSync(path.join(own, 'node_modules'));
+      fs.symlinkSync(
+        path.join(REPO_ROOT, 'node_modules', 'prettier'),
+        path.join(own, 'node_modules', 'prettier'),
+        'junction',
+      );
+      const result = runCli(['init', '--root', own]);
+      expect(result.stdout).to.include("Formatted it with the project's Prettier.");
+      expect(fs.readFileSync(path.join(own, 'mcp-gates.json'), 'utf8')).to.match(/^\t"gates"/m);
+      expect(check(own).status).to.equal(0);
+    });
+
     it('writes nothing and exits 1 when nothing is detected', () => {
       const root = makeRepo({ '.git/HEAD': 'ref: refs/heads/main\n' });
       const result = runCli(['init', '--root', root]);
@@ -366,6 +392,17 @@ describe('mcp-gates CLI', function () {
         'typecheck',
       ]);
       for (const gate of report.detected) expect(gate.program.resolved).to.match(/npm/);
+    });
+
+    it('says no gates were found, how to add one, and exits 1 when none would be served', () => {
+      const detected = makeRepo({ '.git/HEAD': 'ref: refs/heads/main\n' });
+      const human = runCli(['doctor', '--root', detected]);
+      expect(human.code).to.equal(1);
+      expect(human.stdout)
+        .to.include(`No gates found: detection found none in ${detected}`)
+        .and.include('Add a package.json script')
+        .and.not.include('All served gates can run');
+      expect(runCli(['doctor', '--json', '--root', detected]).code).to.equal(1);
     });
 
     it('says degraded when forced, and exits 1 naming the fix when a program is missing', () => {

@@ -239,6 +239,29 @@ describe('gates budget shaping', () => {
       .with.property('code', 'ERR_OUT_OF_RANGE');
   });
 
+  it('fits the minimum budget with a macOS-long log path, at its floor: compact fields, terse lines', () => {
+    const { findings } = noisyFixture();
+    const logPath = `/var/folders/xy/${'z'.repeat(30)}/T/mcp-gates-logs-12345-AbCdEf/typecheck-1700000000000-abcdef01.log`;
+    const command = [
+      '/Users/someone/project/node_modules/.bin/tsc',
+      ...Array(39).fill('src/file.ts'),
+    ];
+    const shaped = shape({
+      maxChars: 1000,
+      findings,
+      output: BIG_OUTPUT,
+      outputBytes: BIG_OUTPUT.length,
+      logPath,
+      structuredExtra: { command },
+      compactExtra: () => ({ command: ['tsc', '… 39 more'] }),
+    });
+    expect(shaped.wireChars).to.be.at.most(1000);
+    expect(shaped.structuredContent.command).to.deep.equal(['tsc', '… 39 more']);
+    expect(shaped.text).to.include(`: ${logPath}`);
+    // No empty table: with no row shown it would only repeat the counts line.
+    expect(shaped.text).to.not.include('by rule');
+  });
+
   it('gives structuredContent that the exported schema fragment validates', () => {
     const { findings } = noisyFixture();
     const ajv = new Ajv2020({ strict: true, allErrors: true });

@@ -112,6 +112,26 @@ describe('gate results shaped for agents', function () {
     );
   });
 
+  it('answers within the advertised minimum maxChars (1000), a long command and log path included', async () => {
+    const root = noisyRepo();
+    const counter = path.join(makeTempDir(), `${'deep/'.repeat(20)}runs`);
+    fs.mkdirSync(path.dirname(counter), { recursive: true });
+    const minimum = createGateTools(parseConfig({ gates: { lint: lintGate(counter) } }, 'f.json'), {
+      root,
+    })[0].inputSchema.properties.maxChars.minimum;
+    const result = await call(
+      root,
+      { lint: lintGate(counter) },
+      'lint',
+      { maxChars: minimum },
+      { maxChars: minimum },
+    );
+    expect(result.structuredContent).to.include({ status: 'failed', findingCount: 3001 });
+    expect(result.text).to.match(/^lint: failed/);
+    // Whatever was left out is counted and its log named.
+    expect(fs.existsSync(result.structuredContent.logPath)).to.equal(true);
+  });
+
   it("keeps another file's error past the parse cap of 10,000 findings", async () => {
     const result = await call(
       noisyRepo(30_000),

@@ -80,6 +80,18 @@ describe('the library through the official clients', function () {
         expectValidFrames(session, revision);
       });
 
+      it('answers a quick capture: false tool while a slow one runs (both opted out of capture)', async () => {
+        const order = [];
+        const slow = session.client
+          .callTool({ name: 'slow_beside', arguments: { ms: 2000 } })
+          .then((result) => order.push(textOf(result)));
+        const quick = session.client
+          .callTool({ name: 'quick_beside', arguments: {} })
+          .then((result) => order.push(textOf(result)));
+        await Promise.all([slow, quick]);
+        expect(order).to.deep.equal(['quick done', 'slow done']);
+      });
+
       it('types and parses arguments with a Zod schema: defaults applied, violations are isError', async () => {
         const result = await session.call({ name: 'repeat', arguments: { text: 'ab' } });
         expect(textOf(result)).to.equal('ab');

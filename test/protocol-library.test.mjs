@@ -163,6 +163,67 @@ describe('logging (replay double)', () => {
     expect(conversation.violations).to.deep.equal([]);
   });
 
+  /** A tool that logs once it is cancelled, while it winds down, then settles. */
+  function windingTool(started, logged = () => {}) {
+    return {
+      name: 'winding',
+      inputSchema: { type: 'object' },
+      run: (_args, { signal, log }) =>
+        new Promise((resolve) => {
+          started();
+          signal.addEventListener('abort', () => {
+            setTimeout(() => {
+              log('info', 'winding down');
+              logged();
+              resolve({ text: 'stopped' });
+            }, 5);
+          });
+        }),
+    };
+  }
+
+  it("legacy: a tool's log after its cancellation is delivered (the session still listens); no response", async () => {
+    let started;
+    const running = new Promise((resolve) => (started = resolve));
+    const conversation = new Conversation({ tools: [windingTool(started)] });
+    await conversation.initialize('2025-06-18');
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'w',
+      method: 'tools/call',
+      params: { name: 'winding' },
+    });
+    await running;
+    conversation.cancel('w', 'user');
+    await conversation.waitFor(
+      (frame) => frame.method === 'notifications/message' && frame.params.data === 'winding down',
+    );
+    await conversation.settle(50);
+    expect(conversation.frames.filter((frame) => frame.id === 'w')).to.deep.equal([]);
+    await conversation.end();
+    expect(conversation.violations).to.deep.equal([]);
+  });
+
+  it("2026-07-28: a tool's log after its cancellation is not sent (it belonged to the request)", async () => {
+    let started;
+    const running = new Promise((resolve) => (started = resolve));
+    let logged;
+    const done = new Promise((resolve) => (logged = resolve));
+    const conversation = new Conversation({ tools: [windingTool(started, logged)] });
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'w',
+      method: 'tools/call',
+      params: { name: 'winding', _meta: modernMeta({ [LOG_LEVEL]: 'debug' }) },
+    });
+    await running;
+    conversation.cancel('w');
+    await done;
+    await conversation.settle(50);
+    expect(messagesOf(conversation)).to.deep.equal([]);
+    await conversation.end();
+  });
+
   it('notifyLog reaches a legacy session only, filtered by its level', async () => {
     const conversation = new Conversation();
     expect(conversation.server.notifyLog('error', 'before any session')).to.equal(false);
@@ -289,6 +350,7 @@ describe('_meta on tools, calls and results (replay double)', () => {
       /Tool "std" inputSchema is a Standard Schema \(hand-made\) with no JSON Schema conversion/,
     );
     for (const method of ['toJSONSchema', 'toJsonSchema']) {
+      server.unregister('std');
       server.register({
         name: 'std',
         inputSchema: {
@@ -298,5 +360,66 @@ describe('_meta on tools, calls and results (replay double)', () => {
         run: () => ({ text: '' }),
       });
     }
+  });
+
+  it('refuses a second tool of a registered name, naming it, and keeps the first (as SDK v2)', async () => {
+    const first = {
+      name: 'twice',
+      inputSchema: { type: 'object' },
+      run: () => ({ text: 'first' }),
+    };
+    const second = { ...first, run: () => ({ text: 'second' }) };
+    const conversation = new Conversation({ tools: [first] });
+    const { server } = conversation;
+    expect(() => server.register(second))
+      .to.throw(/Tool "twice" is already registered: .*unregister\("twice"\) first/)
+      .with.property('code', 'EDUPLICATE_TOOL');
+    expect(() => new McpServer({ name: 's', version: '1', tools: [first, second] }))
+      .to.throw(/Tool "twice" is already registered/)
+      .with.property('code', 'EDUPLICATE_TOOL');
+    await conversation.initialize();
+    const call = await conversation.request('tools/call', { name: 'twice' });
+    expect(call.result.content).to.deep.equal([{ type: 'text', text: 'first' }]);
+    // Replacing is explicit: unregister, then register.
+    expect(server.unregister('twice')).to.equal(true);
+    server.register(second);
+    const again = await conversation.request('tools/call', { name: 'twice' });
+    expect(again.result.content).to.deep.equal([{ type: 'text', text: 'second' }]);
+    await conversation.end();
+  });
+
+  it('refuses schemas without an object root where one is required, naming the tool and the fix', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    const run = () => ({ text: '' });
+    const cases = [
+      [
+        { inputSchema: { type: 'string' } },
+        /Tool "t": inputSchema must have "type": "object" at its root \(got "type": "string"\): describe the arguments as \{ type: "object"/,
+      ],
+      [
+        { inputSchema: { properties: {} } },
+        /inputSchema must have "type": "object" at its root \(got no "type"\)/,
+      ],
+      [
+        { inputSchema: { type: 'object' }, outputSchema: 'object' },
+        /Tool "t": outputSchema must be a JSON Schema object or a Standard Schema \(got string\): describe structuredContent as/,
+      ],
+      [
+        { inputSchema: { type: 'object' }, outputSchema: [] },
+        /outputSchema must be .* \(got an array\)/,
+      ],
+    ];
+    for (const [schemas, message] of cases) {
+      expect(() => server.register({ name: 't', ...schemas, run }))
+        .to.throw(message)
+        .with.property('code', 'EINVALID_SCHEMA');
+    }
+    // Any root is a valid outputSchema in 2026-07-28 (and SDK v2 takes it); wrapped for 2025.
+    server.register({
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array' },
+      run,
+    });
   });
 });

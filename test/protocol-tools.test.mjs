@@ -281,7 +281,8 @@ describe('tools (replay double)', () => {
     expect(reply.result.content[0].text).to.equal('ok');
   });
 
-  it('lets the last registration of a name win', async () => {
+  it('replaces a tool by unregister then register, listing it once', async () => {
+    conversation.server.unregister('echo');
     conversation.server.register({
       name: 'echo',
       inputSchema: { type: 'object' },
@@ -476,5 +477,86 @@ describe('tool registry', () => {
     expect(seen).to.deep.equal(['t']);
     transport.end();
     await served;
+  });
+});
+
+describe('tools that need no capture (capture: false)', () => {
+  /** A capture: false tool that runs until `release()`; `running` counts runs in progress. */
+  function gatedTools(state) {
+    return [
+      {
+        name: 'held',
+        inputSchema: { type: 'object' },
+        capture: false,
+        run: () => {
+          state.running += 1;
+          state.most = Math.max(state.most, state.running);
+          return new Promise((resolve) =>
+            state.releases.push(() => {
+              state.running -= 1;
+              resolve({ text: 'held done' });
+            }),
+          );
+        },
+      },
+      {
+        name: 'quick',
+        inputSchema: { type: 'object' },
+        capture: false,
+        run: () => ({ text: 'q' }),
+      },
+      { name: 'captured', inputSchema: { type: 'object' }, run: () => ({ text: 'c' }) },
+    ];
+  }
+
+  it('answers a quick call while a slow one runs, outside the dispatch wrapper; captured calls still go through it', async () => {
+    const state = { running: 0, most: 0, releases: [] };
+    const wrapped = [];
+    const conversation = new Conversation({
+      tools: gatedTools(state),
+      dispatch: (run, call) => {
+        wrapped.push(call.toolName);
+        return run();
+      },
+    });
+    await conversation.initialize();
+    conversation.send({
+      jsonrpc: '2.0',
+      id: 'slow',
+      method: 'tools/call',
+      params: { name: 'held' },
+    });
+    // Serialized, the quick call would wait for the held one, which waits for this answer.
+    const quick = await conversation.request('tools/call', { name: 'quick' });
+    expect(quick.result.content[0].text).to.equal('q');
+    expect(conversation.frames.some((frame) => frame.id === 'slow')).to.equal(false);
+    state.releases.shift()();
+    await conversation.waitFor((frame) => frame.id === 'slow');
+    await conversation.request('tools/call', { name: 'captured' });
+    expect(wrapped).to.deep.equal(['captured']);
+    await conversation.end();
+    expect(conversation.violations).to.deep.equal([]);
+  });
+
+  it('runs at most maxConcurrentCalls at once; the rest wait their turn, in order', async () => {
+    const state = { running: 0, most: 0, releases: [] };
+    const conversation = new Conversation({ tools: gatedTools(state), maxConcurrentCalls: 2 });
+    await conversation.initialize();
+    for (const id of ['a', 'b', 'c']) {
+      conversation.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'held' } });
+    }
+    await conversation.settle(30);
+    expect(state.running).to.equal(2);
+    state.releases.shift()(); // a ends: c starts
+    await conversation.waitFor((frame) => frame.id === 'a');
+    await conversation.settle(30);
+    expect(state.running).to.equal(2);
+    while (state.releases.length > 0) state.releases.shift()();
+    await conversation.waitFor((frame) => frame.id === 'c');
+    expect(state.most).to.equal(2);
+    expect(() => new McpServer({ name: 's', version: '1', maxConcurrentCalls: 0 })).to.throw(
+      /maxConcurrentCalls must be a positive integer/,
+    );
+    await conversation.end();
   });
 });

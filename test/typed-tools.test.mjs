@@ -7,21 +7,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { REPO_ROOT, cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import { Conversation } from './helpers/conversation.mjs';
 
 const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'typed');
 
-/** The code block under the README's "A server of your own" heading. */
-function readmeExample() {
+/** The code blocks of the README's "A server of your own" section, in order. */
+function readmeBlocks() {
   const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## A server of your own'));
-  const match = /```(?:ts|js)\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README has no code block under "## A server of your own"');
-  return match[1];
+  const start = readme.indexOf('## A server of your own');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return [...section.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((match) =>
+    match[1].replace(/^ {2}/gm, ''),
+  );
+}
+
+/** The first code block under the README's "A server of your own" heading. */
+function readmeExample() {
+  const [example] = readmeBlocks();
+  if (!example) throw new Error('README has no code block under "## A server of your own"');
+  return example;
 }
 
 /** A project with mcp-gates (package.json + dist) and zod installed, nothing else. */
-function project(files, compilerOptions = {}) {
+function project(files, compilerOptions = {}, { type = 'module' } = {}) {
   const root = makeTempDir('mcp-gates-typed-');
   const installed = path.join(root, 'node_modules', 'mcp-gates');
   fs.mkdirSync(installed, { recursive: true });
@@ -32,7 +41,7 @@ function project(files, compilerOptions = {}) {
       recursive: true,
     });
   }
-  fs.writeFileSync(path.join(root, 'package.json'), '{ "type": "module" }\n');
+  fs.writeFileSync(path.join(root, 'package.json'), `{ "type": "${type}" }\n`);
   const tsconfig = {
     compilerOptions: {
       strict: true,
@@ -43,7 +52,7 @@ function project(files, compilerOptions = {}) {
       skipLibCheck: false,
       ...compilerOptions,
     },
-    include: ['*.ts'],
+    include: ['*.ts', '*.cts'],
   };
   fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify(tsconfig));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
@@ -67,6 +76,82 @@ describe('typed tools compile under strict against the published types', functio
     const root = project({ 'readme-example.ts': readmeExample() });
     expect(fs.existsSync(path.join(root, 'node_modules', '@types'))).to.equal(false);
     expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+  });
+
+  it("compiles the README's title and annotations example, and serves both", async () => {
+    const block = readmeBlocks().find((text) => text.includes('annotations:'));
+    expect(block, 'README documents title and annotations with an example').to.be.a('string');
+    const header =
+      "import { McpServer } from 'mcp-gates';\nconst server = new McpServer({ name: 'n', version: '1' });\n";
+    const root = project({ 'annotations.ts': `${header}${block}` });
+    expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+    // The same block, run (it is plain JavaScript too): the tool is listed with both.
+    const conversation = new Conversation({ tools: [] });
+    new Function('server', block)(conversation.server);
+    await conversation.initialize('2025-06-18');
+    const [tool] = (await conversation.request('tools/list')).result.tools;
+    expect(tool.title).to.be.a('string');
+    expect(tool.annotations).to.include({ readOnlyHint: true });
+    await conversation.end();
+  });
+
+  // Both module formats: the package is ESM only (README, "Module formats"), which CommonJS
+  // reaches through Node's require(esm) and TypeScript's model of it.
+  const RESOLUTIONS = {
+    node16: { module: 'node16', moduleResolution: 'node16' },
+    nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+    bundler: { module: 'preserve', moduleResolution: 'bundler' },
+  };
+  for (const [name, options] of Object.entries(RESOLUTIONS)) {
+    it(`an ESM consumer compiles under module ${name}`, () => {
+      const root = project({ 'server.ts': readmeExample() }, { ...options, skipLibCheck: true });
+      expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+    });
+  }
+
+  const CJS_CONSUMER = [
+    "import { McpServer } from 'mcp-gates';",
+    "const server = new McpServer({ name: 'n', version: '1' });",
+    "server.register({ name: 'shout', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, run: ({ text }) => ({ text: text.toUpperCase() }) });",
+    '',
+  ].join('\n');
+  for (const name of ['nodenext', 'bundler']) {
+    it(`a CommonJS consumer (.cts) compiles under module ${name}`, () => {
+      const root = project(
+        { 'server.cts': CJS_CONSUMER },
+        { ...RESOLUTIONS[name], skipLibCheck: true },
+        { type: 'commonjs' },
+      );
+      expect(compile(root)).to.deep.equal({ status: 0, output: '' });
+    });
+  }
+
+  it('a CommonJS consumer under module node16 gets TS1479, the error the README names with its fix', () => {
+    const root = project(
+      { 'server.cts': CJS_CONSUMER },
+      { ...RESOLUTIONS.node16, skipLibCheck: true },
+      { type: 'commonjs' },
+    );
+    const { status, output } = compile(root);
+    expect(status).to.not.equal(0);
+    expect(output).to.match(/error TS1479: .*cannot be imported with 'require'/);
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme).to.include('TS1479').and.include('"module": "nodenext"');
+  });
+
+  it('require() from CommonJS gets the library and the gates API (Node require(esm))', function () {
+    // reason: require(esm) is on by default from Node 20.19 and 22.12 only
+    if (!process.features.require_module) this.skip();
+    const root = project({}, {}, { type: 'commonjs' });
+    const script = [
+      "const { McpServer, serveStdio } = require('mcp-gates');",
+      "const { loadGates } = require('mcp-gates/gates');",
+      'process.stdout.write([typeof McpServer, typeof serveStdio, typeof loadGates].join());',
+    ].join('\n');
+    fs.writeFileSync(path.join(root, 'server.cjs'), script);
+    const result = spawnSync(process.execPath, ['server.cjs'], { cwd: root, encoding: 'utf8' });
+    expect(result.stderr).to.equal('');
+    expect(result.stdout).to.equal('function,function,function');
   });
 
   // skipLibCheck from here on: checking zod's or node's own .d.ts proves nothing about ours.

@@ -244,5 +244,21 @@ describe('GitHub Actions workflows', () => {
       expect(publish.run).to.match(/npm publish .*--provenance/);
       expect(publish.env.NODE_AUTH_TOKEN).to.equal('${{ secrets.NPM_TOKEN }}');
     });
+
+    it('names the repository provenance is checked against, with bugs and homepage in the same place', () => {
+      // npm refuses a provenance publish whose package.json has no repository.url
+      // matching the GitHub repository that built it.
+      const manifest = JSON.parse(
+        readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+      );
+      const match = /^git\+https:\/\/github\.com\/([^/]+\/[^/]+)\.git$/.exec(
+        manifest.repository?.url,
+      );
+      expect(match, 'repository.url is git+https://github.com/<owner>/<name>.git').to.not.equal(
+        null,
+      );
+      expect(manifest.bugs.url).to.equal(`https://github.com/${match[1]}/issues`);
+      expect(manifest.homepage).to.equal(`https://github.com/${match[1]}#readme`);
+    });
   });
 });

@@ -308,11 +308,12 @@ export function sweepStaleCaptureDirectories(): void {
  * uid, named for a pid that no longer exists; only its files are removed, never a
  * subdirectory.
  */
-export function sweepDirectoriesOfDeadProcesses(pattern: RegExp): void {
+export function sweepDirectoriesOfDeadProcesses(pattern: RegExp, keepNewest = 0): void {
   removeOurDirectories(
     os.tmpdir(),
     pattern,
     (pid) => pid !== process.pid && !processMayBeAlive(pid),
+    keepNewest,
   );
 }
 
@@ -325,10 +326,12 @@ export function removeDirectoriesOfProcess(temp: string, pattern: RegExp, pid: n
   removeOurDirectories(temp, pattern, (named) => named === pid);
 }
 
+/** `keepNewest`: that many of the removable directories, the last modified, stay. */
 function removeOurDirectories(
   temp: string,
   pattern: RegExp,
   removable: (pid: number) => boolean,
+  keepNewest = 0,
 ): void {
   let names: string[];
   try {
@@ -337,6 +340,7 @@ function removeOurDirectories(
     return; // An unusable temp directory is reported by the first use instead.
   }
   const uid = process.getuid?.();
+  const found: { directory: string; modified: number }[] = [];
   for (const name of names) {
     const match = pattern.exec(name);
     if (!match || !removable(Number(match[1]))) continue;
@@ -344,9 +348,13 @@ function removeOurDirectories(
     try {
       const stats = fs.lstatSync(directory);
       if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) continue;
+      found.push({ directory, modified: stats.mtimeMs });
     } catch {
       continue;
     }
+  }
+  found.sort((a, b) => b.modified - a.modified);
+  for (const { directory } of found.slice(keepNewest)) {
     removeDirectoryOfFiles(directory, () => false);
   }
 }

@@ -1,5 +1,6 @@
 import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
+import { HOSTS, type HostName } from './host-config.js';
 
 export const COMMANDS = [
   'serve',
@@ -31,6 +32,10 @@ export interface CliArguments {
   maxChars: number | undefined;
   /** baseline: write the baseline into the repository (committed) rather than the cache. */
   writeFile: boolean;
+  /** init: print (or with --write, write) this host's config instead of mcp-gates.json. */
+  host: HostName | undefined;
+  /** init --host: write into the host's project file. */
+  write: boolean;
   /** Positionals after the command (run: the gate, then paths; baseline: gates). */
   positionals: string[];
 }
@@ -41,7 +46,7 @@ const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
   run: ['--root', '--json', '--fix', '--no-warm', '--changed', '--base', '--new', '--max-chars'],
   check: ['--root', '--json', '--max-chars'],
   baseline: ['--root', '--write-file'],
-  init: ['--root'],
+  init: ['--root', '--host', '--write'],
   doctor: ['--root', '--json'],
   help: [],
 };
@@ -65,6 +70,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     newOnly: false,
     maxChars: undefined,
     writeFile: false,
+    host: undefined,
+    write: false,
     positionals: [],
   };
   let commandSeen = false;
@@ -112,6 +119,22 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           parsed.writeFile = true;
           flags.push(flag);
           break;
+        case '--write':
+          parsed.write = true;
+          flags.push(flag);
+          break;
+        case '--host': {
+          const value = inline ?? argv[(index += 1)];
+          if (value === undefined || !(HOSTS as readonly string[]).includes(value)) {
+            const close = value ? closestName(value, HOSTS) : undefined;
+            throw usage(
+              `--host needs one of ${HOSTS.join(', ')}${value ? ` (got "${value}"${close ? `; did you mean ${close}?` : ''})` : ''}`,
+            );
+          }
+          parsed.host = value as HostName;
+          flags.push(flag);
+          break;
+        }
         case '--base': {
           const value = inline ?? argv[(index += 1)];
           if (value === undefined || value === '') throw usage('--base needs a git ref, e.g. main');
@@ -165,6 +188,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         throw usage(`${flag} does not apply to \`${parsed.command}\``);
     }
     if (parsed.base !== undefined && !parsed.changed) throw usage('--base goes with --changed');
+    if (parsed.write && parsed.host === undefined) throw usage('--write goes with --host');
     if (!['run', 'help', 'baseline'].includes(parsed.command) && parsed.positionals.length > 0) {
       throw usage(
         `\`${parsed.command}\` takes no arguments (got ${JSON.stringify(parsed.positionals[0])})`,

@@ -86,12 +86,22 @@ Options:
 ${ROOT_LINE}
   --write-file write the baseline into the repository`,
   init: `Usage: mcp-gates init [--root DIR]
+       mcp-gates init --host HOST [--write] [--root DIR]
 
 Writes mcp-gates.json at the root from what detection finds, for you to edit.
 Refuses to overwrite an existing file.
 
+With --host, prints the config that makes HOST start this server instead (on
+stdout; where it goes on stderr): absolute paths to node and to the installed
+mcp-gates, and the root, so it starts from any working directory. HOST is one of
+claude-code, claude-desktop, cursor, vscode, codex, gemini. With --write, adds it
+to the host's project file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
+.codex/config.toml, .gemini/settings.json; Claude Desktop has none).
+
 Options:
-${ROOT_LINE}`,
+${ROOT_LINE}
+  --host HOST  print HOST's config for this server
+  --write      with --host: write it into HOST's project file`,
   doctor: `Usage: mcp-gates doctor [--root DIR] [--json]
 
 Reports the version, Node, platform, output capture mode (native or degraded, and

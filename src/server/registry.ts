@@ -107,9 +107,11 @@ function prepare(tool: Tool): RegisteredTool {
   }
   const inputSchema = toJsonSchema(tool.inputSchema, 'input', `${where} inputSchema`);
   if (inputSchema.type !== 'object') {
+    // Arguments are always a JSON object on the wire (tools/call "arguments").
     throw new LocalError(
       'EINVALID_SCHEMA',
-      `${where}: inputSchema must be an object schema with "type": "object" at its root`,
+      `${where}: inputSchema must have "type": "object" at its root (got ${inputSchema.type === undefined ? 'no "type"' : `"type": ${JSON.stringify(inputSchema.type)}`}): ` +
+        'describe the arguments as { type: "object", properties: { ... } } (with Zod, z.object({ ... }))',
     );
   }
   schemaDialect(inputSchema, `${where} inputSchema`);
@@ -118,7 +120,11 @@ function prepare(tool: Tool): RegisteredTool {
   if (tool.outputSchema !== undefined) {
     const rawOutput = tool.outputSchema as unknown;
     if (typeof rawOutput !== 'object' || rawOutput === null || Array.isArray(rawOutput)) {
-      throw new LocalError('EINVALID_SCHEMA', `${where}: outputSchema must be an object`);
+      throw new LocalError(
+        'EINVALID_SCHEMA',
+        `${where}: outputSchema must be a JSON Schema object or a Standard Schema (got ${Array.isArray(rawOutput) ? 'an array' : typeof rawOutput}): ` +
+          'describe structuredContent as { type: "object", properties: { ... } }, or leave outputSchema out',
+      );
     }
     outputSchema = toJsonSchema(tool.outputSchema, 'output', `${where} outputSchema`);
     schemaDialect(outputSchema, `${where} outputSchema`);
@@ -128,13 +134,20 @@ function prepare(tool: Tool): RegisteredTool {
   return new RegisteredTool(tool, inputSchema, outputSchema, parseInput);
 }
 
-/** Tools by name; the last registration of a name wins; listed in sorted name order. */
+/** Tools by name, each name registered once (as the official SDK); listed in sorted name order. */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   private sorted: RegisteredTool[] | undefined;
 
   register(tool: Tool): void {
     const prepared = prepare(tool);
+    // A second tool of the same name silently replacing the first hides a bug in the caller.
+    if (this.tools.has(tool.name)) {
+      throw new LocalError(
+        'EDUPLICATE_TOOL',
+        `Tool "${tool.name}" is already registered: give the new tool another name, or call unregister("${tool.name}") first to replace it`,
+      );
+    }
     this.tools.set(tool.name, prepared);
     this.sorted = undefined;
   }

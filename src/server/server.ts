@@ -52,7 +52,10 @@ export interface ServerOptions extends ServerIdentity {
   /** Hint text for the model, sent in `initialize` and `server/discover` results. */
   instructions?: string;
   tools?: readonly Tool[];
-  /** Wraps every tool run (e.g. output capture). Runs are serialized. */
+  /**
+   * Wraps every tool run (e.g. output capture); wrapped runs are serialized. Tools
+   * registered with `capture: false` skip it and run side by side.
+   */
   dispatch?: DispatchWrapper;
   /** Server diagnostics, one line each (e.g. to the real stderr). Silent by default. */
   log?: (line: string) => void;
@@ -63,9 +66,15 @@ export interface ServerOptions extends ServerIdentity {
    * answered at once with an isError "busy" result, so queued work cannot grow memory.
    */
   maxQueuedCalls?: number;
+  /**
+   * Most calls of `capture: false` tools running at once (default 16); more wait their
+   * turn. Tools that are captured run one at a time whatever this is.
+   */
+  maxConcurrentCalls?: number;
 }
 
 export const DEFAULT_MAX_QUEUED_CALLS = 1024;
+export const DEFAULT_MAX_CONCURRENT_CALLS = 16;
 
 /** `ttlMs`/`cacheScope` of the tool list (docs/PROTOCOL.md, "Modern era"). */
 const CACHE_HINTS = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
@@ -108,6 +117,7 @@ export class McpServer {
   private log: (line: string) => void;
   private readonly abortGraceMs: number;
   private readonly maxQueuedCalls: number;
+  private readonly maxConcurrentCalls: number;
   private dispatch: DispatchWrapper;
   private session:
     { revision: LegacyRevision; initialized: boolean; logLevel: LogLevel | undefined } | undefined;
@@ -118,6 +128,12 @@ export class McpServer {
   private queuedRuns = 0;
   /** Runs enqueued and not yet settled: the running one plus those waiting behind it. */
   private pendingRuns = 0;
+  /** Uncaptured runs (`capture: false`) started and not yet settled. */
+  private readonly concurrentRuns = new Set<Promise<unknown>>();
+  /** Slots of maxConcurrentCalls taken (a finished run hands its slot to the next waiting). */
+  private concurrentSlots = 0;
+  /** Uncaptured runs waiting for a slot, first come first served. */
+  private readonly concurrentWaiting: Array<() => void> = [];
   private readonly callHost: CallHost;
   private transport: Transport | undefined;
   private closed = false;
@@ -135,6 +151,12 @@ export class McpServer {
     if (!Number.isSafeInteger(this.maxQueuedCalls) || this.maxQueuedCalls < 0) {
       throw new TypeError(
         `maxQueuedCalls must be a non-negative integer (got ${String(options.maxQueuedCalls)})`,
+      );
+    }
+    this.maxConcurrentCalls = options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+    if (!Number.isSafeInteger(this.maxConcurrentCalls) || this.maxConcurrentCalls < 1) {
+      throw new TypeError(
+        `maxConcurrentCalls must be a positive integer (got ${String(options.maxConcurrentCalls)})`,
       );
     }
     for (const tool of options.tools ?? []) this.register(tool);
@@ -158,7 +180,8 @@ export class McpServer {
   }
 
   /**
-   * Adds a tool; registering a name again replaces the earlier tool. The tool's schemas
+   * Adds a tool; a name already registered throws EDUPLICATE_TOOL (`unregister` it first
+   * to replace it). The tool's schemas
    * are checked and compiled now: a bad one (an unresolvable `$ref`...) throws, naming it.
    * `run`'s arguments are typed from `inputSchema` (an `as const` JSON Schema or a Standard Schema).
    */
@@ -259,7 +282,10 @@ export class McpServer {
       if (entry.kind === 'tool') entry.call.abort(new Error('the client closed the connection'));
       else subscriptions.push(entry.id);
     }
-    await Promise.race([this.toolQueue, delay(this.abortGraceMs + 250)]);
+    await Promise.race([
+      Promise.all([this.toolQueue, ...this.concurrentRuns]),
+      delay(this.abortGraceMs + 250),
+    ]);
     // Graceful end of listen streams: a result, never a server-sent cancel (docs/PROTOCOL.md section 9).
     for (const id of subscriptions) {
       this.send(resultFrame(id, this.stampModern({ _meta: { [META.subscriptionId]: id } })));
@@ -611,14 +637,24 @@ export class McpServer {
       input = parsed.value;
     }
 
-    if (this.pendingRuns > this.maxQueuedCalls) return answer(this.busyResult());
+    const uncaptured = entry.tool.capture === false;
+    if (
+      uncaptured
+        ? this.concurrentSlots >= this.maxConcurrentCalls &&
+          this.concurrentWaiting.length >= this.maxQueuedCalls
+        : this.pendingRuns > this.maxQueuedCalls
+    ) {
+      return answer(this.busyResult(uncaptured));
+    }
 
     const key = requestIdKey(id);
     const meta = params!._meta;
     const call = new ToolCall(this.callHost, name, revision, isJsonObject(meta) ? meta : {});
     this.inFlight.set(key, { kind: 'tool', call });
     try {
-      const result = await this.enqueue(() => this.runTool(entry, input, call));
+      const result = uncaptured
+        ? await this.runBeside(() => this.runTool(entry, input, call, passThrough))
+        : await this.enqueue(() => this.runTool(entry, input, call, this.dispatch));
       const gap = call.lastProgressAt + PROGRESS_GAP_MS - performance.now();
       if (gap > 0 && result !== null) await delay(gap);
       call.finish();
@@ -630,14 +666,40 @@ export class McpServer {
     }
   }
 
-  private busyResult(): ToolResult {
+  private busyResult(uncaptured: boolean): ToolResult {
+    const queued = uncaptured
+      ? `${this.concurrentWaiting.length} tool calls are already waiting behind the ${this.maxConcurrentCalls} running side by side`
+      : `${this.pendingRuns - 1} tool calls are already queued behind the running one`;
     return {
       text:
-        `Server busy: ${this.pendingRuns - 1} tool calls are already queued behind the running one ` +
-        `(the limit is ${this.maxQueuedCalls}), so this call was not queued and did not run. ` +
+        `Server busy: ${queued} (the limit is ${this.maxQueuedCalls}), so this call was not queued and did not run. ` +
         'Wait for the queued calls to finish (or cancel some), then call again.',
       isError: true,
     };
+  }
+
+  /**
+   * Runs an uncaptured call (`capture: false`) outside the serialized queue, at most
+   * `maxConcurrentCalls` at once: no dispatch wrapper runs around it, so nothing
+   * process-wide needs it to wait.
+   */
+  private async runBeside<T>(job: () => Promise<T>): Promise<T> {
+    if (this.concurrentSlots >= this.maxConcurrentCalls) {
+      await new Promise<void>((resolve) => this.concurrentWaiting.push(resolve));
+    } else {
+      this.concurrentSlots++;
+    }
+    const run = job();
+    const settled = run.catch(() => {});
+    this.concurrentRuns.add(settled);
+    try {
+      return await run;
+    } finally {
+      this.concurrentRuns.delete(settled);
+      const next = this.concurrentWaiting.shift();
+      if (next) next();
+      else this.concurrentSlots--;
+    }
   }
 
   /** Tool runs are serialized in arrival order: the dispatch wrapper may be process-global. */
@@ -658,6 +720,7 @@ export class McpServer {
     entry: RegisteredTool,
     args: unknown,
     call: ToolCall,
+    dispatch: DispatchWrapper,
   ): Promise<ToolResult | null> {
     if (call.aborted) return null; // cancelled while queued: never started
     const { tool } = entry;
@@ -673,7 +736,7 @@ export class McpServer {
     };
     let result: ToolResult;
     try {
-      result = checkResultShape(await this.dispatch(invoke, call), tool.name);
+      result = checkResultShape(await dispatch(invoke, call), tool.name);
     } catch (error) {
       if (call.aborted) return null;
       result = { text: `Tool "${tool.name}" failed: ${describeThrown(error)}`, isError: true };

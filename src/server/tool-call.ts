@@ -1,6 +1,6 @@
 import { notificationFrame, type JsonObject } from '../protocol/message.js';
 import { isValidIdValue } from '../protocol/request-id.js';
-import { revisionAtLeast, type Revision } from '../protocol/revisions.js';
+import { isModernRevision, revisionAtLeast, type Revision } from '../protocol/revisions.js';
 import type { LogLevel, ProgressUpdate, ToolContext } from './tool.js';
 
 /** What a running call needs from its server. */
@@ -82,7 +82,13 @@ export class ToolCall implements ToolContext {
     this.lastProgressAt = performance.now();
   };
 
+  /**
+   * A legacy session's log belongs to the session, which still listens after a cancel: a
+   * cancelled tool's logs while it winds down are delivered (as SDK v2 does). A 2026-07-28
+   * log belongs to its request, over once cancelled; nothing follows a response.
+   */
   readonly log = (level: LogLevel, data: unknown, logger?: string): void => {
-    if (this.live) this.host.log(level, data, logger, this);
+    const winding = this.aborted && !this.host.closed && !isModernRevision(this.revision);
+    if (this.live || winding) this.host.log(level, data, logger, this);
   };
 }

@@ -169,6 +169,13 @@ export type ToolResult = (
 
 export interface Tool<S extends ToolSchema = ToolSchema> extends ToolDescriptor<S> {
   run(args: ArgsOf<S>, context: ToolContext): ToolResult | Promise<ToolResult>;
+  /**
+   * `false`: the tool needs no dispatch wrapper (no output capture), so its calls skip the
+   * serialized queue and run side by side, up to the server's `maxConcurrentCalls`. What
+   * it writes to stdout or stderr while a captured tool runs lands in that tool's report.
+   * Default `true`: wrapped and serialized, one run at a time.
+   */
+  capture?: boolean;
 }
 
 /**

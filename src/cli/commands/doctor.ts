@@ -217,7 +217,10 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     detected,
   };
   const failing = served.filter((gate) => cannotRun(gate.program));
-  const exitCode = config.status === 'error' ? 2 : failing.length > 0 ? 1 : 0;
+  // A server with no gates serves no tools: a problem, not "all can run" (an empty
+  // mcp-gates.json is a config error already).
+  const noGates = config.status !== 'error' && served.length === 0;
+  const exitCode = config.status === 'error' ? 2 : failing.length > 0 || noGates ? 1 : 0;
   if (args.json) {
     output.out(JSON.stringify(report, null, 2));
     return exitCode;
@@ -268,9 +271,11 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     '',
     exitCode === 0
       ? 'All served gates can run.'
-      : exitCode === 1
-        ? `${failing.length} served gate(s) cannot run their program: ${failing.map((gate) => gate.name).join(', ')}.`
-        : 'Fix the config error above.',
+      : noGates
+        ? `No gates found: detection found none in ${root}, so the server serves no tools. Add a package.json script (lint, format, typecheck...) or a tool's config (eslint.config.js, .prettierrc, tsconfig.json, pyproject.toml...), or write ${CONFIG_FILE} by hand; then run \`mcp-gates doctor\` again.`
+        : exitCode === 1
+          ? `${failing.length} served gate(s) cannot run their program: ${failing.map((gate) => gate.name).join(', ')}.`
+          : 'Fix the config error above.',
   );
   output.out(lines.join('\n'));
   return exitCode;

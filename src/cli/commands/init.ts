@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,18 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
+import {
+  SERVER_NAME,
+  codexTable,
+  hostProjectFile,
+  hostSnippet,
+  hostTitle,
+  hostWhere,
+  serverEntry,
+  serverLaunch,
+  serversKey,
+  type HostName,
+} from '../host-config.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
 
@@ -39,16 +52,51 @@ function configEntry(gate: GateSpec): Record<string, unknown> {
   return entry;
 }
 
-/** JSON with arrays of strings kept on one line, the way people write argv by hand. */
-function formatConfig(document: unknown): string {
+/** Prettier's default line width, which its JSON output keeps an array within. */
+const PRETTIER_PRINT_WIDTH = 80;
+
+/**
+ * JSON as Prettier writes it with its defaults (two spaces, arrays of strings on one line
+ * when the line fits in 80 columns), so a repository's own format gate passes it.
+ */
+export function formatConfig(document: unknown): string {
   const text = JSON.stringify(document, null, 2);
-  return text.replace(/\[\s*\n((?:\s*"(?:[^"\\]|\\.)*",?\s*\n)+)\s*\]/g, (_match, body: string) => {
-    const items = body
-      .split('\n')
-      .map((line) => line.trim().replace(/,$/, ''))
-      .filter(Boolean);
-    return `[${items.join(', ')}]`;
-  });
+  const joined = text.replace(
+    /^( *)(.*)\[\s*\n((?:\s*"(?:[^"\\]|\\.)*",?\s*\n)+)\s*\](,?)$/gm,
+    (match, indent: string, head: string, body: string, comma: string) => {
+      const items = body
+        .split('\n')
+        .map((line) => line.trim().replace(/,$/, ''))
+        .filter(Boolean);
+      const line = `${indent}${head}[${items.join(', ')}]${comma}`;
+      return line.length <= PRETTIER_PRINT_WIDTH ? line : match;
+    },
+  );
+  return `${joined}\n`;
+}
+
+/**
+ * Formats the written config with the project's own Prettier when it has one, so its
+ * options (tabs, print width...) apply too; says why not when that fails.
+ */
+function formatWithProjectPrettier(root: string, file: string): string | undefined {
+  const manifest = path.join(root, 'node_modules', 'prettier', 'package.json');
+  let bin: unknown;
+  try {
+    bin = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { bin?: unknown }).bin;
+  } catch {
+    return undefined;
+  }
+  const script = typeof bin === 'string' ? bin : (bin as Record<string, string> | null)?.prettier;
+  if (typeof script !== 'string') return undefined;
+  const result = spawnSync(
+    process.execPath,
+    [path.resolve(path.dirname(manifest), script), '--write', file],
+    { cwd: root, encoding: 'utf8', timeout: 30_000 },
+  );
+  if (result.status === 0) return "Formatted it with the project's Prettier.";
+  const why = (result.stderr || result.error?.message || `exit ${String(result.status)}`).trim();
+  return `The project's Prettier could not format it (${why.split('\n')[0]}); it is written with Prettier's defaults.`;
 }
 
 /** Throws when anything, even a symlink to nowhere, already sits where the config goes. */
@@ -76,8 +124,90 @@ function refuseExisting(file: string): void {
   });
 }
 
+/** `init --host`: the host's config on stdout, or (`--write`) into its project file. */
+function initHost(host: HostName, write: boolean, root: string, output: CliOutput): number {
+  const launch = serverLaunch(root);
+  if (!write) {
+    output.out(hostSnippet(host, launch, formatConfig));
+    output.err(`mcp-gates: put this in ${hostWhere(host)}.`);
+    if (!launch.installed) {
+      output.err(
+        `mcp-gates: ${root} has no node_modules/mcp-gates, so this names the mcp-gates that ran now (${launch.main}); install it in the project (npm install --save-dev mcp-gates) and run this again for a path that lasts.`,
+      );
+    }
+    return 0;
+  }
+  const relative = hostProjectFile(host);
+  if (relative === undefined) {
+    throw new GatesError('EGATES_USAGE', `${hostTitle(host)} has no project file to write`, {
+      fix: `run \`mcp-gates init --host ${host}\` without --write and put what it prints in ${hostWhere(host)}`,
+    });
+  }
+  const file = path.join(root, relative);
+  const key = serversKey(host);
+  let text: string;
+  if (key === undefined) {
+    const existing = readIfExists(file) ?? '';
+    if (existing.includes(`[mcp_servers.${SERVER_NAME}]`)) refuseEntry(file, host);
+    text = `${existing}${existing === '' || existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n'}${codexTable(launch)}`;
+  } else {
+    const existing = readIfExists(file);
+    let document: Record<string, unknown> = {};
+    if (existing !== undefined) {
+      try {
+        document = JSON.parse(existing) as Record<string, unknown>;
+      } catch (error) {
+        throw new GatesError('EGATES_ROOT', `is not JSON: ${(error as Error).message}`, {
+          file,
+          fix: `fix it, or run \`mcp-gates init --host ${host}\` without --write and add what it prints by hand`,
+        });
+      }
+    }
+    const servers = (document[key] ?? {}) as Record<string, unknown>;
+    if (servers[SERVER_NAME] !== undefined) refuseEntry(file, host);
+    document[key] = { ...servers, [SERVER_NAME]: serverEntry(host, launch) };
+    text = formatConfig(document);
+  }
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    throw new GatesError('EGATES_ROOT', `cannot write: ${(error as Error).message}`, {
+      file,
+      fix: `run \`mcp-gates init --host ${host}\` without --write and put what it prints in ${hostWhere(host)}`,
+    });
+  }
+  output.out(`Wrote the "${SERVER_NAME}" server for ${hostTitle(host)} into ${file}.`);
+  if (key !== undefined) {
+    const formatted = formatWithProjectPrettier(root, file);
+    if (formatted) output.out(formatted);
+  }
+  return 0;
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new GatesError('EGATES_ROOT', `cannot read: ${(error as Error).message}`, { file });
+  }
+}
+
+function refuseEntry(file: string, host: HostName): never {
+  throw new GatesError(
+    'EGATES_EXISTS',
+    `already has a "${SERVER_NAME}" server; init never overwrites it`,
+    {
+      file,
+      fix: `remove that entry and run \`mcp-gates init --host ${host} --write\` again, or edit it by hand (\`mcp-gates init --host ${host}\` prints the entry)`,
+    },
+  );
+}
+
 export function initCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  if (args.host !== undefined) return initHost(args.host, args.write, root, output);
   const file = path.join(root, CONFIG_FILE);
   refuseExisting(file);
   const { gates } = detectGates(root);
@@ -96,7 +226,7 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
   };
   // 'wx': fail rather than overwrite a file created since the check above.
   try {
-    fs.writeFileSync(file, `${formatConfig(document)}\n`, { flag: 'wx' });
+    fs.writeFileSync(file, formatConfig(document), { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(file);
     throw new GatesError('EGATES_ROOT', `cannot write: ${(error as Error).message}`, {
@@ -104,9 +234,11 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
       fix: `check that ${root} is writable, or write ${CONFIG_FILE} by hand`,
     });
   }
+  const formatted = formatWithProjectPrettier(root, file);
   output.out(
     `Wrote ${file} with ${gates.length} gate${gates.length === 1 ? '' : 's'}: ${gates.map((gate) => gate.name).join(', ')}.`,
   );
+  if (formatted) output.out(formatted);
   output.out('Edit it as you like, then check it with `mcp-gates list` and `mcp-gates doctor`.');
   return 0;
 }

@@ -22,12 +22,11 @@ function instructions(root: string, names: string[]): string {
 }
 
 /**
- * Replaces the served tools with `next`: removed ones unregistered, the rest registered
- * again (the server sends one `notifications/tools/list_changed` for the lot).
+ * Replaces the served tools with `next`: all unregistered, then registered again, in one
+ * tick (the server sends one `notifications/tools/list_changed` for the lot).
  */
 function replaceTools(server: McpServer, current: readonly Tool[], next: readonly Tool[]): void {
-  const kept = new Set(next.map((tool) => tool.name));
-  for (const tool of current) if (!kept.has(tool.name)) server.unregister(tool.name);
+  for (const tool of current) server.unregister(tool.name);
   for (const tool of next) server.register(tool);
 }
 

@@ -24,6 +24,8 @@ const MIN_FILE_ROWS = 3;
 const MESSAGE_CHARS = 240;
 /** A verdict line longer than this is cut when the budget is too small for it. */
 const VERDICT_MIN_CHARS = 160;
+/** The verdict's floor: its first words (`lint: failed (exit 1, ...`) still fit here. */
+const VERDICT_FLOOR_CHARS = 48;
 /** Less room than this for output and the output section is left out (a sliver helps no one). */
 const MIN_OUTPUT_CHARS = 200;
 /** Slack for rounding in the size arithmetic; the final size is measured exactly. */
@@ -100,6 +102,12 @@ export interface BudgetInput {
    * in the budget. The compact fields win over same-named ones.
    */
   structuredExtra?: Record<string, unknown>;
+  /**
+   * The caller's fields made as small as their schema allows (e.g. the command cut to its
+   * program), used only when the fixed part would not fit otherwise: with them, a long
+   * command or log path still fits MIN_MAX_CHARS.
+   */
+  compactExtra?: () => Record<string, unknown>;
 }
 
 export interface ShapedResult {
@@ -307,6 +315,8 @@ interface Layout {
   omitted: Omitted;
   logPath: string | null;
   outputSection: string[];
+  /** At the floor: the findings header and the omitted line in their shortest words. */
+  terse: boolean;
 }
 
 /** A count table: its shown rows, then the sum of the rows left out on one line. */
@@ -318,6 +328,8 @@ function pushTable<Row extends SeverityCounts>(
   omittedRows: number,
   nameOf: (row: Row) => string,
 ): void {
+  // With no row shown, the sum of the rest is the counts line again: the omitted line says it.
+  if (shown.length === 0) return;
   lines.push(`by ${noun} (errors/warnings/info):`);
   for (const row of shown) lines.push(`  ${nameOf(row)} ${describeCounts(row)}`);
   if (omittedRows > 0) {
@@ -355,19 +367,28 @@ function renderText(layout: Layout): string {
       layout.offset > 0
         ? `${layout.listed.length} of ${layout.findingCount} listed from offset ${layout.offset}`
         : `${layout.listed.length} of ${layout.findingCount} listed`;
-    lines.push(`findings (${from}; errors first, spread across files):`);
+    lines.push(`findings (${from}${layout.terse ? '' : '; errors first, spread across files'}):`);
     for (const line of layout.listedLines) lines.push(line);
   }
   const omitted = layout.omitted;
   if (omitted.findings + omitted.files + omitted.rules + omitted.outputBytes > 0) {
     const where = layout.logPath
-      ? `full findings and output: ${layout.logPath}`
+      ? `${layout.terse ? 'log' : 'full findings and output'}: ${layout.logPath}`
       : 'no log of the full findings and output was kept';
+    const terse = layout.terse;
     const parts = [
-      omitted.findings > 0 ? `${plural(omitted.findings, 'finding')} not listed` : '',
-      omitted.files > 0 ? `${plural(omitted.files, 'file')} not in the file table` : '',
-      omitted.rules > 0 ? `${plural(omitted.rules, 'rule')} not in the rule table` : '',
-      omitted.outputBytes > 0 ? `${omitted.outputBytes} output bytes not shown` : '',
+      omitted.findings > 0
+        ? `${plural(omitted.findings, 'finding')}${terse ? '' : ' not listed'}`
+        : '',
+      omitted.files > 0
+        ? `${plural(omitted.files, 'file')}${terse ? '' : ' not in the file table'}`
+        : '',
+      omitted.rules > 0
+        ? `${plural(omitted.rules, 'rule')}${terse ? '' : ' not in the rule table'}`
+        : '',
+      omitted.outputBytes > 0
+        ? `${omitted.outputBytes} output bytes${terse ? '' : ' not shown'}`
+        : '',
     ].filter(Boolean);
     lines.push(`omitted: ${parts.join(', ')}; ${where}`);
   }
@@ -413,7 +434,7 @@ function cutVerdict(verdict: string, chars: number): string {
 }
 
 function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: number): ShapedResult {
-  const extra = input.structuredExtra ?? {};
+  let extra = input.structuredExtra ?? {};
   const findings = input.findings;
   const groups = groupByFile(findings);
   const allFileCounts = groups.map((group) => group.counts);
@@ -445,6 +466,7 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
     },
     logPath,
     outputSection: [],
+    terse: false,
   };
 
   // The tables shrink until they leave most of the budget to findings: rules go first, since
@@ -474,6 +496,18 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
   }
   if (size > maxChars) {
     layout.verdict = cutVerdict(layout.verdict, VERDICT_MIN_CHARS);
+    size = measure(layout, extra);
+  }
+  // The floor, so that MIN_MAX_CHARS holds with a long command or log path (a macOS
+  // temporary directory alone is 49 characters): the caller's compact fields, then the
+  // shortest wording, then the verdict's first words.
+  if (size > maxChars && input.compactExtra) {
+    extra = input.compactExtra();
+    size = measure(layout, extra);
+  }
+  if (size > maxChars) {
+    layout.terse = true;
+    layout.verdict = cutVerdict(layout.verdict, VERDICT_FLOOR_CHARS);
     size = measure(layout, extra);
   }
   if (size > maxChars) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { JsonSchema, ToolResult } from '../../server/tool.js';
 import { countBySeverity, formatLocation, type Finding } from './finding.js';
 import type { ParseResult } from '../parsers/index.js';
@@ -385,6 +386,12 @@ function compactCommand(argv: readonly string[]): string[] {
   return [...argv.slice(0, MAX_COMMAND_WORDS), `… ${argv.length - MAX_COMMAND_WORDS} more`];
 }
 
+/** The command at the budget's floor: its program's name, then how many words follow. */
+function floorCommand(argv: readonly string[]): string[] {
+  const program = argv[0] === undefined ? [] : [path.basename(argv[0]).slice(0, 64)];
+  return argv.length > 1 ? [...program, `… ${argv.length - 1} more`] : program;
+}
+
 /** How a result was made: the caller's view of one run. */
 export interface ResultView {
   maxChars?: number;
@@ -452,6 +459,13 @@ export function shapeResult(input: ShapeInput): ToolResult {
       passed: input.status === 'passed',
       ...input.extra,
     },
+    compactExtra: () => ({
+      gate: input.toolName,
+      status: input.status,
+      passed: input.status === 'passed',
+      ...input.extra,
+      command: floorCommand(input.extra.command),
+    }),
   });
   return {
     text: shaped.text,

@@ -1,0 +1,129 @@
+// `mcp-gates init --host`: each host's config starts the server from `/` with a host's
+// minimal environment, --write adds it to the host's project file, and the README's
+// host snippets are exactly what it prints (paths as placeholders).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { REPO_ROOT, cleanupTemporary, makeRepo, runCli } from './fixtures/gates-support.mjs';
+import { ServerProcess, killAllServers } from './helpers/spawn-server.mjs';
+
+const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'gemini'];
+const PLACEHOLDER = { node: '/absolute/path/to/node', root: '/absolute/path/to/project' };
+
+/** A project with mcp-gates installed (linked to this clone) and a lint script. */
+function installedProject() {
+  const root = makeRepo({ 'package.json': { scripts: { lint: 'eslint .' } } });
+  fs.mkdirSync(path.join(root, 'node_modules'));
+  fs.symlinkSync(REPO_ROOT, path.join(root, 'node_modules', 'mcp-gates'), 'junction');
+  return root;
+}
+
+function printed(host, root) {
+  const result = runCli(['init', '--host', host, '--root', root]);
+  expect(result.code, result.stderr).to.equal(0);
+  return result.stdout;
+}
+
+/** command and args of the printed config, JSON or Codex's TOML. */
+function launchOf(host, text) {
+  if (host === 'codex') {
+    expect(text).to.match(/^\[mcp_servers\.gates\]\n/);
+    return {
+      command: JSON.parse(/^command = (.*)$/m.exec(text)[1]),
+      args: JSON.parse(/^args = (.*)$/m.exec(text)[1]),
+    };
+  }
+  const document = JSON.parse(text);
+  const entry = (host === 'vscode' ? document.servers : document.mcpServers).gates;
+  if (host === 'vscode') expect(entry.type).to.equal('stdio');
+  return entry;
+}
+
+/** The README's code block right after the line naming the host's bold title. */
+function readmeSnippet(title) {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Host configuration'));
+  const at = section.indexOf(`**${title}**`);
+  expect(at, `README has a **${title}** snippet`).to.be.at.least(0);
+  return /```(?:json|toml)\n([\s\S]*?)```/.exec(section.slice(at))[1];
+}
+
+const TITLES = {
+  'claude-code': 'Claude Code',
+  'claude-desktop': 'Claude Desktop',
+  cursor: 'Cursor',
+  vscode: 'VS Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+};
+
+describe('mcp-gates init --host', function () {
+  this.timeout(60000);
+  afterEach(() => {
+    killAllServers();
+    cleanupTemporary();
+  });
+
+  for (const host of HOSTS) {
+    it(`${host}: the printed command answers initialize from / with PATH=/usr/bin:/bin`, async function () {
+      if (process.platform === 'win32') this.skip(); // reason: a POSIX PATH and root
+      const root = installedProject();
+      const { command, args } = launchOf(host, printed(host, root));
+      // The node that ran init, by absolute path (so ServerProcess, which starts it, is the host).
+      expect(command).to.equal(process.execPath);
+      expect(args).to.deep.equal([
+        path.join(root, 'node_modules', 'mcp-gates', 'dist', 'cli', 'main.js'),
+        'serve',
+        '--root',
+        root,
+      ]);
+      const server = new ServerProcess(args, {
+        cwd: path.parse(process.cwd()).root,
+        env: { PATH: '/usr/bin:/bin', HOME: os.homedir() },
+      });
+      const answer = await server.initialize('2025-06-18');
+      expect(answer.result.serverInfo.name).to.equal('mcp-gates');
+      expect(answer.result.instructions).to.include(`in ${root}: lint`);
+    });
+
+    it(`${host}: the README snippet is what it prints, with the paths as placeholders`, () => {
+      const root = installedProject();
+      const text = printed(host, root)
+        .split(JSON.stringify(process.execPath).slice(1, -1))
+        .join(PLACEHOLDER.node)
+        .split(root)
+        .join(PLACEHOLDER.root);
+      expect(readmeSnippet(TITLES[host])).to.equal(text);
+    });
+  }
+
+  it('--write adds the server to a host project file, keeping what is there; refuses to replace it', () => {
+    const root = installedProject();
+    const file = path.join(root, '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, JSON.stringify({ servers: { other: { type: 'stdio', command: 'x' } } }));
+    const result = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
+    expect(result.code, result.stderr).to.equal(0);
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.servers.other).to.deep.equal({ type: 'stdio', command: 'x' });
+    expect(written.servers.gates).to.deep.equal(launchOf('vscode', printed('vscode', root)));
+    const again = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
+    expect(again.code).to.equal(2);
+    expect(again.stderr).to.include('already has a "gates" server; init never overwrites it');
+    // Codex: a TOML table appended; Claude Desktop: no project file, says where instead.
+    expect(runCli(['init', '--host', 'codex', '--write', '--root', root]).code).to.equal(0);
+    expect(fs.readFileSync(path.join(root, '.codex', 'config.toml'), 'utf8')).to.equal(
+      printed('codex', root),
+    );
+    const desktop = runCli(['init', '--host', 'claude-desktop', '--write', '--root', root]);
+    expect(desktop.code).to.equal(2);
+    expect(desktop.stderr).to.include('Claude Desktop has no project file to write');
+  });
+
+  it('names the hosts, with a did-you-mean, for an unknown one', () => {
+    const result = runCli(['init', '--host', 'vscod']);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.include('did you mean vscode?');
+  });
+});
