@@ -155,6 +155,19 @@ describe('the library through the official clients', function () {
           { name: 'steps', arguments: {} },
           { onprogress: (update) => updates.push(update.progress) },
         );
+        if (updates.length === 2) {
+          // The v1 client handles a response read together with a notification first and
+          // drops the notification: the server waits 10 ms after a call's last progress,
+          // but on a busy machine the client may still read both at once. Only then.
+          const response = session.received.findLast((frame) => 'result' in frame);
+          const last = session.received.findLast(
+            (frame) => frame.method === 'notifications/progress' && frame.params.progress === 100,
+          );
+          expect(session.readOf.get(last), `call ${call}: progress 100 read apart`).to.equal(
+            session.readOf.get(response),
+          );
+          updates.push(last.params.progress);
+        }
         expect(updates, `call ${call}`).to.deep.equal([0, 50, 100]);
       }
     } finally {

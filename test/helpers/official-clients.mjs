@@ -78,6 +78,10 @@ export async function connect(combination) {
   // is wrapped, and each message is recorded once whichever wrapper sees it first.
   let handler;
   const recorded = new WeakSet();
+  // Which read of the server's stdout delivered each message (v1 transport only): frames
+  // of one read are handled together, which is how the v1 client loses a notification.
+  let reads = 0;
+  session.readOf = new WeakMap();
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     get: () => handler,
@@ -88,6 +92,7 @@ export async function connect(combination) {
               if (!recorded.has(message)) {
                 recorded.add(message);
                 session.received.push(message);
+                session.readOf.set(message, reads);
               }
               return value(message, extra);
             }
@@ -96,6 +101,8 @@ export async function connect(combination) {
   });
   client.onerror = (error) => session.clientErrors.push(error);
   await client.connect(transport);
+  // Added after the transport's own listener: counts a read once its frames are handled.
+  transport._process?.stdout?.on('data', () => reads++);
   session.call = (params, options) => session.callTool(client, params, options);
   return session;
 }
