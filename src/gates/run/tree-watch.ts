@@ -1,0 +1,650 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  fingerprintTree,
+  gitFingerprint,
+  gitPrint,
+  runGit,
+  statSignature,
+  type TreeFingerprint,
+} from './tree-fingerprint.js';
+
+/**
+ * A watch on a served root that makes the tree fingerprint cost the changes, not the tree.
+ *
+ * The full fingerprint (`git status` of the whole tree) costs about a second at 150,000
+ * tracked files. The watch keeps the last fingerprint and an inotify watch on every
+ * directory git could report a file in, and on what decides the records (HEAD, the index,
+ * the refs, the config and ignore files). Between two questions only the files named by
+ * events are looked at again; their records are computed from the index as it was listed
+ * when the watch was armed, the file's content hash and lstat. Whatever the watch cannot
+ * vouch for takes the full fingerprint (and arms again): an event without a name, an
+ * error, a new or removed directory, a change under `.git`, an ignore, attributes or
+ * modules file, more events than half the inotify queue, a file whose record is not a
+ * plain one (renames, conflicts, intent-to-add, skip-worktree, assume-unchanged).
+ *
+ * Used on Linux only: inotify queues an event in the writing system call, so once the
+ * loop has polled after a question, every change made before it has been seen (see
+ * `drain`). macOS FSEvents and Windows deliver later, with no flush: full fingerprints.
+ * Nothing is ever written under the root.
+ */
+
+export type TreeWatchState =
+  { active: true; directories: number } | { active: false; reason: string };
+
+/** statfs f_type of filesystems whose local changes inotify reports. */
+const INOTIFY_FILESYSTEMS = new Map<number, string>([
+  [0xef53, 'ext2/3/4'],
+  [0x58465342, 'xfs'],
+  [0x9123683e, 'btrfs'],
+  [0x01021994, 'tmpfs'],
+  [0x794c7630, 'overlayfs'],
+  [0x2fc12fc1, 'zfs'],
+  [0xf2f52010, 'f2fs'],
+]);
+
+/** Files under the git directory whose changes leave every status record as it was. */
+const QUIET_GIT_FILES =
+  /^(?:.*\.lock|FETCH_HEAD|ORIG_HEAD|COMMIT_EDITMSG|AUTO_MERGE|gc\.pid|gc\.log|logs|objects)$/;
+/** Worktree files whose change can change the records of other files. */
+const RULE_FILES = new Set(['.gitignore', '.gitattributes', '.gitmodules', '.git']);
+/** Attributes that make git's hash of a file differ from the hash of its bytes, whatever they hold. */
+const CONVERTING_ATTRIBUTES = /\b(?:filter|ident|working-tree-encoding)\b/;
+
+function readNumber(file: string): number | undefined {
+  try {
+    const value = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
+    return Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function lstatOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Lets the loop poll: inotify events are queued by the kernel within the writing system
+ * call, and libuv reads the inotify descriptor (and runs every watcher callback) in the
+ * poll phase. The first immediate may run in the check phase of the iteration whose poll
+ * is already over; the second is queued from the check phase, so it runs after one more
+ * poll, which began after this call. Every change made before the call has been seen then.
+ */
+export async function drainEvents(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Not watchable here, and why: kept for the life of the watch (doctor says it). */
+class Unwatchable extends Error {}
+
+interface GitLayout {
+  top: string;
+  gitDir: string;
+  commonDir: string;
+  config: Map<string, string>;
+}
+
+class WatchedTree {
+  private readonly realRoot: string;
+  private state: TreeWatchState | undefined;
+  private watchers: fs.FSWatcher[] = [];
+  private closed = false;
+  /** Directories watched, root-relative ('' is the root). */
+  private directories = new Set<string>();
+  /** Index entries by root-relative path: `<mode> <object>`, or '!' for one not plain. */
+  private index = new Map<string, string>();
+  /** Directories holding tracked files: watched even where git ignores untracked ones. */
+  private trackedDirectories = new Set<string>();
+  private hashAlgorithm: 'sha1' | 'sha256' = 'sha1';
+  /** What git's clean step may do to a file's bytes: nothing, CRLF to LF, or unknown. */
+  private conversion: 'none' | 'crlf' | 'unknown' = 'none';
+  /** An intent-to-add entry lets git pair a deleted file with it as a worktree rename. */
+  private intentToAdd = false;
+  /** A staged rename pairs two paths: a change to either may change the pair. */
+  private renames = false;
+  private current: { print: TreeFingerprint; records: Map<string, string> } | undefined;
+  private dirty = new Set<string>();
+  private needFull = false;
+  private events = 0;
+  private readonly eventLimit: number;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly root: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    let realRoot = root;
+    try {
+      realRoot = fs.realpathSync.native(root);
+    } catch {
+      // The fingerprint says why the root cannot be read.
+    }
+    this.realRoot = realRoot;
+    // Node does not report an inotify queue overflow: past half the queue, assume one.
+    this.eventLimit = Math.floor(
+      (readNumber('/proc/sys/fs/inotify/max_queued_events') ?? 16384) / 2,
+    );
+  }
+
+  status(): TreeWatchState | undefined {
+    return this.state;
+  }
+
+  /** One question at a time: each answer starts from the one before. */
+  fingerprint(): Promise<TreeFingerprint> {
+    const answer = this.queue.then(() => this.answer());
+    this.queue = answer.catch(() => {});
+    return answer;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.closeWatchers();
+  }
+
+  private closeWatchers(): void {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+    this.directories = new Set();
+  }
+
+  private async answer(): Promise<TreeFingerprint> {
+    if (this.closed || this.state?.active === false) return fingerprintTree(this.root, this.env);
+    await drainEvents();
+    const started = Date.now();
+    if (this.current && !this.needFull && this.events <= this.eventLimit) {
+      const next = await this.update();
+      if (next) return { ...next, durationMs: Date.now() - started };
+    }
+    try {
+      return await this.arm();
+    } catch (error) {
+      this.closeWatchers();
+      this.current = undefined;
+      const reason =
+        error instanceof Unwatchable
+          ? error.message
+          : `the watch failed: ${(error as Error).message}`;
+      this.state = { active: false, reason };
+      return fingerprintTree(this.root, this.env);
+    }
+  }
+
+  /** The fingerprint after the events since the last one, or undefined when only a full one will do. */
+  private async update(): Promise<TreeFingerprint | undefined> {
+    const current = this.current!;
+    const changed = [...this.dirty];
+    this.dirty.clear();
+    this.events = 0;
+    if (changed.length === 0) return current.print;
+    if (this.renames) return undefined;
+    const entries = new Map(current.print.entries);
+    const records = new Map(current.records);
+    const fresh: string[] = [];
+    const freshDirectories: string[] = [];
+    for (const file of changed) {
+      if (RULE_FILES.has(path.posix.basename(file))) return undefined;
+      const absolute = path.join(this.root, file);
+      const stat = lstatOrUndefined(absolute);
+      if (stat?.isDirectory()) {
+        if (this.index.has(file) || records.has(file)) return undefined;
+        if (this.directories.has(file)) continue;
+        // A directory not watched is new, or one git ignores (a build's output made again).
+        if (this.trackedDirectories.has(file)) return undefined;
+        freshDirectories.push(file);
+        continue;
+      }
+      // A watched directory gone or moved: its watch no longer says where it is.
+      if (this.directories.has(file)) return undefined;
+      let record: string | null | undefined;
+      if (this.index.has(file)) record = this.trackedRecord(file, absolute, stat, records);
+      else {
+        const before = records.get(file);
+        if (before === '?') record = stat ? '?' : null;
+        else if (before !== undefined) return undefined;
+        else if (stat) {
+          fresh.push(file);
+          continue;
+        } else record = null;
+      }
+      if (record === undefined) return undefined;
+      if (record === null) {
+        entries.delete(file);
+        records.delete(file);
+      } else {
+        entries.set(file, `${record}|${statSignature(absolute)}`);
+        records.set(file, record);
+      }
+    }
+    if (fresh.length > 0 || freshDirectories.length > 0) {
+      const ignored = await this.ignoredOf([...freshDirectories, ...fresh]);
+      if (!ignored) return undefined;
+      // A new directory git does not ignore: what it holds was never seen.
+      if (freshDirectories.some((directory) => !ignored.has(directory))) return undefined;
+      for (const file of fresh) {
+        if (ignored.has(file)) continue;
+        entries.set(file, `?|${statSignature(path.join(this.root, file))}`);
+        records.set(file, '?');
+      }
+    }
+    const print: TreeFingerprint = { ...current.print, entries };
+    this.current = { print, records };
+    return print;
+  }
+
+  /**
+   * The status record git gives a tracked file whose index entry is as listed at arming:
+   * the HEAD side from its last record (none: HEAD equals the index), the worktree side
+   * from lstat and the hash of its bytes. null: no record (clean); undefined: not plain.
+   */
+  private trackedRecord(
+    file: string,
+    absolute: string,
+    stat: fs.Stats | undefined,
+    records: Map<string, string>,
+  ): string | null | undefined {
+    const entry = this.index.get(file)!;
+    if (entry === '!' || this.intentToAdd) return undefined;
+    const [indexMode, indexObject] = entry.split(' ') as [string, string];
+    let staged = '.';
+    let headMode = indexMode;
+    let headObject = indexObject;
+    const before = records.get(file);
+    if (before !== undefined) {
+      const fields = before.split(' ');
+      // `1 XY sub mH mI mW hH hI`: only an ordinary change record is recomputed here.
+      if (fields[0] !== '1' || fields[2] !== 'N...') return undefined;
+      if (fields[4] !== indexMode || fields[7] !== indexObject) return undefined;
+      staged = fields[1]![0]!;
+      headMode = fields[3]!;
+      headObject = fields[6]!;
+    }
+    let worktree: string;
+    let worktreeMode: string;
+    if (!stat) {
+      worktree = 'D';
+      worktreeMode = '000000';
+    } else if (stat.isFile() || stat.isSymbolicLink()) {
+      const link = stat.isSymbolicLink();
+      worktreeMode = link ? '120000' : stat.mode & 0o100 ? '100755' : '100644';
+      if ((indexMode === '120000') !== link) worktree = 'T';
+      else if (indexMode !== '120000' && indexMode !== '100644' && indexMode !== '100755')
+        return undefined;
+      else {
+        const object = this.objectOf(absolute, link);
+        if (object === undefined) return undefined;
+        worktree = object === indexObject && worktreeMode === indexMode ? '.' : 'M';
+      }
+    } else return undefined;
+    if (staged === '.' && worktree === '.') return null;
+    return `1 ${staged}${worktree} N... ${headMode} ${indexMode} ${worktreeMode} ${headObject} ${indexObject}`;
+  }
+
+  /** The object name git would give the file's content, when its clean step cannot change it. */
+  private objectOf(absolute: string, link: boolean): string | undefined {
+    let content: Buffer;
+    try {
+      content = link
+        ? fs.readlinkSync(absolute, { encoding: 'buffer' })
+        : fs.readFileSync(absolute);
+    } catch {
+      return undefined;
+    }
+    if (!link && this.conversion !== 'none') {
+      // Without CR, end-of-line conversion leaves the bytes as they are.
+      if (this.conversion === 'unknown' || content.includes(13)) return undefined;
+    }
+    return crypto
+      .createHash(this.hashAlgorithm)
+      .update(`blob ${content.length}\0`)
+      .update(content)
+      .digest('hex');
+  }
+
+  /** Which of these untracked root-relative paths git ignores; undefined if git did not say. */
+  private async ignoredOf(files: string[]): Promise<Set<string> | undefined> {
+    // --no-index: the paths asked are untracked, and reading a large index costs ~90 ms.
+    const run = await runGit(
+      ['check-ignore', '--no-index', '-z', '--stdin'],
+      this.root,
+      this.env,
+      files.join('\0'),
+    );
+    // Exit 1: none of them is ignored.
+    if (!run.ok && !/exited 1:/.test(run.problem)) return undefined;
+    return new Set(run.stdout.toString('utf8').split('\0').filter(Boolean));
+  }
+
+  private countEvent(): void {
+    this.events += 1;
+  }
+
+  /** Watches one directory; `onName` gets each event's file name (null: none given). */
+  private watchDirectory(absolute: string, onName: (name: string | null) => void): boolean {
+    if (this.closed) return false;
+    let watcher: fs.FSWatcher;
+    try {
+      watcher = fs.watch(absolute, { persistent: false }, (_event, name) => {
+        this.countEvent();
+        // A name that is not valid UTF-8 cannot be matched to git's paths.
+        onName(name === null || name.includes('\uFFFD') ? null : name);
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+      if (code === 'ENOSPC')
+        throw new Unwatchable(
+          `the inotify watch limit (fs.inotify.max_user_watches = ${readNumber('/proc/sys/fs/inotify/max_user_watches') ?? '?'}) was reached at ${this.directories.size} directories; raise it (sysctl fs.inotify.max_user_watches=524288) and restart the server`,
+        );
+      throw new Unwatchable(`cannot watch ${absolute}: ${(error as Error).message}`);
+    }
+    watcher.on('error', () => {
+      this.needFull = true;
+    });
+    this.watchers.push(watcher);
+    return true;
+  }
+
+  /** Watches the nearest existing directory on the way to `file`, for the name that leads to it. */
+  private watchPath(file: string): void {
+    let child = path.resolve(file);
+    for (let directory = path.dirname(child); ; directory = path.dirname(directory)) {
+      const name = path.basename(child);
+      if (this.watchDirectory(directory, (event) => this.fullIf(event === null || event === name)))
+        return;
+      if (path.dirname(directory) === directory) return;
+      child = directory;
+    }
+  }
+
+  private fullIf(condition: boolean): void {
+    if (condition) this.needFull = true;
+  }
+
+  private readonly full = (): void => {
+    this.needFull = true;
+  };
+
+  private async layout(): Promise<GitLayout> {
+    const info = await runGit(
+      ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'],
+      this.root,
+      this.env,
+    );
+    if (!info.ok)
+      throw new Unwatchable(
+        `no git repository (${info.problem}): fingerprints walk the tree; \`git init\` and restart the server to watch it`,
+      );
+    const [top, gitDir, common] = info.stdout.toString('utf8').trim().split('\n');
+    const configRun = await runGit(['config', '-z', '--list'], this.root, this.env);
+    if (!configRun.ok) throw new Unwatchable(`git config --list failed: ${configRun.problem}`);
+    const config = new Map<string, string>();
+    for (const item of configRun.stdout.toString('utf8').split('\0')) {
+      const cut = item.indexOf('\n');
+      if (cut > 0) config.set(item.slice(0, cut).toLowerCase(), item.slice(cut + 1));
+    }
+    return { top: top!, gitDir: gitDir!, commonDir: path.resolve(this.root, common!), config };
+  }
+
+  /** Refuses settings under which a record cannot be computed from lstat and the content hash. */
+  private checkConfig(config: Map<string, string>): void {
+    const setting = (key: string) => config.get(key)?.toLowerCase();
+    const refusals: [string, string | undefined, boolean][] = [
+      ['core.filemode', setting('core.filemode'), setting('core.filemode') === 'false'],
+      ['core.symlinks', setting('core.symlinks'), setting('core.symlinks') === 'false'],
+      ['core.ignorecase', setting('core.ignorecase'), setting('core.ignorecase') === 'true'],
+      ['core.trustctime', setting('core.trustctime'), setting('core.trustctime') === 'false'],
+      ['core.checkstat', setting('core.checkstat'), setting('core.checkstat') === 'minimal'],
+    ];
+    for (const [key, value, refused] of refusals)
+      if (refused)
+        throw new Unwatchable(
+          `${key} = ${value}: git then decides file state in a way the watch does not reproduce; full fingerprints are used`,
+        );
+    this.hashAlgorithm = setting('extensions.objectformat') === 'sha256' ? 'sha256' : 'sha1';
+    const autocrlf = setting('core.autocrlf');
+    if ((autocrlf && autocrlf !== 'false') || config.has('core.eol')) this.conversion = 'crlf';
+  }
+
+  /**
+   * Arms the watch and takes the baseline: git's files first, then every directory git
+   * could report a file in (each watched before it is read), then the full fingerprint.
+   * Anything that changes after its watch is armed is an event for the next question.
+   */
+  private async arm(): Promise<TreeFingerprint> {
+    const started = Date.now();
+    this.closeWatchers();
+    this.current = undefined;
+    this.dirty.clear();
+    this.needFull = false;
+    this.events = 0;
+    this.conversion = 'none';
+    this.intentToAdd = false;
+    this.renames = false;
+    if (process.platform !== 'linux')
+      throw new Unwatchable(
+        `${process.platform} reports file changes late and cannot be flushed (the watch relies on Linux inotify): full fingerprints are used`,
+      );
+    let filesystem: number;
+    try {
+      filesystem = fs.statfsSync(this.root).type;
+    } catch (error) {
+      throw new Unwatchable(
+        `cannot read the filesystem of ${this.root}: ${(error as Error).message}`,
+      );
+    }
+    if (!INOTIFY_FILESYSTEMS.has(filesystem))
+      throw new Unwatchable(
+        `the filesystem (type 0x${filesystem.toString(16)}) is not one known to report every change through inotify (network and FUSE filesystems do not): full fingerprints are used`,
+      );
+    const layout = await this.layout();
+    this.checkConfig(layout.config);
+    const attributeTexts: string[] = [];
+    this.watchGitDirectories(layout, attributeTexts);
+    await this.listIndex();
+    await this.watchTree(attributeTexts);
+    if (attributeTexts.some((text) => CONVERTING_ATTRIBUTES.test(text)))
+      this.conversion = 'unknown';
+    else if (attributeTexts.some((text) => text.trim() !== '') && this.conversion === 'none')
+      this.conversion = 'crlf';
+    const git = await gitFingerprint(this.root, this.env);
+    if (!git.entries || !git.records)
+      throw new Unwatchable(`git status failed: ${git.problem ?? 'no answer'}`);
+    for (const record of git.records.values()) {
+      if (record.startsWith('1 ') && record[3] === 'A') this.intentToAdd = true;
+      if (record.startsWith('2 ')) this.renames = true;
+    }
+    const print = gitPrint(git.entries, git.head, started);
+    this.current = { print, records: git.records };
+    this.state = { active: true, directories: this.directories.size };
+    return print;
+  }
+
+  /**
+   * HEAD, the index, config, packed refs and info/ (a change there: full), the ref HEAD
+   * names, the ignore and attributes files of the root's parents up to the top, and the
+   * user's and system's git config, excludes and attributes files.
+   */
+  private watchGitDirectories(layout: GitLayout, attributeTexts: string[]): void {
+    const onGitFile = (name: string | null) =>
+      this.fullIf(name === null || !QUIET_GIT_FILES.test(name));
+    for (const directory of new Set([layout.gitDir, layout.commonDir]))
+      if (!this.watchDirectory(directory, onGitFile))
+        throw new Unwatchable(`cannot watch the git directory ${directory}`);
+    const info = path.join(layout.commonDir, 'info');
+    if (!this.watchDirectory(info, this.full)) this.watchPath(info);
+    attributeTexts.push(readText(path.join(info, 'attributes')));
+    const reftable = path.join(layout.commonDir, 'reftable');
+    if (fs.existsSync(reftable)) this.watchDirectory(reftable, this.full);
+    const head = readText(path.join(layout.gitDir, 'HEAD')).trim();
+    if (head.startsWith('ref: ')) this.watchPath(path.join(layout.commonDir, head.slice(5)));
+    for (
+      let directory = path.dirname(this.realRoot);
+      directory.length >= layout.top.length && directory !== path.dirname(directory);
+      directory = path.dirname(directory)
+    ) {
+      this.watchDirectory(directory, (name) => this.fullIf(name === null || RULE_FILES.has(name)));
+      attributeTexts.push(readText(path.join(directory, '.gitattributes')));
+    }
+    const home = os.homedir();
+    const xdg = this.env.XDG_CONFIG_HOME || path.join(home, '.config');
+    const userFiles = [
+      path.join(home, '.gitconfig'),
+      path.join(xdg, 'git', 'config'),
+      path.join(xdg, 'git', 'ignore'),
+      path.join(xdg, 'git', 'attributes'),
+      '/etc/gitconfig',
+      '/etc/gitattributes',
+    ];
+    for (const key of ['core.excludesfile', 'core.attributesfile']) {
+      const value = layout.config.get(key);
+      if (value) userFiles.push(path.resolve(layout.top, value.replace(/^~(?=\/|$)/, home)));
+    }
+    for (const file of userFiles) this.watchPath(file);
+    for (const file of userFiles.filter((name) => /attributes$/.test(name)))
+      attributeTexts.push(readText(file));
+  }
+
+  /** The index as git lists it: every entry's mode and object, and the directories holding them. */
+  private async listIndex(): Promise<void> {
+    const run = await runGit(['ls-files', '-z', '-s', '-v'], this.root, this.env);
+    if (!run.ok) throw new Unwatchable(`git ls-files failed: ${run.problem}`);
+    const index = new Map<string, string>();
+    const tracked = new Set<string>(['']);
+    for (const line of run.stdout.toString('utf8').split('\0')) {
+      // `<tag> <mode> <object> <stage>\t<path>`
+      const tab = line.indexOf('\t');
+      if (tab === -1) continue;
+      const [tag, mode, object, stage] = line.slice(0, tab).split(' ');
+      const file = line.slice(tab + 1);
+      if (mode === '160000')
+        throw new Unwatchable(
+          `${file} is a submodule, whose changes the watch does not follow: full fingerprints are used`,
+        );
+      // Plain: cached (H), stage 0. Others (skip-worktree, assume-unchanged, conflicts) take the full way.
+      index.set(file, tag === 'H' && stage === '0' && !index.has(file) ? `${mode} ${object}` : '!');
+      for (let cut = file.lastIndexOf('/'); cut > 0; cut = file.lastIndexOf('/', cut - 1)) {
+        const directory = file.slice(0, cut);
+        if (tracked.has(directory)) break;
+        tracked.add(directory);
+      }
+    }
+    this.index = index;
+    this.trackedDirectories = tracked;
+  }
+
+  /**
+   * Every directory git could report a file in, breadth first: those holding tracked files
+   * and those git does not ignore (asked of `git check-ignore` once per depth, after the
+   * parents, whose ignore files decide it, are watched). Each is watched before it is read.
+   */
+  private async watchTree(attributeTexts: string[]): Promise<void> {
+    const limit = readNumber('/proc/sys/fs/inotify/max_user_watches') ?? 8192;
+    let level = [''];
+    while (level.length > 0) {
+      const next: string[] = [];
+      const candidates: string[] = [];
+      for (const directory of level) {
+        const absolute = path.join(this.root, directory);
+        const onName = (name: string | null) => {
+          if (name === null) this.needFull = true;
+          else {
+            this.dirty.add(directory === '' ? name : `${directory}/${name}`);
+            // The directory's own deletion or move carries its own name.
+            if (directory !== '' && name === path.posix.basename(directory)) this.needFull = true;
+          }
+        };
+        if (!this.watchDirectory(absolute, onName)) continue;
+        this.directories.add(directory);
+        if (this.directories.size > limit / 2)
+          throw new Unwatchable(
+            `more than ${Math.floor(limit / 2)} directories to watch, half of fs.inotify.max_user_watches (${limit}); raise it (sysctl fs.inotify.max_user_watches=${limit * 4}) and restart the server`,
+          );
+        let names: fs.Dirent[];
+        try {
+          names = fs.readdirSync(absolute, { withFileTypes: true });
+        } catch (error) {
+          throw new Unwatchable(`cannot read ${absolute}: ${(error as Error).message}`);
+        }
+        for (const entry of names) {
+          if (entry.name === '.git') {
+            if (directory === '') continue;
+            throw new Unwatchable(
+              `${directory} is a nested repository, whose changes the watch does not follow: full fingerprints are used`,
+            );
+          }
+          const child = directory === '' ? entry.name : `${directory}/${entry.name}`;
+          if (entry.name === '.gitattributes')
+            attributeTexts.push(readText(path.join(this.root, child)));
+          if (!entry.isDirectory()) continue;
+          if (this.trackedDirectories.has(child)) next.push(child);
+          else candidates.push(child);
+        }
+      }
+      if (candidates.length > 0) {
+        const ignored = await this.ignoredOf(candidates);
+        if (!ignored) throw new Unwatchable('git check-ignore failed on the tree directories');
+        for (const candidate of candidates) if (!ignored.has(candidate)) next.push(candidate);
+      }
+      level = next;
+    }
+  }
+}
+
+/** The tree watches of one server: one per directory gates run in, until `close`. */
+export class TreeWatches {
+  private readonly trees = new Map<string, WatchedTree>();
+  private closed = false;
+
+  /** The tree's fingerprint, equal to fingerprintTree's; the first call arms the watch. */
+  fingerprint(root: string, env: NodeJS.ProcessEnv = process.env): Promise<TreeFingerprint> {
+    if (this.closed) return fingerprintTree(root, env);
+    let tree = this.trees.get(root);
+    if (!tree) {
+      tree = new WatchedTree(root, env);
+      this.trees.set(root, tree);
+    }
+    return tree.fingerprint();
+  }
+
+  /** Whether the watch of `root` is active, and if not why; undefined before its first call. */
+  status(root: string): TreeWatchState | undefined {
+    return this.trees.get(root)?.status();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const tree of this.trees.values()) tree.close();
+    this.trees.clear();
+  }
+}
+
+/** Arms a watch on `root` as `serve` would, says whether it is active, and stops it (doctor). */
+export async function probeTreeWatch(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TreeWatchState> {
+  const tree = new WatchedTree(root, env);
+  try {
+    await tree.fingerprint();
+    return tree.status() ?? { active: false, reason: 'the watch did not start' };
+  } finally {
+    tree.close();
+  }
+}
