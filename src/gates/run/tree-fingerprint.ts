@@ -193,9 +193,11 @@ function gitTop(root: string, env: NodeJS.ProcessEnv): Promise<GitTopAnswer> {
  * already-modified file shows in the stat, a change to a clean tracked file shows as a
  * new record.
  */
-export function parsePorcelainV2(output: string): { path: string; record: string }[] {
+export function parsePorcelainV2(
+  output: string,
+): { path: string; record: string; original?: string }[] {
   const fields = output.split('\0');
-  const entries: { path: string; record: string }[] = [];
+  const entries: { path: string; record: string; original?: string }[] = [];
   // Space-separated fields before the path, per record kind (git-status(1), porcelain v2).
   const fieldsBeforePath: Record<string, number> = { '1': 8, '2': 9, u: 10, '?': 1, '!': 1 };
   for (let index = 0; index < fields.length; index += 1) {
@@ -205,9 +207,12 @@ export function parsePorcelainV2(output: string): { path: string; record: string
     let cut = 0;
     for (let seen = 0; seen < count && cut !== -1; seen += 1) cut = record.indexOf(' ', cut + 1);
     if (cut === -1) continue;
-    entries.push({ path: record.slice(cut + 1), record: record.slice(0, cut) });
+    const entry = { path: record.slice(cut + 1), record: record.slice(0, cut) };
     // A rename or copy record is followed by its original path as its own field.
-    if (record[0] === '2') index += 1;
+    if (record[0] === '2') {
+      index += 1;
+      entries.push({ ...entry, original: fields[index] ?? '' });
+    } else entries.push(entry);
   }
   return entries;
 }
@@ -225,6 +230,8 @@ export interface GitFingerprint {
   entries?: Map<string, string>;
   /** Root-relative path -> its status record without the path (what the entry starts with). */
   records?: Map<string, string>;
+  /** Root-relative paths on either side of a staged rename or copy. */
+  paired?: Set<string>;
   head?: string;
   problem?: string;
 }
@@ -258,15 +265,18 @@ export async function gitFingerprint(
   }
   const entries = new Map<string, string>();
   const records = new Map<string, string>();
+  const paired = new Set<string>();
   const output = run.stdout.toString('utf8');
-  for (const { path: file, record } of parsePorcelainV2(output)) {
+  const relativeOf = (file: string) => toPosix(path.relative(realRoot, path.join(top, file)));
+  for (const { path: file, record, original } of parsePorcelainV2(output)) {
     const absolute = path.join(top, file);
-    const relative = toPosix(path.relative(realRoot, absolute));
+    const relative = relativeOf(file);
     entries.set(relative, `${record}|${statSignature(absolute)}`);
     records.set(relative, record);
+    if (original !== undefined) paired.add(relative).add(relativeOf(original));
   }
   const head = headOf(output);
-  return head === undefined ? { entries, records } : { entries, records, head };
+  return head === undefined ? { entries, records, paired } : { entries, records, paired, head };
 }
 
 /** The walk's order: path segments compared one by one, as a sorted depth-first walk visits them. */

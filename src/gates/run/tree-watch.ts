@@ -116,18 +116,24 @@ class WatchedTree {
   private conversion: 'none' | 'crlf' | 'unknown' = 'none';
   /** An intent-to-add entry lets git pair a deleted file with it as a worktree rename. */
   private intentToAdd = false;
-  /** A staged rename pairs two paths: a change to either may change the pair. */
-  private renames = false;
+  /** The paths of staged renames: a change to either side may change the pair. */
+  private paired = new Set<string>();
   private current: { print: TreeFingerprint; records: Map<string, string> } | undefined;
   private dirty = new Set<string>();
-  private needFull = false;
+  /** Why the next answer must be a full fingerprint, once something said so. */
+  private needFull: string | undefined;
   private events = 0;
   private readonly eventLimit: number;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Answers from the events (`updated`) and from a full fingerprint taken on arming (`armed`). */
+  readonly counts = { updated: 0, armed: 0 };
+  /** Why each full answer after the first was taken, by reason (tests and measurements). */
+  readonly fallbacks = new Map<string, number>();
 
   constructor(
     private readonly root: string,
     private readonly env: NodeJS.ProcessEnv,
+    eventLimit?: number,
   ) {
     let realRoot = root;
     try {
@@ -137,9 +143,8 @@ class WatchedTree {
     }
     this.realRoot = realRoot;
     // Node does not report an inotify queue overflow: past half the queue, assume one.
-    this.eventLimit = Math.floor(
-      (readNumber('/proc/sys/fs/inotify/max_queued_events') ?? 16384) / 2,
-    );
+    this.eventLimit =
+      eventLimit ?? Math.floor((readNumber('/proc/sys/fs/inotify/max_queued_events') ?? 16384) / 2);
   }
 
   status(): TreeWatchState | undefined {
@@ -168,10 +173,17 @@ class WatchedTree {
     if (this.closed || this.state?.active === false) return fingerprintTree(this.root, this.env);
     await drainEvents();
     const started = Date.now();
-    if (this.current && !this.needFull && this.events <= this.eventLimit) {
+    let reason = this.needFull;
+    if (this.events > this.eventLimit) reason = 'more events than the limit';
+    if (this.current && reason === undefined) {
       const next = await this.update();
-      if (next) return { ...next, durationMs: Date.now() - started };
+      if (typeof next !== 'string') {
+        this.counts.updated += 1;
+        return { ...next, durationMs: Date.now() - started };
+      }
+      reason = next;
     }
+    if (reason !== undefined) this.fallbacks.set(reason, (this.fallbacks.get(reason) ?? 0) + 1);
     try {
       return await this.arm();
     } catch (error) {
@@ -186,44 +198,44 @@ class WatchedTree {
     }
   }
 
-  /** The fingerprint after the events since the last one, or undefined when only a full one will do. */
-  private async update(): Promise<TreeFingerprint | undefined> {
+  /** The fingerprint after the events since the last one, or why only a full one will do. */
+  private async update(): Promise<TreeFingerprint | string> {
     const current = this.current!;
     const changed = [...this.dirty];
     this.dirty.clear();
     this.events = 0;
     if (changed.length === 0) return current.print;
-    if (this.renames) return undefined;
     const entries = new Map(current.print.entries);
     const records = new Map(current.records);
     const fresh: string[] = [];
     const freshDirectories: string[] = [];
     for (const file of changed) {
-      if (RULE_FILES.has(path.posix.basename(file))) return undefined;
+      if (this.paired.has(file)) return 'a file in a staged rename';
+      if (RULE_FILES.has(path.posix.basename(file))) return 'an ignore, attributes or modules file';
       const absolute = path.join(this.root, file);
       const stat = lstatOrUndefined(absolute);
       if (stat?.isDirectory()) {
-        if (this.index.has(file) || records.has(file)) return undefined;
+        if (this.index.has(file) || records.has(file)) return 'a file became a directory';
         if (this.directories.has(file)) continue;
         // A directory not watched is new, or one git ignores (a build's output made again).
-        if (this.trackedDirectories.has(file)) return undefined;
+        if (this.trackedDirectories.has(file)) return 'a directory made again';
         freshDirectories.push(file);
         continue;
       }
       // A watched directory gone or moved: its watch no longer says where it is.
-      if (this.directories.has(file)) return undefined;
+      if (this.directories.has(file)) return 'a directory removed or moved';
       let record: string | null | undefined;
       if (this.index.has(file)) record = this.trackedRecord(file, absolute, stat, records);
       else {
         const before = records.get(file);
         if (before === '?') record = stat ? '?' : null;
-        else if (before !== undefined) return undefined;
+        else if (before !== undefined) return 'a file not plain';
         else if (stat) {
           fresh.push(file);
           continue;
         } else record = null;
       }
-      if (record === undefined) return undefined;
+      if (record === undefined) return 'a file not plain';
       if (record === null) {
         entries.delete(file);
         records.delete(file);
@@ -234,9 +246,9 @@ class WatchedTree {
     }
     if (fresh.length > 0 || freshDirectories.length > 0) {
       const ignored = await this.ignoredOf([...freshDirectories, ...fresh]);
-      if (!ignored) return undefined;
+      if (!ignored) return 'git check-ignore failed';
       // A new directory git does not ignore: what it holds was never seen.
-      if (freshDirectories.some((directory) => !ignored.has(directory))) return undefined;
+      if (freshDirectories.some((directory) => !ignored.has(directory))) return 'a new directory';
       for (const file of fresh) {
         if (ignored.has(file)) continue;
         entries.set(file, `?|${statSignature(path.join(this.root, file))}`);
@@ -355,7 +367,7 @@ class WatchedTree {
       throw new Unwatchable(`cannot watch ${absolute}: ${(error as Error).message}`);
     }
     watcher.on('error', () => {
-      this.needFull = true;
+      this.needFull = 'a watcher failed';
     });
     this.watchers.push(watcher);
     return true;
@@ -366,20 +378,19 @@ class WatchedTree {
     let child = path.resolve(file);
     for (let directory = path.dirname(child); ; directory = path.dirname(directory)) {
       const name = path.basename(child);
-      if (this.watchDirectory(directory, (event) => this.fullIf(event === null || event === name)))
-        return;
+      const onName = (event: string | null) =>
+        this.fullIf(event === null || event === name, 'a git file outside the tree');
+      if (this.watchDirectory(directory, onName)) return;
       if (path.dirname(directory) === directory) return;
       child = directory;
     }
   }
 
-  private fullIf(condition: boolean): void {
-    if (condition) this.needFull = true;
+  private fullIf(condition: boolean, reason: string): void {
+    if (condition) this.needFull ??= reason;
   }
 
-  private readonly full = (): void => {
-    this.needFull = true;
-  };
+  private readonly full = (): void => this.fullIf(true, 'a change under .git');
 
   private async layout(): Promise<GitLayout> {
     const info = await runGit(
@@ -432,11 +443,11 @@ class WatchedTree {
     this.closeWatchers();
     this.current = undefined;
     this.dirty.clear();
-    this.needFull = false;
+    this.needFull = undefined;
     this.events = 0;
     this.conversion = 'none';
     this.intentToAdd = false;
-    this.renames = false;
+    this.paired = new Set();
     if (process.platform !== 'linux')
       throw new Unwatchable(
         `${process.platform} reports file changes late and cannot be flushed (the watch relies on Linux inotify): full fingerprints are used`,
@@ -468,11 +479,12 @@ class WatchedTree {
       throw new Unwatchable(`git status failed: ${git.problem ?? 'no answer'}`);
     for (const record of git.records.values()) {
       if (record.startsWith('1 ') && record[3] === 'A') this.intentToAdd = true;
-      if (record.startsWith('2 ')) this.renames = true;
     }
+    this.paired = git.paired ?? new Set();
     const print = gitPrint(git.entries, git.head, started);
     this.current = { print, records: git.records };
     this.state = { active: true, directories: this.directories.size };
+    this.counts.armed += 1;
     return print;
   }
 
@@ -483,7 +495,7 @@ class WatchedTree {
    */
   private watchGitDirectories(layout: GitLayout, attributeTexts: string[]): void {
     const onGitFile = (name: string | null) =>
-      this.fullIf(name === null || !QUIET_GIT_FILES.test(name));
+      this.fullIf(name === null || !QUIET_GIT_FILES.test(name), 'a change under .git');
     for (const directory of new Set([layout.gitDir, layout.commonDir]))
       if (!this.watchDirectory(directory, onGitFile))
         throw new Unwatchable(`cannot watch the git directory ${directory}`);
@@ -499,7 +511,9 @@ class WatchedTree {
       directory.length >= layout.top.length && directory !== path.dirname(directory);
       directory = path.dirname(directory)
     ) {
-      this.watchDirectory(directory, (name) => this.fullIf(name === null || RULE_FILES.has(name)));
+      this.watchDirectory(directory, (name) =>
+        this.fullIf(name === null || RULE_FILES.has(name), 'an ignore file above the root'),
+      );
       attributeTexts.push(readText(path.join(directory, '.gitattributes')));
     }
     const home = os.homedir();
@@ -563,11 +577,12 @@ class WatchedTree {
       for (const directory of level) {
         const absolute = path.join(this.root, directory);
         const onName = (name: string | null) => {
-          if (name === null) this.needFull = true;
+          if (name === null) this.fullIf(true, 'an event without a name');
           else {
             this.dirty.add(directory === '' ? name : `${directory}/${name}`);
             // The directory's own deletion or move carries its own name.
-            if (directory !== '' && name === path.posix.basename(directory)) this.needFull = true;
+            if (directory !== '' && name === path.posix.basename(directory))
+              this.fullIf(true, 'a watched directory removed or moved');
           }
         };
         if (!this.watchDirectory(absolute, onName)) continue;
@@ -612,12 +627,15 @@ export class TreeWatches {
   private readonly trees = new Map<string, WatchedTree>();
   private closed = false;
 
+  /** `eventLimit`: events between two answers past which one is assumed lost (tests lower it). */
+  constructor(private readonly options: { eventLimit?: number } = {}) {}
+
   /** The tree's fingerprint, equal to fingerprintTree's; the first call arms the watch. */
   fingerprint(root: string, env: NodeJS.ProcessEnv = process.env): Promise<TreeFingerprint> {
     if (this.closed) return fingerprintTree(root, env);
     let tree = this.trees.get(root);
     if (!tree) {
-      tree = new WatchedTree(root, env);
+      tree = new WatchedTree(root, env, this.options.eventLimit);
       this.trees.set(root, tree);
     }
     return tree.fingerprint();
@@ -626,6 +644,17 @@ export class TreeWatches {
   /** Whether the watch of `root` is active, and if not why; undefined before its first call. */
   status(root: string): TreeWatchState | undefined {
     return this.trees.get(root)?.status();
+  }
+
+  /** How many answers came from events and how many from arming (tests). */
+  counts(root: string): { updated: number; armed: number } | undefined {
+    const tree = this.trees.get(root);
+    return tree ? { ...tree.counts } : undefined;
+  }
+
+  /** Why full answers were taken after the first, by reason (tests and measurements). */
+  fallbacks(root: string): Record<string, number> {
+    return Object.fromEntries(this.trees.get(root)?.fallbacks ?? []);
   }
 
   close(): void {
