@@ -63,6 +63,17 @@ function comparable(print) {
 }
 
 /** xorshift32: a failing sequence replays from its seed. */
+/** The entries on which two fingerprints differ, as `path: watched / full`. */
+function differences(watched, full) {
+  const paths = new Set([...watched.entries.keys(), ...full.entries.keys()]);
+  const differing = [...paths].filter(
+    (file) => watched.entries.get(file) !== full.entries.get(file),
+  );
+  return differing
+    .map((file) => `${file}: ${watched.entries.get(file)} / ${full.entries.get(file)}`)
+    .join('; ');
+}
+
 function seededRandom(seed) {
   let state = seed * 2654435761 || 1;
   return () => {
@@ -281,7 +292,7 @@ describe('tree watch', function () {
         const full = await fingerprintTree(root);
         expect(
           comparable(watched),
-          `seed ${seed}, step ${step}, after: ${done.slice(-6).join(', ')}`,
+          `seed ${seed}, step ${step}, after: ${done.slice(-6).join(', ')}; ${differences(watched, full)}`,
         ).to.deep.equal(comparable(full));
       }
       const counts = watches.counts(root);

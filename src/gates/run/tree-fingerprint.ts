@@ -230,8 +230,12 @@ export interface GitFingerprint {
   entries?: Map<string, string>;
   /** Root-relative path -> its status record without the path (what the entry starts with). */
   records?: Map<string, string>;
-  /** Root-relative paths on either side of a staged rename or copy. */
-  paired?: Set<string>;
+  /**
+   * Root-relative paths whose records depend on more than their own file: either side of
+   * a staged rename, and a path with two records (removed from the index, back untracked),
+   * of which the entry keeps the last.
+   */
+  coupled?: Set<string>;
   head?: string;
   problem?: string;
 }
@@ -265,18 +269,19 @@ export async function gitFingerprint(
   }
   const entries = new Map<string, string>();
   const records = new Map<string, string>();
-  const paired = new Set<string>();
+  const coupled = new Set<string>();
   const output = run.stdout.toString('utf8');
   const relativeOf = (file: string) => toPosix(path.relative(realRoot, path.join(top, file)));
   for (const { path: file, record, original } of parsePorcelainV2(output)) {
     const absolute = path.join(top, file);
     const relative = relativeOf(file);
+    if (records.has(relative)) coupled.add(relative);
     entries.set(relative, `${record}|${statSignature(absolute)}`);
     records.set(relative, record);
-    if (original !== undefined) paired.add(relative).add(relativeOf(original));
+    if (original !== undefined) coupled.add(relative).add(relativeOf(original));
   }
   const head = headOf(output);
-  return head === undefined ? { entries, records, paired } : { entries, records, paired, head };
+  return head === undefined ? { entries, records, coupled } : { entries, records, coupled, head };
 }
 
 /** The walk's order: path segments compared one by one, as a sorted depth-first walk visits them. */

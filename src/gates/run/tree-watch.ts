@@ -116,8 +116,8 @@ class WatchedTree {
   private conversion: 'none' | 'crlf' | 'unknown' = 'none';
   /** An intent-to-add entry lets git pair a deleted file with it as a worktree rename. */
   private intentToAdd = false;
-  /** The paths of staged renames: a change to either side may change the pair. */
-  private paired = new Set<string>();
+  /** Paths whose record depends on more than their own file (GitFingerprint.coupled). */
+  private coupled = new Set<string>();
   private current: { print: TreeFingerprint; records: Map<string, string> } | undefined;
   private dirty = new Set<string>();
   /** Why the next answer must be a full fingerprint, once something said so. */
@@ -210,7 +210,7 @@ class WatchedTree {
     const fresh: string[] = [];
     const freshDirectories: string[] = [];
     for (const file of changed) {
-      if (this.paired.has(file)) return 'a file in a staged rename';
+      if (this.coupled.has(file)) return 'a file with a coupled record';
       if (RULE_FILES.has(path.posix.basename(file))) return 'an ignore, attributes or modules file';
       const absolute = path.join(this.root, file);
       const stat = lstatOrUndefined(absolute);
@@ -447,7 +447,7 @@ class WatchedTree {
     this.events = 0;
     this.conversion = 'none';
     this.intentToAdd = false;
-    this.paired = new Set();
+    this.coupled = new Set();
     if (process.platform !== 'linux')
       throw new Unwatchable(
         `${process.platform} reports file changes late and cannot be flushed (the watch relies on Linux inotify): full fingerprints are used`,
@@ -480,7 +480,7 @@ class WatchedTree {
     for (const record of git.records.values()) {
       if (record.startsWith('1 ') && record[3] === 'A') this.intentToAdd = true;
     }
-    this.paired = git.paired ?? new Set();
+    this.coupled = git.coupled ?? new Set();
     const print = gitPrint(git.entries, git.head, started);
     this.current = { print, records: git.records };
     this.state = { active: true, directories: this.directories.size };
@@ -580,8 +580,9 @@ class WatchedTree {
           if (name === null) this.fullIf(true, 'an event without a name');
           else {
             this.dirty.add(directory === '' ? name : `${directory}/${name}`);
-            // The directory's own deletion or move carries its own name.
-            if (directory !== '' && name === path.posix.basename(directory))
+            // An event on the directory itself (deleted, moved, its mode changed) carries
+            // its own name (libuv); a child of the same name is rare enough to go full too.
+            if (name === path.basename(absolute))
               this.fullIf(true, 'a watched directory removed or moved');
           }
         };
