@@ -366,6 +366,39 @@ describe('tree watch', function () {
     expect(watches.counts(root)).to.deep.equal({ updated: 1, armed: 1 });
   });
 
+  it('takes in a new directory without the full way, and watches it from then on', async () => {
+    const root = gitRepo(STARTING_FILES);
+    watches = new TreeWatches();
+    await watches.fingerprint(root);
+    const write = (file, text) => {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    };
+    write('src/feature/deep/er/x.ts', 'x\n');
+    write('src/feature/y.ts', 'y\n');
+    write('src/feature/node_modules/dep/index.js', 'ignored\n');
+    write('src/feature/deep/run.log', 'ignored\n');
+    const grown = await watches.fingerprint(root);
+    expect([...grown.entries.keys()].sort()).to.deep.equal([
+      'src/feature/deep/er/x.ts',
+      'src/feature/y.ts',
+    ]);
+    expect(comparable(grown)).to.deep.equal(comparable(await fingerprintTree(root)));
+    // src/feature, src/feature/deep, src/feature/deep/er: not the ignored node_modules.
+    expect(watches.status(root)).to.deep.equal({ active: true, directories: 9 });
+    write('src/feature/deep/er/later.ts', 'later\n');
+    const later = await watches.fingerprint(root);
+    expect(comparable(later)).to.deep.equal(comparable(await fingerprintTree(root)));
+    expect([...later.entries.keys()]).to.include('src/feature/deep/er/later.ts');
+    // A directory holding an ignore file changes what git reports: the full way.
+    write('src/other/.gitignore', '*.ts\n');
+    write('src/other/z.ts', 'z\n');
+    const ruled = await watches.fingerprint(root);
+    expect(comparable(ruled)).to.deep.equal(comparable(await fingerprintTree(root)));
+    expect(watches.counts(root)).to.deep.equal({ updated: 2, armed: 2 });
+    expect(watches.fallbacks(root)).to.deep.equal({ 'an ignore, attributes or modules file': 1 });
+  });
+
   it('writes nothing under the root, .git included', async () => {
     const root = gitRepo(STARTING_FILES);
     fs.appendFileSync(path.join(root, 'src/a.ts'), 'dirty\n');

@@ -148,7 +148,7 @@ class WatchedTree {
   }
 
   status(): TreeWatchState | undefined {
-    return this.state;
+    return this.state?.active ? { active: true, directories: this.directories.size } : this.state;
   }
 
   /** One question at a time: each answer starts from the one before. */
@@ -244,14 +244,24 @@ class WatchedTree {
         records.set(file, record);
       }
     }
-    if (fresh.length > 0 || freshDirectories.length > 0) {
-      const ignored = await this.ignoredOf([...freshDirectories, ...fresh]);
+    if (freshDirectories.length > 0) {
+      const ignored = await this.ignoredOf(freshDirectories);
       if (!ignored) return 'git check-ignore failed';
-      // A new directory git does not ignore: what it holds was never seen.
-      if (freshDirectories.some((directory) => !ignored.has(directory))) return 'a new directory';
+      // A new directory git does not ignore: watched from now on, what it holds is new.
+      const grown = freshDirectories.filter((directory) => !ignored.has(directory));
+      const found = { attributes: [], files: [] as string[] };
+      const reason = await this.watchTree(grown, found, true);
+      if (reason !== undefined) return reason;
+      fresh.push(...found.files);
+    }
+    if (fresh.length > 0) {
+      const ignored = await this.ignoredOf([...new Set(fresh)]);
+      if (!ignored) return 'git check-ignore failed';
       for (const file of fresh) {
-        if (ignored.has(file)) continue;
-        entries.set(file, `?|${statSignature(path.join(this.root, file))}`);
+        const signature = statSignature(path.join(this.root, file));
+        // Gone since: its event is queued for the next question.
+        if (ignored.has(file) || signature === 'absent') continue;
+        entries.set(file, `?|${signature}`);
         records.set(file, '?');
       }
     }
@@ -469,7 +479,12 @@ class WatchedTree {
     const attributeTexts: string[] = [];
     this.watchGitDirectories(layout, attributeTexts);
     await this.listIndex();
-    await this.watchTree(attributeTexts);
+    const unwatchable = await this.watchTree(
+      [''],
+      { attributes: attributeTexts, files: [] },
+      false,
+    );
+    if (unwatchable !== undefined) throw new Unwatchable(unwatchable);
     if (attributeTexts.some((text) => CONVERTING_ATTRIBUTES.test(text)))
       this.conversion = 'unknown';
     else if (attributeTexts.some((text) => text.trim() !== '') && this.conversion === 'none')
@@ -564,29 +579,27 @@ class WatchedTree {
   }
 
   /**
-   * Every directory git could report a file in, breadth first: those holding tracked files
-   * and those git does not ignore (asked of `git check-ignore` once per depth, after the
-   * parents, whose ignore files decide it, are watched). Each is watched before it is read.
+   * Watches every directory git could report a file in under `start`, breadth first: those
+   * holding tracked files and those git does not ignore (asked of `git check-ignore` once
+   * per depth, after the parents, whose ignore files decide it, are watched). Each is
+   * watched before it is read, so a file made before is read and one made after is an
+   * event. Growing (new directories found by events), its files are collected, and what
+   * the watch cannot take in place (an ignore or attributes file, a nested repository) is
+   * returned as the reason to take the full way.
    */
-  private async watchTree(attributeTexts: string[]): Promise<void> {
+  private async watchTree(
+    start: string[],
+    found: { attributes: string[]; files: string[] },
+    growing: boolean,
+  ): Promise<string | undefined> {
     const limit = readNumber('/proc/sys/fs/inotify/max_user_watches') ?? 8192;
-    let level = [''];
+    let level = start;
     while (level.length > 0) {
       const next: string[] = [];
       const candidates: string[] = [];
       for (const directory of level) {
         const absolute = path.join(this.root, directory);
-        const onName = (name: string | null) => {
-          if (name === null) this.fullIf(true, 'an event without a name');
-          else {
-            this.dirty.add(directory === '' ? name : `${directory}/${name}`);
-            // An event on the directory itself (deleted, moved, its mode changed) carries
-            // its own name (libuv); a child of the same name is rare enough to go full too.
-            if (name === path.basename(absolute))
-              this.fullIf(true, 'a watched directory removed or moved');
-          }
-        };
-        if (!this.watchDirectory(absolute, onName)) continue;
+        if (!this.watchDirectory(absolute, this.onTreeEvent(directory, absolute))) continue;
         this.directories.add(directory);
         if (this.directories.size > limit / 2)
           throw new Unwatchable(
@@ -596,30 +609,45 @@ class WatchedTree {
         try {
           names = fs.readdirSync(absolute, { withFileTypes: true });
         } catch (error) {
-          throw new Unwatchable(`cannot read ${absolute}: ${(error as Error).message}`);
+          return `cannot read ${absolute}: ${(error as Error).message}`;
         }
         for (const entry of names) {
           if (entry.name === '.git') {
             if (directory === '') continue;
-            throw new Unwatchable(
-              `${directory} is a nested repository, whose changes the watch does not follow: full fingerprints are used`,
-            );
+            return `${directory} is a nested repository, whose changes the watch does not follow: full fingerprints are used`;
           }
+          if (growing && RULE_FILES.has(entry.name)) return 'an ignore, attributes or modules file';
           const child = directory === '' ? entry.name : `${directory}/${entry.name}`;
           if (entry.name === '.gitattributes')
-            attributeTexts.push(readText(path.join(this.root, child)));
-          if (!entry.isDirectory()) continue;
-          if (this.trackedDirectories.has(child)) next.push(child);
+            found.attributes.push(readText(path.join(this.root, child)));
+          if (!entry.isDirectory()) {
+            if (growing) found.files.push(child);
+          } else if (this.trackedDirectories.has(child)) next.push(child);
           else candidates.push(child);
         }
       }
       if (candidates.length > 0) {
         const ignored = await this.ignoredOf(candidates);
-        if (!ignored) throw new Unwatchable('git check-ignore failed on the tree directories');
+        if (!ignored) return 'git check-ignore failed on the tree directories';
         for (const candidate of candidates) if (!ignored.has(candidate)) next.push(candidate);
       }
       level = next;
     }
+    return undefined;
+  }
+
+  /** What an event in a watched tree directory means: that file is to be looked at again. */
+  private onTreeEvent(directory: string, absolute: string): (name: string | null) => void {
+    return (name) => {
+      if (name === null) this.fullIf(true, 'an event without a name');
+      else {
+        this.dirty.add(directory === '' ? name : `${directory}/${name}`);
+        // An event on the directory itself (deleted, moved, its mode changed) carries
+        // its own name (libuv); a child of the same name is rare enough to go full too.
+        if (name === path.basename(absolute))
+          this.fullIf(true, 'a watched directory removed or moved');
+      }
+    };
   }
 }
 
