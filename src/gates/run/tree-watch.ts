@@ -16,19 +16,27 @@ import {
  *
  * The full fingerprint (`git status` of the whole tree) costs about a second at 150,000
  * tracked files. The watch keeps the last fingerprint and an inotify watch on every
- * directory git could report a file in, and on what decides the records (HEAD, the index,
- * the refs, the config and ignore files). Between two questions only the files named by
- * events are looked at again; their records are computed from the index as it was listed
- * when the watch was armed, the file's content hash and lstat. Whatever the watch cannot
- * vouch for takes the full fingerprint (and arms again): an event without a name, an
- * error, a new or removed directory, a change under `.git`, an ignore, attributes or
- * modules file, more events than half the inotify queue, a file whose record is not a
- * plain one (renames, conflicts, intent-to-add, skip-worktree, assume-unchanged).
+ * directory git could report a file in (those holding tracked files, and those
+ * `git check-ignore` does not ignore), and on what decides the records (HEAD, the index,
+ * the ref HEAD names, config, info/, the ignore and attributes files). Between two
+ * questions only the files named by events are looked at again; their records are
+ * computed from the index as listed when the watch was armed, lstat and the hash of the
+ * file's bytes; a new directory is watched, then read. Whatever the watch cannot vouch for
+ * takes the full fingerprint and arms again: an event without a name, a watcher error, a
+ * removed or moved directory, a change under `.git`, an ignore, attributes or modules
+ * file, more events than half the inotify queue, a file whose record is not a plain one
+ * (renames, conflicts, intent-to-add, skip-worktree, assume-unchanged), content git would
+ * convert (CRLF under eol settings, filters).
  *
- * Used on Linux only: inotify queues an event in the writing system call, so once the
- * loop has polled after a question, every change made before it has been seen (see
- * `drain`). macOS FSEvents and Windows deliver later, with no flush: full fingerprints.
- * Nothing is ever written under the root.
+ * Linux only: inotify queues an event within the writing system call, so once the loop
+ * has polled after a question, every change made before it has been seen (drainEvents).
+ * macOS FSEvents and Windows deliver later, with no flush: full fingerprints there.
+ * Nothing is ever written under the root (no cookie files).
+ *
+ * Not covered: writes through a shared memory mapping (inotify reports none); a lost
+ * event while fewer than half the queue reached this watch (an overflow needs a full
+ * queue, all of which is delivered; the server's only other watch, the gates' on the
+ * root, shares the root's); git config at a system prefix other than /etc.
  */
 
 export type TreeWatchState =
@@ -83,7 +91,8 @@ function lstatOrUndefined(file: string): fs.Stats | undefined {
  * call, and libuv reads the inotify descriptor (and runs every watcher callback) in the
  * poll phase. The first immediate may run in the check phase of the iteration whose poll
  * is already over; the second is queued from the check phase, so it runs after one more
- * poll, which began after this call. Every change made before the call has been seen then.
+ * poll, which began after this call. Every change made before the call has been seen then
+ * (with one immediate, the write-then-ask tests fail).
  */
 export async function drainEvents(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
