@@ -221,7 +221,7 @@ function operations(root, random) {
     gitRemoveCached() {
       const tracked = git(root, 'ls-files').trim().split('\n').filter(Boolean);
       const file = pick(tracked.filter((name) => name !== '.gitignore'));
-      if (file) git(root, 'rm', '-q', '--cached', '--', file);
+      if (file) git(root, 'rm', '-q', '-f', '--cached', '--', file);
     },
     gitIntentToAdd() {
       const file = `${fresh('ita')}.ts`;
