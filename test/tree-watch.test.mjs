@@ -41,7 +41,7 @@ function gitRepo(files) {
 }
 
 const STARTING_FILES = {
-  '.gitignore': 'node_modules/\ndist/\n*.log\n',
+  '.gitignore': 'node_modules/\ndist/\n*.log\n.ruff_cache/\n',
   'README.md': '# r\n',
   'src/a.ts': 'export const a = 1;\n',
   'src/b.ts': 'export const b = 2;\n',
@@ -187,6 +187,17 @@ function operations(root, random) {
       fs.writeFileSync(at(inDirectory(where, `${fresh('out')}.log`)), 'log\n');
       fs.writeFileSync(at(`${where}/${fresh('built')}.js`), 'built\n');
     },
+    toolCache() {
+      // Places known tools write, which the fingerprint watches ignored or not.
+      const where = pick(['node_modules/.cache/prettier', '.ruff_cache/0.1/sub', '.mypy_cache']);
+      const roll = random();
+      if (roll < 0.2) fs.rmSync(at(where.split('/')[0]), { recursive: true, force: true });
+      else if (roll < 0.4) fs.writeFileSync(at('.eslintcache'), `${counter++}`);
+      else {
+        fs.mkdirSync(at(where), { recursive: true });
+        fs.writeFileSync(at(`${where}/${fresh('cache')}`), 'cache\n');
+      }
+    },
     rebuildDist() {
       fs.rmSync(at('dist'), { recursive: true, force: true });
       fs.mkdirSync(at('dist/chunks'), { recursive: true });
@@ -252,6 +263,7 @@ const WEIGHTS = {
   replaceByLink: 1,
   ignored: 6,
   rebuildDist: 4,
+  toolCache: 4,
   editGitignore: 1,
   gitAdd: 2,
   gitAddAll: 1,
@@ -377,6 +389,24 @@ describe('tree watch', function () {
     const watched = await watches.fingerprint(root);
     expect([...watched.entries.keys()]).to.deep.equal(['src/deep/logs/new.ts']);
     expect(watches.counts(root)).to.deep.equal({ updated: 1, armed: 1 });
+  });
+
+  it('sees the places known tools write, ignored or not, as the full fingerprint does', async () => {
+    const root = gitRepo(STARTING_FILES);
+    watches = new TreeWatches();
+    await watches.fingerprint(root);
+    fs.mkdirSync(path.join(root, 'node_modules/.cache/prettier'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'node_modules/.cache/prettier/.prettier-cache'), '{}');
+    const written = await watches.fingerprint(root);
+    expect([...written.entries.keys()]).to.include('node_modules/.cache/prettier/.prettier-cache');
+    expect(comparable(written)).to.deep.equal(comparable(await fingerprintTree(root)));
+    fs.appendFileSync(path.join(root, 'node_modules/.cache/prettier/.prettier-cache'), ' ');
+    const again = await watches.fingerprint(root);
+    expect(again.entries.get('node_modules/.cache/prettier/.prettier-cache')).to.not.equal(
+      written.entries.get('node_modules/.cache/prettier/.prettier-cache'),
+    );
+    expect(comparable(again)).to.deep.equal(comparable(await fingerprintTree(root)));
+    expect(watches.counts(root)).to.deep.equal({ updated: 2, armed: 1 });
   });
 
   it('takes in a new directory without the full way, and watches it from then on', async () => {

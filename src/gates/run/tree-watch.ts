@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { KNOWN_WRITES } from '../tools/index.js';
 import {
+  addKnownWrites,
   fingerprintTree,
   gitFingerprint,
   gitPrint,
@@ -99,6 +101,16 @@ export async function drainEvents(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Bounds the directories of the known write places watched; past it they are read each time. */
+const KNOWN_WRITES_DIRECTORY_CAP = 2000;
+
+/** Git's part with the known write places' entries where it has none, as fingerprintTree adds them. */
+function composed(git: TreeFingerprint, known: Map<string, string>): TreeFingerprint {
+  const entries = new Map(git.entries);
+  for (const [file, state] of known) if (!entries.has(file)) entries.set(file, state);
+  return { ...git, entries };
+}
+
 /** Not watchable here, and why: kept for the life of the watch (doctor says it). */
 class Unwatchable extends Error {}
 
@@ -127,7 +139,22 @@ class WatchedTree {
   private intentToAdd = false;
   /** Paths whose record depends on more than their own file (GitFingerprint.coupled). */
   private coupled = new Set<string>();
-  private current: { print: TreeFingerprint; records: Map<string, string> } | undefined;
+  /**
+   * The last answer (`print`), made of git's part as the watch keeps it (`git`, with each
+   * path's record) and the known write places' part (`known`, read again when they change).
+   */
+  private current:
+    | {
+        git: TreeFingerprint;
+        records: Map<string, string>;
+        known: Map<string, string>;
+        print: TreeFingerprint;
+      }
+    | undefined;
+  /** The known write places (addKnownWrites) changed, or cannot be watched: read them again. */
+  private knownDirty = false;
+  private knownUnwatched = false;
+  private knownWatchers: fs.FSWatcher[] = [];
   private dirty = new Set<string>();
   /** Why the next answer must be a full fingerprint, once something said so. */
   private needFull: string | undefined;
@@ -173,8 +200,9 @@ class WatchedTree {
   }
 
   private closeWatchers(): void {
-    for (const watcher of this.watchers) watcher.close();
+    for (const watcher of [...this.watchers, ...this.knownWatchers]) watcher.close();
     this.watchers = [];
+    this.knownWatchers = [];
     this.directories = new Set();
   }
 
@@ -213,8 +241,27 @@ class WatchedTree {
     const changed = [...this.dirty];
     this.dirty.clear();
     this.events = 0;
-    if (changed.length === 0) return current.print;
-    const entries = new Map(current.print.entries);
+    const knownChanged = this.knownDirty || this.knownUnwatched;
+    this.knownDirty = false;
+    if (changed.length === 0 && !knownChanged) return current.print;
+    let { git, records } = current;
+    if (changed.length > 0) {
+      const next = await this.updateGit(changed);
+      if (typeof next === 'string') return next;
+      ({ git, records } = next);
+    }
+    const known = knownChanged ? this.readKnownWrites() : current.known;
+    const print = composed(git, known);
+    this.current = { git, records, known, print };
+    return print;
+  }
+
+  /** Git's part after events on `changed`, or why only a full fingerprint will do. */
+  private async updateGit(
+    changed: string[],
+  ): Promise<{ git: TreeFingerprint; records: Map<string, string> } | string> {
+    const current = this.current!;
+    const entries = new Map(current.git.entries);
     const records = new Map(current.records);
     const fresh: string[] = [];
     const freshDirectories: string[] = [];
@@ -274,9 +321,57 @@ class WatchedTree {
         records.set(file, '?');
       }
     }
-    const print: TreeFingerprint = { ...current.print, entries };
-    this.current = { print, records };
-    return print;
+    return { git: { ...current.git, entries }, records };
+  }
+
+  /**
+   * The known write places (tools' caches, watched by the full fingerprint even where git
+   * ignores them), read as addKnownWrites reads them, after watching them again: the way
+   * from the root to each place (for the name that leads on) and every directory in it.
+   * Past a bound on their directories they are read on every answer instead.
+   */
+  private readKnownWrites(): Map<string, string> {
+    for (const watcher of this.knownWatchers) watcher.close();
+    this.knownWatchers = [];
+    const onChange = () => {
+      this.knownDirty = true;
+    };
+    let directories = 0;
+    try {
+      for (const place of KNOWN_WRITES) {
+        let directory = '';
+        let reached = true;
+        for (const name of place.split('/')) {
+          const onName = (event: string | null) => {
+            if (event === null || event === name) onChange();
+          };
+          this.watchDirectory(path.join(this.root, directory), onName, this.knownWatchers);
+          directory = directory === '' ? name : `${directory}/${name}`;
+          if (!lstatOrUndefined(path.join(this.root, directory))?.isDirectory()) {
+            reached = false;
+            break;
+          }
+        }
+        const stack = reached ? [directory] : [];
+        while (stack.length > 0) {
+          const next = stack.pop()!;
+          const absolute = path.join(this.root, next);
+          if (!this.watchDirectory(absolute, onChange, this.knownWatchers)) continue;
+          directories += 1;
+          if (directories > KNOWN_WRITES_DIRECTORY_CAP) throw new Error('too many directories');
+          for (const entry of fs.readdirSync(absolute, { withFileTypes: true }))
+            if (entry.isDirectory()) stack.push(`${next}/${entry.name}`);
+        }
+      }
+      this.knownUnwatched = false;
+    } catch {
+      // Not all watched (too many directories, the watch limit, a directory gone): read
+      // on every answer, as the full fingerprint does.
+      this.knownUnwatched = true;
+    }
+    const known = new Map<string, string>();
+    addKnownWrites(this.root, known);
+    return known;
   }
 
   /**
@@ -367,7 +462,11 @@ class WatchedTree {
   }
 
   /** Watches one directory; `onName` gets each event's file name (null: none given). */
-  private watchDirectory(absolute: string, onName: (name: string | null) => void): boolean {
+  private watchDirectory(
+    absolute: string,
+    onName: (name: string | null) => void,
+    into: fs.FSWatcher[] = this.watchers,
+  ): boolean {
     if (this.closed) return false;
     let watcher: fs.FSWatcher;
     try {
@@ -388,7 +487,7 @@ class WatchedTree {
     watcher.on('error', () => {
       this.needFull = 'a watcher failed';
     });
-    this.watchers.push(watcher);
+    into.push(watcher);
     return true;
   }
 
@@ -463,6 +562,7 @@ class WatchedTree {
     this.current = undefined;
     this.dirty.clear();
     this.needFull = undefined;
+    this.knownDirty = false;
     this.events = 0;
     this.conversion = 'none';
     this.intentToAdd = false;
@@ -505,8 +605,11 @@ class WatchedTree {
       if (record.startsWith('1 ') && record[3] === 'A') this.intentToAdd = true;
     }
     this.coupled = git.coupled ?? new Set();
-    const print = gitPrint(git.entries, git.head, started);
-    this.current = { print, records: git.records };
+    const gitPart = gitPrint(git.entries, git.head, started);
+    const known = this.readKnownWrites();
+    const print = composed(gitPart, known);
+    print.durationMs = Date.now() - started;
+    this.current = { git: gitPart, records: git.records, known, print };
     this.state = { active: true, directories: this.directories.size };
     this.counts.armed += 1;
     return print;
