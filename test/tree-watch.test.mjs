@@ -442,6 +442,39 @@ describe('tree watch', function () {
     expect(watches.fallbacks(root)).to.deep.equal({ 'an ignore, attributes or modules file': 1 });
   });
 
+  it('takes in removed, moved and swapped directories without the full way', async () => {
+    const root = gitRepo(STARTING_FILES);
+    watches = new TreeWatches();
+    await watches.fingerprint(root);
+    const at = (file) => path.join(root, file);
+    const steps = [
+      () => fs.rmSync(at('src/deep'), { recursive: true }),
+      () => fs.renameSync(at('lib'), at('library')),
+      () => {
+        // Each watch follows its directory to the other's name.
+        fs.renameSync(at('library'), at('swap'));
+        fs.renameSync(at('docs'), at('library'));
+        fs.renameSync(at('swap'), at('docs'));
+      },
+      () => fs.writeFileSync(at('docs/run.sh'), 'edited after the swap\n'),
+      () => fs.writeFileSync(at('library/guide.md'), 'edited after the swap\n'),
+      () => {
+        fs.mkdirSync(at('src/deep/deeper'), { recursive: true });
+        fs.writeFileSync(at('src/deep/deeper/d.ts'), 'export const d = 4;\n');
+      },
+    ];
+    for (const [index, step] of steps.entries()) {
+      step();
+      const watched = await watches.fingerprint(root);
+      expect(comparable(watched), `step ${index}`).to.deep.equal(
+        comparable(await fingerprintTree(root)),
+      );
+    }
+    expect(watches.counts(root)).to.deep.equal({ updated: steps.length, armed: 1 });
+    // root, src, lib's and docs' contents under their new names, src/deep and src/deep/deeper again.
+    expect(watches.status(root)).to.deep.equal({ active: true, directories: 6 });
+  });
+
   it('writes nothing under the root, .git included', async () => {
     const root = gitRepo(STARTING_FILES);
     fs.appendFileSync(path.join(root, 'src/a.ts'), 'dirty\n');

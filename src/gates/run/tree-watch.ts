@@ -126,8 +126,10 @@ class WatchedTree {
   private state: TreeWatchState | undefined;
   private watchers: fs.FSWatcher[] = [];
   private closed = false;
-  /** Directories watched, root-relative ('' is the root). */
-  private directories = new Set<string>();
+  /** Directories watched, root-relative ('' is the root), with their watchers. */
+  private directories = new Map<string, fs.FSWatcher>();
+  /** Watched directories whose own watch reported them deleted, moved or changed. */
+  private gone = new Set<string>();
   /** Index entries by root-relative path: `<mode> <object>`, or '!' for one not plain. */
   private index = new Map<string, string>();
   /** Directories holding tracked files: watched even where git ignores untracked ones. */
@@ -203,7 +205,8 @@ class WatchedTree {
     for (const watcher of [...this.watchers, ...this.knownWatchers]) watcher.close();
     this.watchers = [];
     this.knownWatchers = [];
-    this.directories = new Set();
+    this.directories = new Map();
+    this.gone = new Set();
   }
 
   private async answer(): Promise<TreeFingerprint> {
@@ -241,12 +244,14 @@ class WatchedTree {
     const changed = [...this.dirty];
     this.dirty.clear();
     this.events = 0;
+    const gone = [...this.gone];
+    this.gone.clear();
     const knownChanged = this.knownDirty || this.knownUnwatched;
     this.knownDirty = false;
-    if (changed.length === 0 && !knownChanged) return current.print;
+    if (changed.length === 0 && gone.length === 0 && !knownChanged) return current.print;
     let { git, records } = current;
-    if (changed.length > 0) {
-      const next = await this.updateGit(changed);
+    if (changed.length > 0 || gone.length > 0) {
+      const next = await this.updateGit(changed, gone);
       if (typeof next === 'string') return next;
       ({ git, records } = next);
     }
@@ -256,62 +261,88 @@ class WatchedTree {
     return print;
   }
 
-  /** Git's part after events on `changed`, or why only a full fingerprint will do. */
+  /**
+   * Git's part after events on `changed` and the directories `gone` (whose watches are
+   * dropped and whose files are looked at again), or why only a full fingerprint will do.
+   */
   private async updateGit(
     changed: string[],
+    gone: string[],
   ): Promise<{ git: TreeFingerprint; records: Map<string, string> } | string> {
     const current = this.current!;
     const entries = new Map(current.git.entries);
     const records = new Map(current.records);
-    const fresh: string[] = [];
-    const freshDirectories: string[] = [];
-    for (const file of changed) {
-      if (this.coupled.has(file)) return 'a file with a coupled record';
-      if (RULE_FILES.has(path.posix.basename(file))) return 'an ignore, attributes or modules file';
-      const absolute = path.join(this.root, file);
-      const stat = lstatOrUndefined(absolute);
-      if (stat?.isDirectory()) {
-        if (this.index.has(file) || records.has(file)) return 'a file became a directory';
-        if (this.directories.has(file)) continue;
-        // A directory not watched is new, or one git ignores (a build's output made again).
-        if (this.trackedDirectories.has(file)) return 'a directory made again';
-        freshDirectories.push(file);
-        continue;
-      }
-      // A watched directory gone or moved: its watch no longer says where it is.
-      if (this.directories.has(file)) return 'a directory removed or moved';
-      let record: string | null | undefined;
-      if (this.index.has(file)) record = this.trackedRecord(file, absolute, stat, records);
-      else {
-        const before = records.get(file);
-        if (before === '?') record = stat ? '?' : null;
-        else if (before !== undefined) return 'a file not plain';
-        else if (stat) {
-          fresh.push(file);
-          continue;
-        } else record = null;
-      }
-      if (record === undefined) return 'a file not plain';
-      if (record === null) {
-        entries.delete(file);
-        records.delete(file);
-      } else {
-        entries.set(file, `${record}|${statSignature(absolute)}`);
-        records.set(file, record);
-      }
+    const queued = new Set(changed);
+    // Only the outermost: a directory removed with its parent is covered by the parent's.
+    const outermost = gone.filter(
+      (directory) => !gone.some((other) => directory.startsWith(`${other}/`)),
+    );
+    for (const directory of outermost) {
+      const prefix = `${directory}/`;
+      for (const [watched, watcher] of this.directories)
+        if (watched === directory || watched.startsWith(prefix)) {
+          watcher.close();
+          this.directories.delete(watched);
+        }
+      queued.add(directory);
+      for (const file of this.index.keys()) if (file.startsWith(prefix)) queued.add(file);
+      for (const file of records.keys()) if (file.startsWith(prefix)) queued.add(file);
     }
-    if (freshDirectories.length > 0) {
-      const ignored = await this.ignoredOf(freshDirectories);
-      if (!ignored) return 'git check-ignore failed';
-      // A new directory git does not ignore: watched from now on, what it holds is new.
-      const grown = freshDirectories.filter((directory) => !ignored.has(directory));
-      const found = { attributes: [], files: [] as string[] };
-      const reason = await this.watchTree(grown, found, true);
-      if (reason !== undefined) return reason;
-      fresh.push(...found.files);
+    const fresh: string[] = [];
+    let pending = [...queued];
+    while (pending.length > 0) {
+      const freshDirectories: string[] = [];
+      for (const file of pending) {
+        if (this.coupled.has(file)) return 'a file with a coupled record';
+        if (RULE_FILES.has(path.posix.basename(file)))
+          return 'an ignore, attributes or modules file';
+        const absolute = path.join(this.root, file);
+        const stat = lstatOrUndefined(absolute);
+        if (stat?.isDirectory()) {
+          if (this.index.has(file) || records.has(file)) return 'a file became a directory';
+          // Not watched: new, made again, or one git ignores (a build's output made again).
+          if (!this.directories.has(file)) freshDirectories.push(file);
+          continue;
+        }
+        // Gone without its own watch saying so: not expected, not vouched for.
+        if (this.directories.has(file)) return 'a watched directory removed unseen';
+        let record: string | null | undefined;
+        if (this.index.has(file)) record = this.trackedRecord(file, absolute, stat, records);
+        else {
+          const before = records.get(file);
+          if (before === '?') record = stat ? '?' : null;
+          else if (before !== undefined) return 'a file not plain';
+          else if (stat) {
+            fresh.push(file);
+            continue;
+          } else record = null;
+        }
+        if (record === undefined) return 'a file not plain';
+        if (record === null) {
+          entries.delete(file);
+          records.delete(file);
+        } else {
+          entries.set(file, `${record}|${statSignature(absolute)}`);
+          records.set(file, record);
+        }
+      }
+      pending = [];
+      if (freshDirectories.length > 0) {
+        // Directories holding tracked files are watched whatever git ignores; others unless ignored.
+        const untracked = freshDirectories.filter((file) => !this.trackedDirectories.has(file));
+        const ignored = untracked.length > 0 ? await this.ignoredOf(untracked) : new Set();
+        if (!ignored) return 'git check-ignore failed';
+        const grown = freshDirectories.filter((directory) => !ignored.has(directory));
+        const found = { attributes: [], files: [] as string[] };
+        const reason = await this.watchTree(grown, found, true);
+        if (reason !== undefined) return reason;
+        // What the directories hold, watched before read, is looked at like any change.
+        pending = found.files.filter((file) => !queued.has(file));
+        for (const file of pending) queued.add(file);
+      }
     }
     if (fresh.length > 0) {
-      const ignored = await this.ignoredOf([...new Set(fresh)]);
+      const ignored = await this.ignoredOf(fresh);
       if (!ignored) return 'git check-ignore failed';
       for (const file of fresh) {
         const signature = statSignature(path.join(this.root, file));
@@ -466,8 +497,8 @@ class WatchedTree {
     absolute: string,
     onName: (name: string | null) => void,
     into: fs.FSWatcher[] = this.watchers,
-  ): boolean {
-    if (this.closed) return false;
+  ): fs.FSWatcher | undefined {
+    if (this.closed) return undefined;
     let watcher: fs.FSWatcher;
     try {
       watcher = fs.watch(absolute, { persistent: false }, (_event, name) => {
@@ -477,7 +508,7 @@ class WatchedTree {
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       if (code === 'ENOSPC')
         throw new Unwatchable(
           `the inotify watch limit (fs.inotify.max_user_watches = ${readNumber('/proc/sys/fs/inotify/max_user_watches') ?? '?'}) was reached at ${this.directories.size} directories; raise it (sysctl fs.inotify.max_user_watches=524288) and restart the server`,
@@ -488,7 +519,7 @@ class WatchedTree {
       this.needFull = 'a watcher failed';
     });
     into.push(watcher);
-    return true;
+    return watcher;
   }
 
   /** Watches the nearest existing directory on the way to `file`, for the name that leads to it. */
@@ -711,8 +742,9 @@ class WatchedTree {
       const candidates: string[] = [];
       for (const directory of level) {
         const absolute = path.join(this.root, directory);
-        if (!this.watchDirectory(absolute, this.onTreeEvent(directory, absolute))) continue;
-        this.directories.add(directory);
+        const watcher = this.watchDirectory(absolute, this.onTreeEvent(directory, absolute));
+        if (!watcher) continue;
+        this.directories.set(directory, watcher);
         if (this.directories.size > limit / 2)
           throw new Unwatchable(
             `more than ${Math.floor(limit / 2)} directories to watch, half of fs.inotify.max_user_watches (${limit}); raise it (sysctl fs.inotify.max_user_watches=${limit * 4}) and restart the server`,
@@ -754,10 +786,13 @@ class WatchedTree {
       if (name === null) this.fullIf(true, 'an event without a name');
       else {
         this.dirty.add(directory === '' ? name : `${directory}/${name}`);
-        // An event on the directory itself (deleted, moved, its mode changed) carries
-        // its own name (libuv); a child of the same name is rare enough to go full too.
-        if (name === path.basename(absolute))
-          this.fullIf(true, 'a watched directory removed or moved');
+        // An event on the directory itself (deleted, moved, its mode changed) carries its
+        // own name (libuv): its watch may follow it elsewhere, so it is read again. (A
+        // child of the same name reads the directory again too.)
+        if (name === path.basename(absolute)) {
+          if (directory === '') this.fullIf(true, 'the root removed or moved');
+          else this.gone.add(directory);
+        }
       }
     };
   }
