@@ -216,7 +216,13 @@ class WatchedTree {
     let reason = this.needFull;
     if (this.events > this.eventLimit) reason = 'more events than the limit';
     if (this.current && reason === undefined) {
-      const next = await this.update();
+      let next: TreeFingerprint | string;
+      try {
+        next = await this.update();
+      } catch (error) {
+        // Arming says whether the watch can go on (past the watch limit it cannot).
+        next = `an error: ${(error as Error).message}`;
+      }
       if (typeof next !== 'string') {
         this.counts.updated += 1;
         return { ...next, durationMs: Date.now() - started };
