@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { captureMode } from '../../capture/index.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
+import { probeTreeWatch } from '../../gates/run/tree-watch.js';
 import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
 import { detectGates } from '../../gates/detect/detect.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
@@ -209,6 +210,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     capture: captureWithInstallReason(),
     lifeline: gateLifelineMode(),
     warmMemoryCap: describeMemoryPolicy(memoryPolicy(process.env)),
+    treeWatch: await probeTreeWatch(root),
     root,
     packageManager: detection.packageManager,
     config,
@@ -231,6 +233,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     ...(report.capture.install ? [`         at install: ${report.capture.install}`] : []),
     `lifeline: ${report.lifeline.mode === 'native' ? `native (${report.lifeline.mechanism}): no gate outlives the server` : `degraded — ${report.lifeline.reason}`}`,
     `warm memory cap: ${report.warmMemoryCap}; a gate whose worker is above its cap after its first call runs cold in serve, and its result says so`,
+    `tree:    ${report.treeWatch.active ? `watched (${report.treeWatch.directories} directories): a gate call's fingerprints cost the changes, not the tree` : `not watched — ${report.treeWatch.reason}`}`,
     `root:    ${root}`,
     `config:  ${config.status === 'absent' ? `no ${CONFIG_FILE}: serving detected gates` : config.status === 'ok' ? `${CONFIG_FILE} (serving it; detection ignored)` : `${CONFIG_FILE} is invalid — the server will refuse to start`}`,
   ];

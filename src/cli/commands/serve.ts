@@ -1,6 +1,7 @@
 import { createGateTools } from '../../gates/gate-tools.js';
 import { loadGates } from '../../gates/load-gates.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
+import { TreeWatches } from '../../gates/run/tree-watch.js';
 import { watchGates } from '../../gates/watch-gates.js';
 import { WarmPool } from '../../gates/warm/index.js';
 import type { Tool } from '../../server/tool.js';
@@ -40,7 +41,9 @@ export async function serveCommand(args: CliArguments): Promise<number> {
   const served = loadGates(root);
   // Workers start on a gate's first call and live at most as long as this server.
   const warm = args.warm ? new WarmPool() : undefined;
-  const gateOptions = { root, ...(warm ? { warm } : {}) };
+  // Each directory gates run in is watched from its first call until the server closes.
+  const trees = new TreeWatches();
+  const gateOptions = { root, trees, ...(warm ? { warm } : {}) };
   const tools = createGateTools(served.gates, gateOptions);
   if (served.gates.length === 0) {
     process.stderr.write(
@@ -88,6 +91,7 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     await serveStdio(server);
   } finally {
     watcher.close();
+    trees.close();
     // Before exiting: each worker goes with its tree and removes its private directory.
     await warm?.close();
   }

@@ -1,6 +1,6 @@
 import type { GateRunData, ResultView } from './gate-result.js';
 import { fileMatcher } from './file-filter.js';
-import { fingerprintTree, sameTree, type TreeFingerprint } from '../run/tree-fingerprint.js';
+import { sameTree, type TreeFingerprint } from '../run/tree-fingerprint.js';
 
 /**
  * Paging: a check's call with `file` or `offset` answers from the tool's last run
@@ -46,15 +46,16 @@ export function pageOf(args: { file?: string; offset?: number }): ResultView['pa
 
 /**
  * The last run a paging check reuses: the tool's last run, when it has the call's
- * identity and the tree where it ran is as that run saw it.
+ * identity and the tree where it ran is as that run saw it (`fingerprint`: the tree where
+ * the call runs, as run-gate takes it).
  */
 export async function lastRunToReuse(
-  owner: RunOwner & { paging: boolean; runDir: string; env: NodeJS.ProcessEnv },
+  owner: RunOwner & { paging: boolean; fingerprint: () => Promise<TreeFingerprint> },
 ): Promise<LastRun | undefined> {
   if (!owner.paging || owner.fixing) return undefined;
   const last = lastRuns.get(lastRunKey(owner.root, owner.toolName));
   if (!last || last.identity !== owner.identity) return undefined;
-  return sameTree(last.tree, await fingerprintTree(owner.runDir, owner.env)) ? last : undefined;
+  return sameTree(last.tree, await owner.fingerprint()) ? last : undefined;
 }
 
 /**

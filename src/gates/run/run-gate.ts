@@ -34,6 +34,7 @@ import {
   type TreeFingerprint,
   type TreeWatch,
 } from './tree-fingerprint.js';
+import type { TreeWatches } from './tree-watch.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
 import { runsNativeTypescript, type BuildInfoStore } from './tsc-incremental.js';
 import { runIdentity } from './run-identity.js';
@@ -55,6 +56,13 @@ export interface GateToolOptions {
   baselineFile?: string;
   /** Warm workers (`serve` only): checks of eslint, prettier and tsc answer from them. */
   warm?: WarmPool;
+  /** Tree watches (`serve` only): the fingerprints around a call cost the changes, not the tree. */
+  trees?: TreeWatches;
+}
+
+/** The fingerprint of the tree where a gate runs: through the server's watch when it has one. */
+function fingerprintOf(options: GateToolOptions, runDir: string, env: NodeJS.ProcessEnv) {
+  return options.trees ? options.trees.fingerprint(runDir, env) : fingerprintTree(runDir, env);
 }
 
 /** The OS refused the command line (argv plus environment) as too long (E2BIG). */
@@ -160,7 +168,8 @@ export async function runGateCall(
     signal: context.signal,
   });
   const owner = { root: options.root, toolName, fixing, identity };
-  const last = await lastRunToReuse({ ...owner, paging, runDir, env });
+  const fingerprint = () => fingerprintOf(options, runDir, env);
+  const last = await lastRunToReuse({ ...owner, paging, fingerprint });
   if (last) {
     const view = viewOf(shared, last.data, last.scope, 'reused');
     return { result: buildGateResult(last.data, view), run: last.data };
@@ -382,7 +391,7 @@ async function runWatched(
   const env = options.env ?? process.env;
   // A by-product the tool writes when missing (cargo's Cargo.lock) is removed after a check.
   const derived = fixing ? [] : missingFiles(runDir, gate.derivedFiles);
-  const before = await fingerprintTree(runDir, env);
+  const before = await fingerprintOf(options, runDir, env);
   let afterPrint: TreeFingerprint | undefined;
   const treeAfter = async (run: CommandRun): Promise<TreeWatch | undefined> => {
     const removed = removeCreatedFiles(runDir, derived);
@@ -393,7 +402,7 @@ async function runWatched(
       ];
     const end = run.outcome.end;
     if (end === 'not-found' || end === 'spawn-failed') return undefined;
-    afterPrint = await fingerprintTree(runDir, env);
+    afterPrint = await fingerprintOf(options, runDir, env);
     return compareTrees(before, afterPrint);
   };
   const result = async (run: CommandRun, parsed = run.parsed, durationMs?: number) => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { KNOWN_WRITES } from '../tools/index.js';
 
 /**
@@ -47,7 +47,7 @@ function toPosix(relative: string): string {
   return relative.split(path.sep).join('/');
 }
 
-function statSignature(file: string): string {
+export function statSignature(file: string): string {
   try {
     const stat = fs.lstatSync(file, { bigint: true });
     return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
@@ -56,14 +56,22 @@ function statSignature(file: string): string {
   }
 }
 
-interface GitRun {
+export interface GitRun {
   ok: boolean;
   stdout: Buffer;
   problem: string;
 }
 
-/** Runs git with no shell, stdin ignored, bounded time and output, no optional index writes. */
-function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitRun> {
+/**
+ * Runs git with no shell, bounded time and output, no optional index writes; stdin is
+ * ignored, or `input` is written to it.
+ */
+export function runGit(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<GitRun> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
@@ -75,7 +83,7 @@ function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): P
       clearTimeout(timer);
       resolve(run);
     };
-    let child: ChildProcessByStdio<null, Readable, Readable>;
+    let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
     try {
       child = spawn(
         'git',
@@ -83,11 +91,14 @@ function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): P
         {
           cwd,
           env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
-          stdio: ['ignore', 'pipe', 'pipe'],
+          stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
           shell: false,
           windowsHide: true,
         },
-      );
+      ) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+      // git may exit before reading all of stdin (EPIPE): its exit code says what happened.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(input);
     } catch (error) {
       // spawn throws synchronously for some refusals (E2BIG: a huge environment); the
       // caller falls back to the walk, as when git is missing.
@@ -182,9 +193,11 @@ function gitTop(root: string, env: NodeJS.ProcessEnv): Promise<GitTopAnswer> {
  * already-modified file shows in the stat, a change to a clean tracked file shows as a
  * new record.
  */
-export function parsePorcelainV2(output: string): { path: string; record: string }[] {
+export function parsePorcelainV2(
+  output: string,
+): { path: string; record: string; original?: string }[] {
   const fields = output.split('\0');
-  const entries: { path: string; record: string }[] = [];
+  const entries: { path: string; record: string; original?: string }[] = [];
   // Space-separated fields before the path, per record kind (git-status(1), porcelain v2).
   const fieldsBeforePath: Record<string, number> = { '1': 8, '2': 9, u: 10, '?': 1, '!': 1 };
   for (let index = 0; index < fields.length; index += 1) {
@@ -194,9 +207,12 @@ export function parsePorcelainV2(output: string): { path: string; record: string
     let cut = 0;
     for (let seen = 0; seen < count && cut !== -1; seen += 1) cut = record.indexOf(' ', cut + 1);
     if (cut === -1) continue;
-    entries.push({ path: record.slice(cut + 1), record: record.slice(0, cut) });
+    const entry = { path: record.slice(cut + 1), record: record.slice(0, cut) };
     // A rename or copy record is followed by its original path as its own field.
-    if (record[0] === '2') index += 1;
+    if (record[0] === '2') {
+      index += 1;
+      entries.push({ ...entry, original: fields[index] ?? '' });
+    } else entries.push(entry);
   }
   return entries;
 }
@@ -210,10 +226,24 @@ function headOf(output: string): string | undefined {
   return output.slice(BRANCH_OID.length, end === -1 ? undefined : end);
 }
 
-async function gitFingerprint(
+export interface GitFingerprint {
+  entries?: Map<string, string>;
+  /** Root-relative path -> its status record without the path (what the entry starts with). */
+  records?: Map<string, string>;
+  /**
+   * Root-relative paths whose records depend on more than their own file: either side of
+   * a staged rename, and a path with two records (removed from the index, back untracked),
+   * of which the entry keeps the last.
+   */
+  coupled?: Set<string>;
+  head?: string;
+  problem?: string;
+}
+
+export async function gitFingerprint(
   root: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ entries?: Map<string, string>; head?: string; problem?: string }> {
+): Promise<GitFingerprint> {
   const { top, problem } = await gitTop(root, env);
   if (!top) return { problem };
   const run = await runGit(
@@ -238,14 +268,20 @@ async function gitFingerprint(
     return { problem: (error as Error).message };
   }
   const entries = new Map<string, string>();
+  const records = new Map<string, string>();
+  const coupled = new Set<string>();
   const output = run.stdout.toString('utf8');
-  for (const { path: file, record } of parsePorcelainV2(output)) {
+  const relativeOf = (file: string) => toPosix(path.relative(realRoot, path.join(top, file)));
+  for (const { path: file, record, original } of parsePorcelainV2(output)) {
     const absolute = path.join(top, file);
-    const relative = toPosix(path.relative(realRoot, absolute));
+    const relative = relativeOf(file);
+    if (records.has(relative)) coupled.add(relative);
     entries.set(relative, `${record}|${statSignature(absolute)}`);
+    records.set(relative, record);
+    if (original !== undefined) coupled.add(relative).add(relativeOf(original));
   }
   const head = headOf(output);
-  return head === undefined ? { entries } : { entries, head };
+  return head === undefined ? { entries, records, coupled } : { entries, records, coupled, head };
 }
 
 /** The walk's order: path segments compared one by one, as a sorted depth-first walk visits them. */
@@ -304,7 +340,7 @@ const KNOWN_WRITES_FILE_CAP = 20_000;
  * walk skips as caches: each directory (so creating an empty one shows) and each file,
  * added where the fingerprint has no entry of its own for the path.
  */
-function addKnownWrites(root: string, entries: Map<string, string>): void {
+export function addKnownWrites(root: string, entries: Map<string, string>): void {
   let files = 0;
   const visit = (relative: string): void => {
     if (files >= KNOWN_WRITES_FILE_CAP) return;
@@ -332,6 +368,22 @@ function addKnownWrites(root: string, entries: Map<string, string>): void {
   for (const place of KNOWN_WRITES) visit(place);
 }
 
+/** The fingerprint of a git status answer, begun at `started`. */
+export function gitPrint(
+  entries: Map<string, string>,
+  head: string | undefined,
+  started: number,
+): TreeFingerprint {
+  const print: TreeFingerprint = {
+    method: 'git',
+    entries,
+    capped: false,
+    durationMs: Date.now() - started,
+  };
+  if (head !== undefined) print.head = head;
+  return print;
+}
+
 /** Fingerprints the tree under root: git status where git works, a bounded walk elsewhere. */
 export async function fingerprintTree(
   root: string,
@@ -340,15 +392,8 @@ export async function fingerprintTree(
   const started = Date.now();
   const git = await gitFingerprint(root, env);
   if (git.entries) {
-    const print: TreeFingerprint = {
-      method: 'git',
-      entries: git.entries,
-      capped: false,
-      durationMs: Date.now() - started,
-    };
-    if (git.head !== undefined) print.head = git.head;
-    addKnownWrites(root, print.entries);
-    return print;
+    addKnownWrites(root, git.entries);
+    return gitPrint(git.entries, git.head, started);
   }
   const walk = walkFingerprint(root);
   addKnownWrites(root, walk.entries);
