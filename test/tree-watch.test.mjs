@@ -18,6 +18,7 @@ import {
   runCli,
   toolContext,
 } from './fixtures/gates-support.mjs';
+import { seededRandom } from './fixtures/warm/sequence.mjs';
 
 const LINUX = process.platform === 'linux';
 const STEPS = Number(process.env.TREE_WATCH_STEPS) || 60;
@@ -72,16 +73,6 @@ function differences(watched, full) {
   return differing
     .map((file) => `${file}: ${watched.entries.get(file)} / ${full.entries.get(file)}`)
     .join('; ');
-}
-
-function seededRandom(seed) {
-  let state = seed * 2654435761 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
 }
 
 /** Files and directories under root outside .git and the ignored node_modules/dist. */

@@ -6,6 +6,7 @@
 // Written unformatted: the caller runs the project's own `prettier --write` once and commits.
 import fs from 'node:fs';
 import path from 'node:path';
+import { seededRandom } from '../../test/fixtures/warm/sequence.mjs';
 
 const AREAS = [
   'orders',
@@ -23,17 +24,8 @@ const AREAS = [
 ];
 const KIND_WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 
-/** mulberry32: a small seeded PRNG, so the same (files, seed) gives the same project. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG of the test sequences, so the same (files, seed) gives the same project. */
+const random = seededRandom;
 
 const pad = (index) => String(index).padStart(4, '0');
 

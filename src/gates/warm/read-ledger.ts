@@ -272,10 +272,6 @@ export class ReadLedger {
     return this.answers.entries();
   }
 
-  asked(key: string): boolean {
-    return this.answers.has(key);
-  }
-
   /**
    * Takes in what `other` recorded (questions not asked here yet, with the answers `other`
    * got; its unreplayable reason if this ledger has none): a part recorded on its own, or
