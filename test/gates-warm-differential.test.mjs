@@ -5,7 +5,9 @@
 // without a lockfile change (a package's "types" switched, a plugin's rule file); rules
 // reading the clock by performance, process.hrtime and Intl after their deadline passed;
 // a recursive listing with a nested file added or deleted; an optional require appearing
-// and disappearing; source edits; branch switches between clean commits. Paging through
+// and disappearing; for per-file lint, a source file another file's lint reads and a file
+// a rule read once and kept for every file; source edits; branch switches between clean
+// commits. Paging through
 // `serve` after calls with other paths/scope, and committed mcp-gates.json edits, are the
 // second part. Quick by default; WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n>
 // replays one seed.
@@ -62,6 +64,7 @@ import { createRequire } from 'node:module';
 import attack from 'eslint-plugin-attack';
 const require = createRequire(import.meta.url);
 const banned = JSON.parse(fs.readFileSync(new URL('./banned.json', import.meta.url), 'utf8'));
+let keptWords;
 const rule = (check) => ({
   meta: { type: 'problem', schema: [] },
   create(context) {
@@ -86,6 +89,16 @@ const rules = {
     const names = fs.readdirSync('fixtures', { recursive: true }).map(String).sort();
     context.report({ node, message: 'fixtures: ' + names.join(' ') });
   }),
+  // Per-file lint: one file's lint reads another source file.
+  sibling: rule((context, node) => {
+    if (!context.filename.endsWith('b.js')) return;
+    if (fs.readFileSync('src/a.js', 'utf8').includes('zebra')) context.report({ node, message: 'a.js says zebra' });
+  }),
+  // Per-file lint: read while linting the first file, then kept in memory for every file.
+  kept: rule((context, node, text) => {
+    keptWords ??= fs.readFileSync('words.txt', 'utf8').split(/\\s+/).filter(Boolean);
+    for (const word of keptWords) if (text.includes(word)) context.report({ node, message: 'kept word: ' + word });
+  }),
   optional: rule((context, node) => {
     let strict = false;
     try {
@@ -104,6 +117,8 @@ export default [
       'inline/clock': 'error',
       'inline/listing': 'warn',
       'inline/optional': 'error',
+      'inline/sibling': 'error',
+      'inline/kept': 'error',
       'attack/word': 'error',
     },
   },
@@ -140,6 +155,8 @@ function differentialRepo() {
   );
   write(root, 'shared.json', '{ "semi": true }\n');
   write(root, 'src/a.js', 'export const a = 1;\n');
+  write(root, 'src/b.js', 'export const b = 2;\n');
+  write(root, 'words.txt', 'nothing-matches\n');
   write(root, 'src/listing.js', '// LIST-FIXTURES\nexport const listing = 1;\n');
   write(root, 'fixtures/deep/down/one.txt', 'one\n');
   write(
@@ -245,6 +262,24 @@ const EDITS = {
         );
     },
   },
+  "per-file lint: a file another file's lint reads changes (src/a.js, read linting src/b.js)": {
+    tools: ['eslint'],
+    run: ({ root, random }) =>
+      write(
+        root,
+        'src/a.js',
+        pick(random, ['export const a = "zebra";\n', 'export const a = 1;\n']),
+      ),
+  },
+  'per-file lint: a file a rule read once and kept for every file changes (words.txt)': {
+    tools: ['eslint'],
+    run: ({ root, random }) =>
+      write(
+        root,
+        'words.txt',
+        `${pick(random, ['nothing-matches', 'export', 'const b', 'listing'])}\n`,
+      ),
+  },
   'optional require: the file appears or disappears': {
     tools: ['eslint'],
     run: ({ root, random }) => {
@@ -311,11 +346,16 @@ async function runSequence(seed, steps, log) {
         log.push(
           `seed ${seed} step ${step} ${name}: ${tool} ${hot.reused ? 'reused' : hot.startedWorker ? 'restarted' : 'ran'}`,
         );
+        // A tool that crashes (ESLint's "Oops!", exit 2) is left to the cold command, whose
+        // text it is: the gate runs cold, equal by construction. Only then may warm decline.
+        const declinedCrash =
+          hot.kind === 'not-warmable' && /failed/.test(hot.reason) && cold.exitCode === 2;
         const same =
-          hot.kind === 'ran' &&
-          hot.exitCode === cold.exitCode &&
-          hot.stdout === cold.stdout &&
-          hot.stderr === cold.stderr;
+          declinedCrash ||
+          (hot.kind === 'ran' &&
+            hot.exitCode === cold.exitCode &&
+            hot.stdout === cold.stdout &&
+            hot.stderr === cold.stderr);
         if (!same) mismatches.push({ seed, step, edit: name, tool, warm: hot, cold });
         // A clock-reading run is never reused: its answer moves with time alone.
         if (kind.clock && tool === 'eslint' && hot.reused)
@@ -337,6 +377,8 @@ describe('warm gates: seeded sequences of the attack shapes (warm equals cold)',
     it(`seed ${seed}: ${STEPS} steps, every answer equals the cold command's`, async () => {
       const log = [];
       const mismatches = await runSequence(seed, STEPS, log);
+      // WARM_LOG=1 prints every step (which edit kinds a seed covered).
+      if (process.env.WARM_LOG === '1') console.log(log.join('\n'));
       if (mismatches.length > 0)
         console.log(`warm mismatches (replay: WARM_SEED=${seed}):\n${log.join('\n')}`, mismatches);
       expect(mismatches, `replay with WARM_SEED=${seed}`).to.deep.equal([]);
