@@ -29,6 +29,13 @@ interface PrettierCli {
   run(rawArguments: string[]): Promise<void>;
 }
 
+/**
+ * Prettier warns of a deprecated option once per process (its normalizer remembers the
+ * warning in module state no call can reset): a worker that has printed one would leave
+ * it out of every later answer, where the command prints it each time.
+ */
+const ONCE_PER_PROCESS_WARNING = / is deprecated/;
+
 /** Arguments that write files, read stdin or answer something other than a check. */
 const COLD_ONLY_ARGUMENT =
   /^(--write|-w|--cache.*|--stdin-filepath.*|--find-config-path.*|--file-info.*|--support-info|--help|-h|--version|-v|--experimental-cli|--debug-.*)$/;
@@ -71,9 +78,17 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     path.join(workerPrivateDirectory(), 'prettier-cache'),
   ];
 
+  let warnedOnce = false;
+
   const run = async (args: string[]): Promise<ToolOutcome> => {
     const coldOnly = args.find((argument) => COLD_ONLY_ARGUMENT.test(argument));
     if (coldOnly) return { notWarmable: `prettier ${coldOnly} runs cold` };
+    if (warnedOnce) {
+      return {
+        notWarmable:
+          'prettier warned of a deprecated option, which it does once per process: runs cold so every answer has the warning',
+      };
+    }
     process.exitCode = undefined;
     const captured = await captureProcessOutput(() => runCli([...args, ...cacheArgs]));
     const exitCode = Number(process.exitCode ?? 0);
@@ -81,6 +96,8 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     await warningsDelivered();
     const printed = warning();
     if (printed) return { notWarmable: printed };
+    // This answer has the warning (it is the first); the next ones would not.
+    warnedOnce = ONCE_PER_PROCESS_WARNING.test(captured.stdout + captured.stderr);
     return { exitCode, stdout: captured.stdout, stderr: captured.stderr, order: captured.order };
   };
   const configFilesNamed = (args: string[]) =>
