@@ -208,4 +208,20 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6, and 12)', fun
       });
     }
   });
+
+  it('12: a rule that prints once per process (as typescript-eslint warns of an unsupported TypeScript) prints in every answer', async () => {
+    const root = attackRepo(
+      configWithRule({
+        prelude: 'let warned = false;',
+        check: `if (!warned) { warned = true; console.warn('printed once per process'); }`,
+      }),
+    );
+    const first = await warmEqualsCold(root, lint);
+    expect(first.cold.stderr).to.include('printed once per process');
+    for (let step = 0; step < 2; step++) {
+      fs.appendFileSync(path.join(root, 'src/a.js'), `export const added${step} = ${step};\n`);
+      const { warm } = await warmEqualsCold(root, lint);
+      expect(warm.startedWorker, 'answered by a worker that has not printed yet').to.equal(true);
+    }
+  });
 });

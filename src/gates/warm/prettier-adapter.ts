@@ -29,11 +29,7 @@ interface PrettierCli {
   run(rawArguments: string[]): Promise<void>;
 }
 
-/**
- * Prettier warns of a deprecated option once per process (its normalizer remembers the
- * warning in module state no call can reset): a worker that has printed one would leave
- * it out of every later answer, where the command prints it each time.
- */
+/** Prettier warns of a deprecated option once per process (its normalizer's module state). */
 const ONCE_PER_PROCESS_WARNING = / is deprecated/;
 
 /** Arguments that write files, read stdin or answer something other than a check. */
@@ -83,12 +79,6 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
   const run = async (args: string[]): Promise<ToolOutcome> => {
     const coldOnly = args.find((argument) => COLD_ONLY_ARGUMENT.test(argument));
     if (coldOnly) return { notWarmable: `prettier ${coldOnly} runs cold` };
-    if (warnedOnce) {
-      return {
-        notWarmable:
-          'prettier warned of a deprecated option, which it does once per process: runs cold so every answer has the warning',
-      };
-    }
     process.exitCode = undefined;
     const captured = await captureProcessOutput(() => runCli([...args, ...cacheArgs]));
     const exitCode = Number(process.exitCode ?? 0);
@@ -102,5 +92,9 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
   };
   const configFilesNamed = (args: string[]) =>
     optionValues(root, args, ['--config', '--ignore-path']);
-  return { run, configFilesNamed };
+  const retireBecause = () =>
+    warnedOnce
+      ? 'prettier warned of a deprecated option, which it does once per process: a fresh worker answers, with the warning'
+      : undefined;
+  return { run, configFilesNamed, retireBecause };
 }
