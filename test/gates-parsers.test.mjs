@@ -51,7 +51,7 @@ describe('gates parsers on real tool output', () => {
       'isort',
       'codespell',
       'shellcheck-json',
-      'golangci-lint-json',
+      'golangci-json',
       'sarif',
     ]);
   });

@@ -122,7 +122,7 @@ const EXPECTED = {
     },
   },
   'golangci-lint': {
-    'printer-golden': { parser: 'golangci-lint-json', findings: GOLANGCI_GOLDEN, passed: false },
+    'printer-golden': { parser: 'golangci-json', findings: GOLANGCI_GOLDEN, passed: false },
   },
   // SARIF from four real printers.
   ruff: {
@@ -269,17 +269,17 @@ describe('black, isort, codespell, shellcheck, golangci-lint and SARIF: recorded
       const run = loadOutput(`golangci-lint/${v2}/printer-golden`, ROOT);
       // The lines v2's printStats (pkg/commands/run.go) writes after the printers.
       const stats = '22 issues:\n* gochecknoinits: 1\n* gocritic: 1\n* maligned: 17\n';
-      const parsed = parse('golangci-lint-json', { ...run, stdout: `${run.stdout}${stats}` });
+      const parsed = parse('golangci-json', { ...run, stdout: `${run.stdout}${stats}` });
       expect(brief(parsed.findings)).to.deep.equal(GOLANGCI_GOLDEN);
     });
     it('exit 5 (no Go files) is nothing checked; Report.Error is a finding', () => {
       const empty = '{"Issues":[],"Report":{"Linters":[]}}\n';
       const noFiles = 'level=error msg="no go files to analyze"\n';
-      const none = parse('golangci-lint-json', outputOf(empty, 5, noFiles));
+      const none = parse('golangci-json', outputOf(empty, 5, noFiles));
       expect(none.nothingChecked).to.match(/no Go file/);
       expect(none.passed).to.equal(false);
       const broken = '{"Issues":[],"Report":{"Error":"can\'t load config: unknown linter"}}\n';
-      const failed = parse('golangci-lint-json', outputOf(broken, 3));
+      const failed = parse('golangci-json', outputOf(broken, 3));
       expect(failed.findings.map((f) => f.message)).to.deep.equal([
         "can't load config: unknown linter",
       ]);
@@ -459,7 +459,7 @@ describe('black, isort, codespell, shellcheck, golangci-lint: detection', () => 
       'golangci-lint'
     ];
     expect(v1.command).to.deep.equal(['golangci-lint', 'run', '--out-format', 'json']);
-    expect(v1).to.include({ paths: 'none', parser: 'golangci-lint-json' });
+    expect(v1).to.include({ paths: 'none', parser: 'golangci-json' });
     for (const [file, text] of [
       ['.golangci.yml', 'version: "2"\nlinters:\n  default: standard\n'],
       ['.golangci.yaml', "version: '2'\n"],

@@ -8,7 +8,7 @@ import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
-import { golangciLintJsonParser } from './golangci-lint-json.js';
+import { golangciLintJsonParser } from './golangci-json.js';
 import { isortParser } from './isort.js';
 import { mypyParser } from './mypy.js';
 import { oxfmtParser } from './oxfmt.js';

@@ -1,4 +1,4 @@
-import { golangciLintJsonParser } from '../parsers/golangci-lint-json.js';
+import { golangciLintJsonParser } from '../parsers/golangci-json.js';
 import { lintScriptKind, optionValue } from './shared.js';
 import type { ProjectFacts, ToolDescriptor } from './tool.js';
 

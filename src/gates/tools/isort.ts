@@ -36,6 +36,8 @@ export const isort: ToolDescriptor = {
   // isort keeps no cache: a check writes nothing anywhere.
   outputs: [{ parser: isortParser }],
   script: formatterScript(isortParser.name, CHECKS),
+  // `--version` prints a banner first; isort 5 has the number alone.
+  versionArgs: ['--version-number'],
   warm: { cold: 'a Python program; it runs cold' },
   install: {
     hint: 'install isort in the project (uv add --dev isort, or pip install isort; Debian: apt-get install isort) and put its bin directory on PATH',

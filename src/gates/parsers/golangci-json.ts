@@ -37,7 +37,7 @@ const NO_GO_FILES = 5;
  * when there was no Go file (checked nothing).
  */
 export const golangciLintJsonParser: Parser = {
-  name: 'golangci-lint-json',
+  name: 'golangci-json',
   summary: 'golangci-lint run (v1 --out-format json, v2 --output.json.path stdout)',
   parse(output) {
     let document: GolangciDocument | undefined;
