@@ -206,23 +206,18 @@ describe('black, isort, codespell, shellcheck, golangci-lint and SARIF: recorded
     });
   }
 
-  it('black and isort messages say what fixes them; codespell keeps its suggestion', () => {
-    const [black] = versionsOf('black');
-    const [isort] = versionsOf('isort');
-    const [codespell] = versionsOf('codespell');
-    expect(parse('black', loadOutput(`black/${black}/dirty`, ROOT)).findings[0].message).to.equal(
-      'not formatted (black fixes it)',
-    );
-    expect(
-      parse('black', loadOutput(`black/${black}/syntax-error`, ROOT)).findings[0].message,
-    ).to.match(/^Cannot parse.*: 1:11: def broken\(:/);
-    expect(parse('isort', loadOutput(`isort/${isort}/dirty`, ROOT)).findings[0].message).to.equal(
-      'imports not sorted (isort fixes it)',
-    );
-    expect(
-      parse('codespell', loadOutput(`codespell/${codespell}/dirty`, ROOT)).findings[0].message,
-    ).to.equal('teh ==> the');
-  });
+  for (const [tool, kase, parser, message] of [
+    ['black', 'dirty', 'black', /^not formatted \(black fixes it\)$/],
+    ['black', 'syntax-error', 'black', /^Cannot parse.*: 1:11: def broken\(:/],
+    ['isort', 'dirty', 'isort', /^imports not sorted \(isort fixes it\)$/],
+    ['codespell', 'dirty', 'codespell', /^teh ==> the$/],
+  ])
+    it(`${tool} ${kase}: the message says what is wrong, in every recorded version`, () => {
+      for (const version of versionsOf(tool)) {
+        const parsed = parse(parser, loadOutput(`${tool}/${version}/${kase}`, ROOT));
+        expect(parsed.findings[0].message, version).to.match(message);
+      }
+    });
 
   it('black and isort without --diff: the file from `would reformat` / ERROR lines, no line', () => {
     const [black] = versionsOf('black');
