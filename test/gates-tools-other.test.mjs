@@ -106,6 +106,13 @@ const EXPECTED = {
   isort: {
     dirty: { parser: 'isort', findings: ['src/app.py:1:null error isort'], passed: false },
     clean: { parser: 'isort', findings: [], passed: true },
+    skipped: {
+      parser: 'isort',
+      paths: ['gen.py'],
+      findings: [],
+      passed: false,
+      nothing: /isort skipped all 1 given file/,
+    },
   },
   codespell: {
     dirty: { parser: 'codespell', findings: ['src/app.py:6:null error codespell'], passed: false },
@@ -195,7 +202,8 @@ describe('black, isort, codespell, shellcheck, golangci-lint and SARIF: recorded
         it(`${version}/${name}: exact findings`, () => {
           const expected = EXPECTED[tool][name];
           expect(expected, `an expectation for ${tool}/${version}/${name}`).to.not.equal(undefined);
-          const parsed = parse(expected.parser, loadOutput(`${tool}/${version}/${name}`, ROOT));
+          const output = loadOutput(`${tool}/${version}/${name}`, ROOT);
+          const parsed = parse(expected.parser, { ...output, paths: expected.paths ?? [] });
           expect(brief(parsed.findings)).to.deep.equal(expected.findings);
           expect(parsed.passed).to.equal(expected.passed);
           if (expected.nothing) expect(parsed.nothingChecked).to.match(expected.nothing);
@@ -424,23 +432,16 @@ describe('black, isort, codespell, shellcheck, golangci-lint: detection', () => 
     expect(gatesOf({ 'setup.cfg': '[flake8]\n' }).isort).to.equal(undefined);
   });
 
-  it('codespell from .codespellrc, setup.cfg and [tool.codespell] (then read with --toml)', () => {
-    expect(gatesOf({ '.codespellrc': '[codespell]\n' }).codespell.command).to.deep.equal([
-      'codespell',
-      '.',
-    ]);
+  it('codespell from .codespellrc, setup.cfg and [tool.codespell] (then read with --toml); no paths', () => {
+    const rc = gatesOf({ '.codespellrc': '[codespell]\n' }).codespell;
+    expect(rc.command).to.deep.equal(['codespell']);
+    expect(rc.paths).to.equal('none');
     expect(gatesOf({ 'setup.cfg': '[codespell]\nskip = *.lock\n' }).codespell.source).to.equal(
       'setup.cfg',
     );
     const toml = gatesOf({ 'pyproject.toml': '[tool.codespell]\nskip = "*.lock"\n' }).codespell;
-    expect(toml.command).to.deep.equal(['codespell', '--toml', 'pyproject.toml', '.']);
-    expect(toml.fix).to.deep.equal([
-      'codespell',
-      '--toml',
-      'pyproject.toml',
-      '--write-changes',
-      '.',
-    ]);
+    expect(toml.command).to.deep.equal(['codespell', '--toml', 'pyproject.toml']);
+    expect(toml.fix).to.deep.equal(['codespell', '--toml', 'pyproject.toml', '--write-changes']);
   });
 
   it('shellcheck from .shellcheckrc: JSON output, files listed when it runs', () => {
@@ -547,6 +548,22 @@ describe('real runs through the CLI', function () {
       expect(treeSnapshot(clean)).to.deep.equal(cleanBefore);
     });
   }
+
+  it('isort given only a file its config skips (a changed scope): nothing-checked, not passed', function () {
+    if (!hasCommand('isort')) this.skip(); // reason: isort is not installed (apt-get install isort)
+    const root = committedCopy('py-isort-skip');
+    fs.appendFileSync(path.join(root, 'gen.py'), 'x = 1\n');
+    const result = runJson(root, 'isort', ['--changed']);
+    expect(result.command).to.deep.equal([
+      'isort',
+      '--check-only',
+      '--diff',
+      '--filter-files',
+      'gen.py',
+    ]);
+    expect(result.status).to.equal('nothing-checked');
+    expect(result.passed).to.equal(false);
+  });
 
   it('black --check --diff reads and writes no cache: the user cache directory stays empty', function () {
     if (!hasCommand('black')) this.skip(); // reason: black is not installed (apt-get install black)

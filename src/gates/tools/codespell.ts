@@ -28,10 +28,13 @@ export const codespell: ToolDescriptor = {
       {
         name: 'codespell',
         description: 'codespell spelling check',
-        command: ['codespell', ...toml, '.'],
-        fix: ['codespell', ...toml, '--write-changes', '.'],
+        command: ['codespell', ...toml],
+        fix: ['codespell', ...toml, '--write-changes'],
         parser: codespellParser.name,
-        paths: 'append',
+        // It skips a named file its config skips without a word: given only such files it
+        // would pass having checked nothing. So it always checks the project (a changed
+        // scope lists the changed files' findings first).
+        paths: 'none',
         source,
       },
     ];
