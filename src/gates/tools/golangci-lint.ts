@@ -19,7 +19,7 @@ export const golangciLint: ToolDescriptor = {
   recognise: {
     configFiles: CONFIG_FILES,
     scriptWords: ['golangci-lint'],
-    preCommitHooks: ['golangci-lint', 'golangci-lint-full', 'golangci-lint-config-verify'],
+    preCommitHooks: ['golangci-lint', 'golangci-lint-full'],
   },
   // v1 prints JSON with --out-format json; v2 dropped that flag for --output.json.path
   // (and prints statistics after the JSON unless --show-stats=false).
