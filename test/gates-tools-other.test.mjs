@@ -388,6 +388,29 @@ describe('the SARIF reader on the parts of SARIF 2.1.0 the recorded printers do 
   });
 });
 
+describe('a configured gate with "parser": "sarif" (real oxlint from devDependencies)', function () {
+  this.timeout(60000);
+  afterEach(cleanupTemporary);
+
+  it('reads the findings of the SARIF the tool prints', () => {
+    const root = copyRepo('js-dirty');
+    const config = {
+      gates: {
+        lint_sarif: { command: ['oxlint', '--format', 'sarif'], parser: 'sarif', paths: 'append' },
+      },
+    };
+    fs.writeFileSync(path.join(root, 'mcp-gates.json'), `${JSON.stringify(config, null, 2)}\n`);
+    const result = runJson(root, 'lint_sarif');
+    expect(result.status).to.equal('failed');
+    expect(
+      result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule}`),
+    ).to.deep.equal([
+      'src/unused.js:6:20 error eslint(eqeqeq)',
+      'src/unused.js:2:9 warning eslint(no-unused-vars)',
+    ]);
+  });
+});
+
 describe('black, isort, codespell, shellcheck, golangci-lint: detection', () => {
   afterEach(cleanupTemporary);
   const gatesOf = (files) =>
