@@ -224,4 +224,17 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6, and 12)', fun
       expect(warm.startedWorker, 'answered by a worker that has not printed yet').to.equal(true);
     }
   });
+
+  it('12: a warning prettier prints for each file it normalizes options for is printed for each file', async () => {
+    // The worker keeps normalized options within a call only where normalizing printed
+    // nothing; an unknown option is warned about once per file, every time.
+    const root = attackRepo(configWithRule({ check: '' }));
+    fs.rmSync(path.join(root, '.prettierrc.json'));
+    write(root, '.prettierrc.json', '{ "unknownOption": 1 }\n');
+    const check = ['prettier', '--check', 'src'];
+    const first = await warmEqualsCold(root, check);
+    expect(first.cold.stderr.match(/Ignored unknown option/g)).to.have.length(2);
+    fs.appendFileSync(path.join(root, 'src/a.js'), 'export const added = 1;\n');
+    await warmEqualsCold(root, check);
+  });
 });
