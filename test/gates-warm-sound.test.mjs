@@ -44,6 +44,13 @@ function attackRepo(config) {
   return root;
 }
 
+/** A fixture repository with plain JS sources and `prettierrc` as its .prettierrc.json. */
+function prettierRepo(prettierrc) {
+  const root = attackRepo(configWithRule({ check: '' }));
+  write(root, '.prettierrc.json', prettierrc);
+  return root;
+}
+
 /** A repository whose prettier.config.mjs reads shared.json (`{ "semi": true }`) when it loads. */
 function sharedConfigRepo() {
   const root = attackRepo(configWithRule({ check: '' }));
@@ -185,9 +192,7 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6, and 12)', fun
   });
 
   it('12: a warning prettier prints once per process (a deprecated option) is in every answer', async () => {
-    const root = attackRepo(configWithRule({ check: '' }));
-    fs.rmSync(path.join(root, '.prettierrc.json'));
-    write(root, '.prettierrc.json', '{ "jsxBracketSameLine": true }\n');
+    const root = prettierRepo('{ "jsxBracketSameLine": true }\n');
     const check = ['prettier', '--check', '.'];
     const first = await warmEqualsCold(root, check);
     expect(first.cold.stderr).to.include('jsxBracketSameLine is deprecated');
@@ -228,9 +233,7 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6, and 12)', fun
   it('12: a warning prettier prints for each file it normalizes options for is printed for each file', async () => {
     // The worker keeps normalized options within a call only where normalizing printed
     // nothing; an unknown option is warned about once per file, every time.
-    const root = attackRepo(configWithRule({ check: '' }));
-    fs.rmSync(path.join(root, '.prettierrc.json'));
-    write(root, '.prettierrc.json', '{ "unknownOption": 1 }\n');
+    const root = prettierRepo('{ "unknownOption": 1 }\n');
     const check = ['prettier', '--check', 'src'];
     const first = await warmEqualsCold(root, check);
     expect(first.cold.stderr.match(/Ignored unknown option/g)).to.have.length(2);
