@@ -47,6 +47,11 @@ describe('gates parsers on real tool output', () => {
       'oxfmt',
       'mypy',
       'pyright-json',
+      'stylelint-json',
+      'markdownlint-json',
+      'markdownlint-text',
+      'knip',
+      'tsd',
     ]);
   });
 

@@ -6,6 +6,8 @@ import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
+import { knipParser } from './knip.js';
+import { markdownlintJsonParser, markdownlintTextParser } from './markdownlint.js';
 import { mypyParser } from './mypy.js';
 import { oxfmtParser } from './oxfmt.js';
 import { oxlintJsonParser } from './oxlint-json.js';
@@ -16,7 +18,8 @@ import { pyrightJsonParser } from './pyright-json.js';
 import { ruffFormatParser } from './ruff-format.js';
 import { ruffJsonParser } from './ruff-json.js';
 import { rustfmtParser } from './rustfmt.js';
-import { eslintStylishParser, stylelintParser, xoParser } from './stylish.js';
+import { eslintStylishParser, stylelintParser, tsdParser, xoParser } from './stylish.js';
+import { stylelintJsonParser } from './stylelint-json.js';
 import { tscParser } from './tsc.js';
 import { vitestTypecheckParser } from './vitest-typecheck.js';
 
@@ -44,6 +47,11 @@ const PARSERS: readonly Parser[] = [
   oxfmtParser,
   mypyParser,
   pyrightJsonParser,
+  stylelintJsonParser,
+  markdownlintJsonParser,
+  markdownlintTextParser,
+  knipParser,
+  tsdParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));
