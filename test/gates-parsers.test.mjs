@@ -50,6 +50,7 @@ describe('gates parsers on real tool output', () => {
       'stylelint-json',
       'markdownlint-json',
       'markdownlint-text',
+      'cspell',
       'knip',
       'tsd',
     ]);

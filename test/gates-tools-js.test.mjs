@@ -1,4 +1,4 @@
-// The JavaScript-ecosystem tools (stylelint, markdownlint-cli, markdownlint-cli2,
+// The JavaScript-ecosystem tools (stylelint, markdownlint-cli, markdownlint-cli2, cspell,
 // knip, tsd, tsgo): their recorded outputs of every version read to the exact findings;
 // detection recognises each from its config files, package.json and scripts; and each
 // runs for real through the CLI (installed once from npm into the temp directory, the
@@ -61,6 +61,15 @@ const EXPECTED = {
     dirty: { parser: 'markdownlint-text', findings: MARKDOWNLINT_DIRTY, passed: false },
     clean: { parser: 'markdownlint-text', findings: [], passed: true },
     'no-files': { parser: 'markdownlint-text', findings: [], nothing: /linted 0 files/ },
+  },
+  cspell: {
+    dirty: {
+      parser: 'cspell',
+      findings: ['src/greeting.ts:2:32 error unknown-word'],
+      passed: false,
+    },
+    clean: { parser: 'cspell', findings: [], passed: true },
+    'no-files': { parser: 'cspell', findings: [], nothing: /checked 0 files/ },
   },
   knip: {
     dirty: { parser: 'knip', findings: KNIP_DIRTY, passed: false },
@@ -172,6 +181,8 @@ describe('JavaScript tools: detection', () => {
         { '.markdownlint-cli2.yaml': 'config: {}\n' },
         'markdownlint markdownlint-cli2 .markdownlint-cli2.yaml',
       ],
+      [{ 'cspell.config.yaml': 'words: []\n' }, 'cspell cspell cspell.config.yaml'],
+      [{ 'package.json': { devDependencies: { cspell: '9' } } }, 'cspell cspell package.json'],
       [{ '.knip.jsonc': '{}' }, 'knip knip .knip.jsonc'],
       [{ 'package.json': { knip: { entry: [] } } }, 'knip knip package.json'],
       [{ 'index.test-d.ts': '' }, 'tsd tsd index.test-d.ts'],
@@ -258,6 +269,7 @@ describe('JavaScript tools: detection', () => {
       stylelint: ['stylelint'],
       markdownlint: ['markdownlint'],
       'markdownlint-cli2': ['markdownlint-cli2'],
+      cspell: ['cspell'],
     };
     for (const [name, ids] of Object.entries(hooks))
       expect(TOOLS.find((tool) => tool.name === name).recognise.preCommitHooks).to.deep.equal(ids);
@@ -282,6 +294,7 @@ const REAL_RUNS = {
     gate: 'markdownlint',
     violation: 'docs/guide.md:3 MD009/no-trailing-spaces',
   },
+  cspell: { gate: 'cspell', violation: 'src/greeting.ts:2 unknown-word' },
   knip: { gate: 'knip', violation: 'src/util.ts:5 unused-exports' },
   tsd: { gate: 'tsd', violation: 'index.test-d.ts:5 null' },
   tsgo: { gate: 'typecheck', violation: 'src/index.ts:1 TS2322' },

@@ -1,6 +1,7 @@
 import { biomeJsonParser } from './biome-json.js';
 import { biomeTextParser } from './biome-text.js';
 import { cargoJsonParser } from './cargo-json.js';
+import { cspellParser } from './cspell.js';
 import { combineParsers } from './combined.js';
 import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
@@ -50,6 +51,7 @@ const PARSERS: readonly Parser[] = [
   stylelintJsonParser,
   markdownlintJsonParser,
   markdownlintTextParser,
+  cspellParser,
   knipParser,
   tsdParser,
 ];

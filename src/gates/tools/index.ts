@@ -3,6 +3,7 @@ import { commandWithPaths } from '../gate-spec.js';
 import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
+import { cspell } from './cspell.js';
 import { eslint, eslintDaemon } from './eslint.js';
 import { gofmt, goVet } from './go.js';
 import { knip } from './knip.js';
@@ -44,6 +45,7 @@ export const TOOLS: readonly ToolDescriptor[] = [
   // Before markdownlint-cli: both read .markdownlint.* and serve the `markdownlint` gate.
   markdownlintCli2,
   markdownlint,
+  cspell,
   knip,
   tsd,
   nextLint,
