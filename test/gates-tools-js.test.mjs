@@ -50,6 +50,7 @@ const EXPECTED = {
     clean: { parser: 'stylelint-json', findings: [], passed: true },
     'dirty-string': { parser: 'stylelint', findings: STYLELINT_DIRTY, passed: false },
     'no-files': { parser: 'stylelint-json', findings: [], nothing: /no file matching/ },
+    'all-ignored': { parser: 'stylelint-json', findings: [], nothing: /ignored every file/ },
   },
   markdownlint: {
     dirty: { parser: 'markdownlint-json', findings: MARKDOWNLINT_DIRTY, passed: false },

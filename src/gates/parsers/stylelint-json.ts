@@ -29,6 +29,8 @@ interface StylelintResult {
 
 /** stylelint's refusal when its globs matched nothing: it checked no file. */
 const NO_FILES = /No files matching the pattern "([^"]*)" were found/;
+/** Its refusal when every file it was given is ignored (AllFilesIgnoredError). */
+const ALL_IGNORED = /All input files were ignored because of the ignore pattern/;
 
 /** The message without the ` (rule-name)` stylelint appends to it. */
 function withoutRuleSuffix(text: string, rule: string | undefined): string {
@@ -41,8 +43,8 @@ function withoutRuleSuffix(text: string, rule: string | undefined): string {
  * ignored?, warnings[{line, column, endLine, endColumn, rule, severity, text}],
  * invalidOptionWarnings[{text}]}`. stylelint 16 and later print it on stderr, older ones
  * on stdout; exit 2 when a problem is an error. A syntax error is a warning whose rule is
- * `CssSyntaxError`. A glob that matched no file prints NoFilesFoundError instead: nothing
- * was checked.
+ * `CssSyntaxError`. A glob that matched no file prints NoFilesFoundError instead, and
+ * paths that are all ignored AllFilesIgnoredError: nothing was checked.
  */
 export const stylelintJsonParser: Parser = {
   name: 'stylelint-json',
@@ -57,6 +59,13 @@ export const stylelintJsonParser: Parser = {
           output,
           [],
           `stylelint found no file matching "${noFiles[1]}"`,
+        );
+      if (ALL_IGNORED.test(`${output.stdout}\n${output.stderr}`))
+        return withCoverage(
+          { findings: [], passed: false },
+          output,
+          [],
+          'stylelint ignored every file it was given (its ignore files or --ignore-pattern)',
         );
       return textFallback(
         output,
