@@ -1,12 +1,16 @@
 import { biomeJsonParser } from './biome-json.js';
+import { blackParser } from './black.js';
 import { biomeTextParser } from './biome-text.js';
 import { cargoJsonParser } from './cargo-json.js';
+import { codespellParser } from './codespell.js';
 import { cspellParser } from './cspell.js';
 import { combineParsers } from './combined.js';
 import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
+import { golangciLintJsonParser } from './golangci-json.js';
+import { isortParser } from './isort.js';
 import { knipParser } from './knip.js';
 import { markdownlintJsonParser, markdownlintTextParser } from './markdownlint.js';
 import { mypyParser } from './mypy.js';
@@ -19,6 +23,8 @@ import { pyrightJsonParser } from './pyright-json.js';
 import { ruffFormatParser } from './ruff-format.js';
 import { ruffJsonParser } from './ruff-json.js';
 import { rustfmtParser } from './rustfmt.js';
+import { sarifParser } from './sarif.js';
+import { shellcheckJsonParser } from './shellcheck-json.js';
 import { eslintStylishParser, stylelintParser, tsdParser, xoParser } from './stylish.js';
 import { stylelintJsonParser } from './stylelint-json.js';
 import { tscParser } from './tsc.js';
@@ -48,6 +54,12 @@ const PARSERS: readonly Parser[] = [
   oxfmtParser,
   mypyParser,
   pyrightJsonParser,
+  blackParser,
+  isortParser,
+  codespellParser,
+  shellcheckJsonParser,
+  golangciLintJsonParser,
+  sarifParser,
   stylelintJsonParser,
   markdownlintJsonParser,
   markdownlintTextParser,
