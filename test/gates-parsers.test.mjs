@@ -53,6 +53,12 @@ describe('gates parsers on real tool output', () => {
       'shellcheck-json',
       'golangci-json',
       'sarif',
+      'stylelint-json',
+      'markdownlint-json',
+      'markdownlint-text',
+      'cspell',
+      'knip',
+      'tsd',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { blackParser } from './black.js';
 import { biomeTextParser } from './biome-text.js';
 import { cargoJsonParser } from './cargo-json.js';
 import { codespellParser } from './codespell.js';
+import { cspellParser } from './cspell.js';
 import { combineParsers } from './combined.js';
 import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
@@ -10,6 +11,8 @@ import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
 import { golangciLintJsonParser } from './golangci-json.js';
 import { isortParser } from './isort.js';
+import { knipParser } from './knip.js';
+import { markdownlintJsonParser, markdownlintTextParser } from './markdownlint.js';
 import { mypyParser } from './mypy.js';
 import { oxfmtParser } from './oxfmt.js';
 import { oxlintJsonParser } from './oxlint-json.js';
@@ -22,7 +25,8 @@ import { ruffJsonParser } from './ruff-json.js';
 import { rustfmtParser } from './rustfmt.js';
 import { sarifParser } from './sarif.js';
 import { shellcheckJsonParser } from './shellcheck-json.js';
-import { eslintStylishParser, stylelintParser, xoParser } from './stylish.js';
+import { eslintStylishParser, stylelintParser, tsdParser, xoParser } from './stylish.js';
+import { stylelintJsonParser } from './stylelint-json.js';
 import { tscParser } from './tsc.js';
 import { vitestTypecheckParser } from './vitest-typecheck.js';
 
@@ -56,6 +60,12 @@ const PARSERS: readonly Parser[] = [
   shellcheckJsonParser,
   golangciLintJsonParser,
   sarifParser,
+  stylelintJsonParser,
+  markdownlintJsonParser,
+  markdownlintTextParser,
+  cspellParser,
+  knipParser,
+  tsdParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));

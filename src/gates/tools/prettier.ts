@@ -5,6 +5,7 @@ import {
   entryProblem,
   installedMajor,
   majorMinor,
+  NEVER_CHECKED,
   SCRIPT_EXTENSIONS,
   setsOption,
 } from './shared.js';
@@ -27,19 +28,8 @@ const PRETTIER_CONFIGS = [
   'prettier.config.ts',
 ];
 
-/**
- * What a marker prettier gate never checks or rewrites, whatever the ignore files say:
- * dependencies, Yarn's committed releases and plug-ins, build output, vendored code.
- */
-export const PRETTIER_NEVER = [
-  'node_modules',
-  '.yarn',
-  'dist',
-  'build',
-  'coverage',
-  'out',
-  'vendor',
-];
+/** What a marker prettier gate never checks or rewrites, whatever the ignore files say. */
+export const PRETTIER_NEVER = NEVER_CHECKED;
 
 /**
  * The root .gitignore as prettier negative patterns, for prettier 2 (which reads one

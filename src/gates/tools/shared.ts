@@ -11,6 +11,20 @@ import type { ScriptKnowledge } from './tool.js';
 export const SCRIPT_EXTENSIONS = ['js', 'jsx', 'ts', 'tsx', 'mjs', 'cjs', 'mts', 'cts'];
 export const PYTHON_EXTENSIONS = ['py', 'pyi'];
 
+/**
+ * Directories a marker gate over the whole tree never checks, whatever the ignore files
+ * say: dependencies, Yarn's committed releases and plug-ins, build output, vendored code.
+ */
+export const NEVER_CHECKED = [
+  'node_modules',
+  '.yarn',
+  'dist',
+  'build',
+  'coverage',
+  'out',
+  'vendor',
+];
+
 /** Flags that make a command write what it checks. */
 export const MUTATING = /(^|\s)(--fix|--write|-w|--apply|--apply-unsafe)(\s|=|$)/;
 
@@ -48,19 +62,25 @@ export function lintScriptKind(_body: string, mutating: boolean): 'lint' | 'lint
   return mutating ? 'lint-fix' : 'lint';
 }
 
-/** The installed package's major version (node_modules up from root), or undefined. */
-export function installedMajor(root: string, name: string): number | undefined {
+/** The installed package's version (node_modules up from root), or undefined. */
+export function installedVersion(root: string, name: string): string | undefined {
   for (let current = path.resolve(root); ; current = path.dirname(current)) {
     try {
       const manifest = JSON.parse(
         fs.readFileSync(path.join(current, 'node_modules', name, 'package.json'), 'utf8'),
       ) as { version?: unknown };
-      if (typeof manifest.version === 'string') return Number.parseInt(manifest.version, 10);
+      if (typeof manifest.version === 'string') return manifest.version;
     } catch {
       // Not installed here: look further up.
     }
     if (path.dirname(current) === current) return undefined;
   }
+}
+
+/** The installed package's major version (node_modules up from root), or undefined. */
+export function installedMajor(root: string, name: string): number | undefined {
+  const version = installedVersion(root, name);
+  return version === undefined ? undefined : Number.parseInt(version, 10);
 }
 
 /** A warm entry's answer (warm-entry.ts) as the plan reads it: why not, or undefined. */

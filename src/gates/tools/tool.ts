@@ -30,6 +30,12 @@ export interface ToolDescriptor {
   /** The file extensions (no dot, lower case) it checks: a changed scope passes it only these. */
   extensions?: readonly string[];
   /**
+   * The word of its marker command that stands for the whole tree (a glob, for a tool
+   * that takes no `.`): a call's paths replace it where it stands, so options and negated
+   * globs after it stay (markdownlint-cli2 applies a negation only to the globs before it).
+   */
+  wholeTreeArgument?: RegExp;
+  /**
    * Arguments given before explicit paths so the tool's own excludes still apply (ruff
    * lints an explicitly named excluded file unless told `--force-exclude`).
    */
@@ -124,6 +130,12 @@ export interface ScriptKnowledge {
   commandParser?(args: readonly string[]): string | undefined;
   /** What a script whose body runs only this tool is (`mutating`: it passes --fix, --write...). */
   kind?(body: string, mutating: boolean): ScriptKind | undefined;
+  /**
+   * Whether a script that is this one command runs as the gate's own step rather than
+   * through the package manager: only then can a `writes` redirect by argument reach it
+   * (stylelint deletes or writes .stylelintcache in the tree unless given --cache-location).
+   */
+  runsDirectly?(args: readonly string[]): boolean;
 }
 
 /**
