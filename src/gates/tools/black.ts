@@ -5,7 +5,7 @@ import type { ToolDescriptor } from './tool.js';
 export const black: ToolDescriptor = {
   name: 'black',
   programs: ['black'],
-  recognise: {},
+  recognise: { preCommitHooks: ['black', 'black-jupyter'] },
   extensions: PYTHON_EXTENSIONS,
   outputs: [],
 };

@@ -4,7 +4,7 @@ import type { ToolDescriptor } from './tool.js';
 export const shellcheck: ToolDescriptor = {
   name: 'shellcheck',
   programs: ['shellcheck'],
-  recognise: {},
+  recognise: { preCommitHooks: ['shellcheck'] },
   extensions: ['sh', 'bash'],
   outputs: [],
 };

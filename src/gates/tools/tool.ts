@@ -48,6 +48,35 @@ export interface ToolDescriptor {
   warm?: WarmKnowledge;
   /** How to get a missing program: its npm package, or an install hint. */
   install?: { npmPackage: string } | { hint: string };
+  /**
+   * How a command that runs it, written in a pre-commit hook, a tox env or a nox session,
+   * becomes its check (detect/tool-command.ts); without it, that command keeps no arguments.
+   */
+  commands?: CommandKnowledge;
+}
+
+export interface PreCommitHookKnowledge {
+  entry: readonly string[];
+  args?: readonly string[];
+  /** The hook repository's `rev` is its own version, not the tool's: only `additional_dependencies` pins the tool. */
+  revIsNotToolVersion?: boolean;
+}
+
+/** What a command of a tool, written elsewhere, keeps when it becomes the tool's check. */
+export interface CommandKnowledge {
+  /**
+   * What a pre-commit hook of the tool runs, by hook id: its `entry`, and the `args` it
+   * gets when the config gives none (from the hook repository's .pre-commit-hooks.yaml).
+   */
+  hooks?: Readonly<Record<string, PreCommitHookKnowledge>>;
+  /**
+   * Options a check keeps (`--config=` takes a value, given as `--config x` or
+   * `--config=x`): settings of what is checked, never of output, fixing or installing.
+   * Any other option is left out, and the gate's description names it.
+   */
+  keepOptions: readonly string[];
+  /** The check of a subcommand none of its marker gates runs (`biome lint`), from its first marker gate. */
+  subcommandGate?(subcommand: string, gate: MarkerGate): MarkerGate | undefined;
 }
 
 /** How a repository shows it uses a tool; detection tries these in this order. */
@@ -62,6 +91,8 @@ export interface Recognition {
   dependencies?: readonly string[];
   /** Words in a package.json script body that run it (`next lint`). */
   scriptWords?: readonly string[];
+  /** The pre-commit hook ids that run the tool. */
+  preCommitHooks?: readonly string[];
 }
 
 /** What detection reads of the project root, once, for every tool. */
