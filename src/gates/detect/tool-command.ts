@@ -142,6 +142,7 @@ function withArguments(
  */
 function sortArguments(
   args: readonly string[],
+  check: readonly string[],
   keepOptions: readonly string[],
   project: ProjectFacts,
   positionals: ToolCheckOptions['positionals'],
@@ -156,6 +157,8 @@ function sortArguments(
       const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
       const name = equals === -1 ? arg : arg.slice(0, equals);
       afterDropped = false;
+      // What the check already has (`--check` of `ruff format --check`) is neither kept again nor left out.
+      if (equals === -1 && check.includes(arg)) continue;
       if (keepOptions.includes(`${name}=`)) {
         const value = equals === -1 ? args[index + 1] : undefined;
         if (equals !== -1) kept.push(arg);
@@ -173,6 +176,8 @@ function sortArguments(
     const path = arg.replace(/\/+$/, '') || arg;
     if (afterDropped) dropped.push(`\`${arg}\` (taken as the value of the option before it)`);
     else if (positionals === 'drop') dropped.push(`\`${arg}\` (the hook is given file names)`);
+    else if (path === '.')
+      continue; // the whole project, as the check runs by default
     else if (project.exists(path)) targets.push(path);
     else dropped.push(`\`${arg}\` (no such path)`);
     afterDropped = false;
@@ -216,6 +221,7 @@ export function toolCheck(
   const args = words.slice(usesSubcommands ? 2 : 1);
   const sorted = sortArguments(
     args,
+    gate!.command,
     tool.commands?.keepOptions ?? [],
     project,
     options.positionals,

@@ -28,6 +28,26 @@ export interface EnvironmentCommands {
   notes: string[];
 }
 
+/**
+ * Commands that set an environment up (`pip install -e .`, `poetry install`, `mypy
+ * --install-types`): the gate runs none, it uses the project's environment as it is.
+ */
+function installs(words: readonly string[]): boolean {
+  const [program, first, second] = words;
+  return (
+    (program === 'pip' && first === 'install') ||
+    (program === 'uv' && (first === 'sync' || (first === 'pip' && second === 'install'))) ||
+    (['poetry', 'pdm', 'pipenv'].includes(program ?? '') &&
+      ['install', 'sync'].includes(first ?? '')) ||
+    words.includes('--install-types')
+  );
+}
+
+/** A command that only prints a version (`ruff version`, `python --version`): it checks nothing. */
+function printsVersion(words: readonly string[]): boolean {
+  return words.length === 2 && ['--version', '-V', 'version'].includes(words[1]!);
+}
+
 /** An environment runner's file read into environments. */
 interface EnvironmentSource {
   file: string;
@@ -71,30 +91,36 @@ export function parseIni(text: string): Map<string, Map<string, string>> {
  */
 function substitute(line: string, notes: string[]): string | undefined {
   let unknown = false;
-  const result = line.replace(/\{([^{}]*)\}/g, (_whole, inner: string) => {
-    const [name, ...rest] = inner.split(':');
-    const fallback = rest.join(':');
-    switch (name!.trim()) {
-      case 'posargs':
-        return fallback;
-      case 'toxinidir':
-      case 'tox_root':
-        return '.';
-      case 'envpython':
-      case 'env_python':
-        return 'python';
-      case 'envbindir':
-      case 'env_bin_dir':
-        return '';
-      default:
-        unknown = true;
-        notes.push(`\`{${inner}}\` is a tox substitution a gate cannot make`);
-        return '';
-    }
-  });
-  if (unknown) return undefined;
-  // `{toxinidir}/src` is ./src; `{envbindir}/ruff` is ruff.
-  return result.replace(/(^|\s)\.\/(?=\S)/g, '$1').replace(/(^|\s)\/(?=\S)/g, '$1');
+  // `{toxinidir}/src` is src where the gate runs; `{envbindir}/ruff` is the environment's ruff.
+  let result = line.replace(/\{(toxinidir|tox_root|envbindir|env_bin_dir)\}\//g, '');
+  // Innermost first: `{posargs:{toxinidir}}` takes two rounds.
+  for (let round = 0; round < 4 && /\{[^{}]*\}/.test(result); round += 1)
+    result = substituteOnce(result);
+  return unknown ? undefined : result;
+
+  function substituteOnce(text: string): string {
+    return text.replace(/\{([^{}]*)\}/g, (_whole, inner: string) => {
+      const [name, ...rest] = inner.split(':');
+      const fallback = rest.join(':');
+      switch (name!.trim()) {
+        case 'posargs':
+          return fallback;
+        case 'toxinidir':
+        case 'tox_root':
+          return '.';
+        case 'envpython':
+        case 'env_python':
+          return 'python';
+        case 'envbindir':
+        case 'env_bin_dir':
+          return '';
+        default:
+          unknown = true;
+          notes.push(`\`{${inner}}\` is a tox substitution a gate cannot make`);
+          return '';
+      }
+    });
+  }
 }
 
 /** Whether a factor-conditional line (`lint: ruff check .`) applies to the env. */
@@ -405,10 +431,7 @@ export function environmentGates(
           skip(environment.commands);
           continue;
         }
-        if (environment.commands.length === 0) {
-          skip('it runs no command');
-          continue;
-        }
+
         const steps: GateStep[] = [];
         const fixes: string[][] = [];
         const notes = [...environment.notes];
@@ -416,6 +439,13 @@ export function environmentGates(
         // One known tool's check takes a call's paths as its marker gate does.
         let singlePaths: PathsMode = 'none';
         for (const command of environment.commands) {
+          if (installs(unwrap([...command]))) {
+            notes.push(
+              `\`${command.join(' ')}\` is not run: the gate uses the project's environment`,
+            );
+            continue;
+          }
+          if (printsVersion(unwrap([...command]))) continue;
           const check = toolCheck(command, project, {
             source: source.file,
             ruffFixes,
@@ -440,8 +470,8 @@ export function environmentGates(
               : `it runs \`${command.join(' ')}\`, which is not a known read-only check${typeof check === 'string' ? ` (${check})` : ''}`;
           break;
         }
-        if (refused) {
-          skip(refused);
+        if (refused || steps.length === 0) {
+          skip(refused ?? 'it runs no check');
           continue;
         }
         const earlier = coverage.covering(steps.map((step) => step.command));
