@@ -189,6 +189,45 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
     ]);
   });
 
+  it("applies a hook's exclude where the tool has the option: mypy's regex, ruff's directories", () => {
+    const root = makeRepo({
+      '.pre-commit-config.yaml': `repos:
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.15.16
+    hooks:
+      - id: ruff-format
+        exclude: ^(migrations|vendor)/
+  - repo: https://github.com/pre-commit/mirrors-mypy
+    rev: v1.13.0
+    hooks:
+      - id: mypy
+        args: []
+        exclude: ^tests/fixtures/.*\\.py$
+`,
+      'migrations/0001.py': '',
+      'vendor/lib.py': '',
+    });
+    const gates = detectGates(root).gates;
+    expect(gates.map(summary)).to.deep.equal([
+      [
+        'ruff_format',
+        'ruff format --check --force-exclude --extend-exclude migrations --extend-exclude vendor',
+        'ruff format --force-exclude --extend-exclude migrations --extend-exclude vendor',
+        '.pre-commit-config.yaml',
+      ],
+      [
+        'mypy',
+        // `args: []` replaces mirrors-mypy's default args.
+        'mypy --show-column-numbers --no-error-summary --no-pretty --no-color-output --exclude ^tests/fixtures/.*\\.py$ .',
+        null,
+        '.pre-commit-config.yaml',
+      ],
+    ]);
+    expect(gates[0].description).to.include(
+      "leaves out what the hook's `exclude: ^(migrations|vendor)/` does",
+    );
+  });
+
   it('pins from additional_dependencies, maps biome hooks to their own checks, reads local hooks by entry', () => {
     const root = makeRepo({
       '.pre-commit-config.yaml': `repos:

@@ -2,7 +2,7 @@ import { load } from 'js-yaml';
 import { TOOLS } from '../tools/index.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 import { splitChain } from './scripts.js';
-import { toolCheck, type NotServed } from './tool-command.js';
+import { toolCheck, withArguments, type NotServed } from './tool-command.js';
 
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
 
@@ -81,6 +81,18 @@ export function filesAsDirectories(pattern: string, project: ProjectFacts): stri
     (directory) => /^[\w-]+(\/[\w-]+)*$/.test(directory) && project.exists(directory),
   );
   return plain ? directories : undefined;
+}
+
+/** The tool's options that exclude what a hook's `exclude` does, when the tool can say it. */
+function excludeArguments(
+  pattern: string,
+  tool: ToolDescriptor,
+  project: ProjectFacts,
+): string[] | undefined {
+  const exclude = tool.commands?.exclude;
+  if (exclude?.takes === 'regex') return [exclude.option, pattern];
+  const directories = exclude && filesAsDirectories(pattern, project);
+  return directories?.flatMap((directory) => [exclude!.option, directory]);
 }
 
 /** The tool version a hook pins: a matching `additional_dependencies` entry, else its `rev`. */
@@ -187,21 +199,25 @@ export function preCommitGates(
       hook.files === undefined ? undefined : filesAsDirectories(hook.files, project);
     if (directories && check.targets.length === 0) {
       // `files: ^src/` keeps the hook to src: so does the check.
-      command = [
-        ...command.filter((word, index) => index < command.length - 1 || word !== '.'),
-        ...directories,
-      ];
-      fix = fix && [
-        ...fix.filter((word, index) => index < fix!.length - 1 || word !== '.'),
-        ...directories,
-      ];
+      command = withArguments(command, [], directories);
+      fix = fix && withArguments(fix, [], directories);
       paths = 'none';
       notes.push(`checks ${directories.join(', ')} (the hook's files)`);
     } else if (hook.files !== undefined)
       notes.push(
         `the hook's \`files: ${hook.files}\` is not applied: the gate checks what ${check.tool.name}'s own config selects`,
       );
-    if (hook.exclude !== undefined && hook.exclude !== '^$')
+    const exclude =
+      hook.exclude === undefined || hook.exclude === '^$'
+        ? undefined
+        : excludeArguments(hook.exclude, check.tool, project);
+    if (exclude) {
+      command = withArguments(command, exclude, []);
+      fix = fix && withArguments(fix, exclude, []);
+      notes.push(
+        `leaves out what the hook's \`exclude: ${hook.exclude}\` does (${exclude.join(' ')})`,
+      );
+    } else if (hook.exclude !== undefined && hook.exclude !== '^$')
       notes.push(
         `the hook's \`exclude: ${hook.exclude}\` is not applied (use ${check.tool.name}'s own exclude)`,
       );

@@ -120,7 +120,7 @@ export class CheckCoverage {
 }
 
 /** argv with options put before its final `.` and `targets` instead of it (or at the end). */
-function withArguments(
+export function withArguments(
   argv: readonly string[],
   options: readonly string[],
   targets: readonly string[],

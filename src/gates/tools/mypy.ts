@@ -53,6 +53,8 @@ export const mypy: ToolDescriptor = {
     hooks: {
       mypy: { entry: ['mypy'], args: ['--ignore-missing-imports', '--scripts-are-modules'] },
     },
+    // mypy's --exclude is a regex searched in paths from the root, as pre-commit's is.
+    exclude: { option: '--exclude', takes: 'regex' },
     // Never --install-types (it installs from the network) nor output options (the parser's).
     keepOptions: [
       '--config-file=',

@@ -46,6 +46,7 @@ export const ruff: ToolDescriptor = {
       ruff: { entry: ['ruff', 'check', '--force-exclude'] },
       'ruff-format': { entry: ['ruff', 'format', '--force-exclude'] },
     },
+    exclude: { option: '--extend-exclude', takes: 'directories' },
     keepOptions: [
       '--config=',
       '--select=',

@@ -75,6 +75,12 @@ export interface CommandKnowledge {
    * Any other option is left out, and the gate's description names it.
    */
   keepOptions: readonly string[];
+  /**
+   * How a check leaves out what a pre-commit hook's `exclude` (a Python regex on paths
+   * from the root) leaves out: an option taking that regex, or one taking directories
+   * (used only when the regex is just `^dir/`).
+   */
+  exclude?: { option: string; takes: 'regex' | 'directories' };
   /** The check of a subcommand none of its marker gates runs (`biome lint`), from its first marker gate. */
   subcommandGate?(subcommand: string, gate: MarkerGate): MarkerGate | undefined;
 }
