@@ -317,7 +317,7 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
     hooks: [{ id: ruff }]
 `,
       Makefile:
-        'lint:\n\truff check .\ntypecheck:\n\tmypy src\nformat-check:\n\truff format --check .\n',
+        'lint:\n\t@echo linting\n\truff check .\ntypecheck:\n\tmypy src\nformat-check:\n\truff format --check .\nvet:\n\truff check .\n\tflake8 .\n',
       'tox.ini': '[testenv:lint]\ncommands = ruff check src\n',
       'src/a.py': '',
     });
@@ -327,6 +327,8 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
       ['ruff', '.pre-commit-config.yaml'],
       ['ruff_format', 'pyproject.toml'],
       ['mypy', 'pyproject.toml'],
+      // It also runs flake8, which no earlier gate runs: served whole.
+      ['vet', 'Makefile'],
     ]);
     expect(notServed.map((item) => `${item.source}: ${item.name}: ${item.why}`)).to.deep.equal([
       '.pre-commit-config.yaml: hook for lint: it runs a check already run by gate `lint`',

@@ -82,6 +82,9 @@ export function checkKey(argv: readonly string[]): string | undefined {
   return tool ? `${tool.name}:${subcommandOf(words) ?? ''}` : undefined;
 }
 
+/** Programs that check nothing (a recipe's messages and moves). */
+const INERT = new Set(['echo', 'printf', 'true', ':', 'cd']);
+
 /**
  * Which gate runs each check (a tool and its subcommand: `ruff:check`, `mypy:`), so a
  * later source serves a check once: a gate whose every command is a check an earlier
@@ -104,9 +107,11 @@ export class CheckCoverage {
 
   /** `gate \`ruff\`` when earlier gates run every one of these checks, else undefined. */
   covering(commands: readonly (readonly string[])[]): string | undefined {
-    if (commands.length === 0) return undefined;
+    // `@echo linting` checks nothing: it neither adds a check nor keeps one from counting.
+    const checks = commands.filter((command) => !INERT.has(command[0] ?? ''));
+    if (checks.length === 0) return undefined;
     const gates = new Set<string>();
-    for (const command of commands) {
+    for (const command of checks) {
       const key = checkKey(command);
       const gate =
         key === undefined
