@@ -119,6 +119,14 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
     });
     expect(mypy.additionalDependencies).to.deep.equal(['types-requests', 'pydantic>=2']);
     expect(hooks.find((hook) => hook.id === 'pylint').types).to.deep.equal(['types: [python]']);
+    // `pre-commit autoupdate --freeze` pins a commit and keeps its tag in a comment.
+    const frozen = parsePreCommitConfig(
+      'repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: 0123456789abcdef0123456789abcdef01234567  # frozen: v0.15.9\n    hooks:\n      - id: ruff-check\n',
+    );
+    expect(frozen[0]).to.deep.include({
+      rev: '0123456789abcdef0123456789abcdef01234567',
+      frozen: 'v0.15.9',
+    });
     expect(parsePreCommitConfig('repos: [')).to.match(/^it is not valid YAML/);
     expect(parsePreCommitConfig('default_stages: [commit]\n')).to.equal('it has no `repos` list');
   });
@@ -168,6 +176,17 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
       from: 'rev v1.13.0 of https://github.com/pre-commit/mirrors-mypy',
     });
     expect(byName.ruff.pinned.version).to.equal('0.15.16');
+    const frozenRoot = makeRepo({
+      '.pre-commit-config.yaml': PRE_COMMIT.replace(
+        'rev: v0.15.16',
+        'rev: 0123456789abcdef0123456789abcdef01234567  # frozen: v0.15.9',
+      ),
+    });
+    expect(detectGates(frozenRoot).gates[0].pinned).to.deep.equal({
+      tool: 'ruff',
+      version: '0.15.9',
+      from: 'rev 0123456789abcdef0123456789abcdef01234567 # frozen: v0.15.9 of https://github.com/astral-sh/ruff-pre-commit',
+    });
     expect(notServed.map((item) => [item.name, item.why])).to.deep.equal([
       [
         'hook trailing-whitespace',

@@ -11,6 +11,8 @@ export interface PreCommitHook {
   /** The hook repository's URL, `local` or `meta`. */
   repo: string;
   rev?: string;
+  /** The tag a commit `rev` was frozen from (`# frozen: v0.15.9`, written by `pre-commit autoupdate --freeze`). */
+  frozen?: string;
   id: string;
   entry?: string;
   args?: string[];
@@ -44,6 +46,12 @@ export function parsePreCommitConfig(source: string): PreCommitHook[] | string {
   }
   const repos = (document as { repos?: unknown } | null)?.repos;
   if (!Array.isArray(repos)) return 'it has no `repos` list';
+  // A frozen rev's tag lives in a YAML comment, which the parsed document no longer has.
+  const frozen = new Map(
+    [...source.matchAll(/\brev:\s*['"]?([0-9a-f]{7,40})['"]?\s+#\s*frozen:\s*(\S+)/g)].map(
+      (match) => [match[1]!, match[2]!] as const,
+    ),
+  );
   const hooks: PreCommitHook[] = [];
   for (const repo of repos as Record<string, unknown>[]) {
     if (!repo || typeof repo !== 'object' || !Array.isArray(repo.hooks)) continue;
@@ -56,6 +64,7 @@ export function parsePreCommitConfig(source: string): PreCommitHook[] | string {
       hooks.push({
         repo: text(repo.repo) ?? '',
         ...(text(repo.rev) !== undefined ? { rev: text(repo.rev)! } : {}),
+        ...(frozen.has(text(repo.rev) ?? '') ? { frozen: frozen.get(text(repo.rev)!)! } : {}),
         id,
         ...(text(hook.entry) !== undefined ? { entry: text(hook.entry)! } : {}),
         ...(strings(hook.args) ? { args: strings(hook.args)! } : {}),
@@ -112,8 +121,10 @@ function pinnedVersion(
   }
   const knowledge = tool.commands?.hooks?.[hook.id];
   if (hook.rev === undefined || knowledge?.revIsNotToolVersion) return undefined;
-  const rev = /^v?(\d+(?:\.\d+)+(?:[-.+][\w.]+)?)$/.exec(hook.rev);
-  return rev ? { version: rev[1]!, from: `rev ${hook.rev} of ${hook.repo}` } : undefined;
+  const tag = hook.frozen ?? hook.rev;
+  const rev = /^v?(\d+(?:\.\d+)+(?:[-.+][\w.]+)?)$/.exec(tag);
+  const written = hook.frozen ? `${hook.rev} # frozen: ${hook.frozen}` : hook.rev;
+  return rev ? { version: rev[1]!, from: `rev ${written} of ${hook.repo}` } : undefined;
 }
 
 /** The tool whose pre-commit hook this is: by hook id for a hook repository, by entry for a local hook. */
