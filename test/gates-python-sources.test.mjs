@@ -589,7 +589,7 @@ def tests(session):
   it("list shows each gate's source and the steps it runs, and what is not served", () => {
     const root = makeRepo({
       'tox.ini':
-        '[testenv:lint]\ncommands =\n    ruff check .\n    flake8 .\n[testenv:mypy]\ncommands = python -m build\n',
+        '[testenv:lint]\ncommands =\n    ruff check .\n    flake8 .\n[testenv:mypy]\ncommands = python -m build\n[testenv:ruff]\ncommands = ruff rule F401\n',
     });
     const result = runCli(['list', '--root', root]);
     expect(result.code, result.stderr).to.equal(0);
@@ -597,6 +597,9 @@ def tests(session):
     expect(result.stdout).to.include('runs:    ruff check --no-fix --output-format json; flake8 .');
     expect(result.stdout).to.include(
       'tox.ini: tox env mypy — it runs `python -m build`, which is not a known read-only check',
+    );
+    expect(result.stdout).to.include(
+      'tox.ini: tox env ruff — it runs `ruff rule F401`, which is not a known read-only check (`ruff rule F401` is none of the ruff checks mcp-gates knows (ruff check, ruff format))',
     );
   });
 });

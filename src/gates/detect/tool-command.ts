@@ -210,34 +210,29 @@ export function toolCheck(
   if (gates.length === 0) return `mcp-gates knows ${tool.name} but has no check command for it yet`;
   const subcommand = subcommandOf(words);
   const usesSubcommands = gates.some((gate) => subcommandOf(gate.command) !== undefined);
-  let gate: MarkerGate | undefined = gates[0];
-  if (usesSubcommands) {
-    gate =
-      gates.find((candidate) => candidate.command[1] === subcommand) ??
+  const gate = usesSubcommands
+    ? (gates.find((candidate) => candidate.command[1] === subcommand) ??
       (subcommand === undefined
         ? undefined
-        : tool.commands?.subcommandGate?.(subcommand, gates[0]!));
-    if (!gate)
-      return `\`${words.join(' ')}\` runs ${tool.name} ${subcommand ?? words[1] ?? ''}, which is none of its checks`.replace(
-        / ,/,
-        ',',
-      );
-  }
+        : tool.commands?.subcommandGate?.(subcommand, gates[0]!)))
+    : gates[0];
+  if (!gate)
+    return `\`${words.join(' ')}\` is none of the ${tool.name} checks mcp-gates knows (${gates.map((known) => known.command.slice(0, 2).join(' ')).join(', ')})`;
   const args = words.slice(usesSubcommands ? 2 : 1);
   const sorted = sortArguments(
     args,
-    gate!.command,
+    gate.command,
     tool.commands?.keepOptions ?? [],
     project,
     options.positionals,
   );
   const fixes = !readOnlyProgram(words, options.ruffFixes);
-  const command = withArguments(gate!.command, sorted.kept, sorted.targets);
-  const fix = gate!.fix ? withArguments(gate!.fix, sorted.kept, sorted.targets) : null;
+  const command = withArguments(gate.command, sorted.kept, sorted.targets);
+  const fix = gate.fix ? withArguments(gate.fix, sorted.kept, sorted.targets) : null;
   return {
     tool,
     // Named paths replace the whole project: a call's paths could not narrow them.
-    gate: { ...gate!, command, fix, paths: sorted.targets.length > 0 ? 'none' : gate!.paths },
+    gate: { ...gate!, command, fix, paths: sorted.targets.length > 0 ? 'none' : gate.paths },
     fixes,
     dropped: sorted.dropped,
     targets: sorted.targets,
