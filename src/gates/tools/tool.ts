@@ -53,6 +53,11 @@ export interface ToolDescriptor {
    * becomes its check (detect/tool-command.ts); without it, that command keeps no arguments.
    */
   commands?: CommandKnowledge;
+  /**
+   * A tool that takes files, not a directory (shellcheck): a call with no paths whose
+   * command names no file gets the files `list` finds at run time.
+   */
+  runTimeFiles?: RunTimeFiles;
 }
 
 export interface PreCommitHookKnowledge {
@@ -83,6 +88,16 @@ export interface CommandKnowledge {
   exclude?: { option: string; takes: 'regex' | 'directories' };
   /** The check of a subcommand none of its marker gates runs (`biome lint`), from its first marker gate. */
   subcommandGate?(subcommand: string, gate: MarkerGate): MarkerGate | undefined;
+}
+
+/** How a tool that takes only files gets them when a call names none (run-time-files.ts). */
+export interface RunTimeFiles {
+  /** Whether the argv already names files (operands), so nothing is added. */
+  namesFiles(argv: readonly string[]): boolean;
+  /** Which files it checks, among the project's own files (git's tracked and unignored). */
+  checks(file: string, head: () => string): boolean;
+  /** What the files are, for the report (`shell scripts`). */
+  what: string;
 }
 
 /** How a repository shows it uses a tool; detection tries these in this order. */
