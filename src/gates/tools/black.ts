@@ -37,6 +37,27 @@ export const black: ToolDescriptor = {
   outputs: [{ parser: blackParser }],
   script: formatterScript(blackParser.name, CHECKS),
   warm: { cold: 'a Python program; it runs cold' },
+  commands: {
+    // psf/black-pre-commit-mirror: black rewrites. Its --exclude options are regexes on
+    // paths with a leading `/`, not pre-commit's, so a hook's exclude is only named.
+    hooks: { black: { entry: ['black'] }, 'black-jupyter': { entry: ['black'] } },
+    keepOptions: [
+      '--config=',
+      '--line-length=',
+      '-l=',
+      '--target-version=',
+      '-t=',
+      '--skip-string-normalization',
+      '-S',
+      '--skip-magic-trailing-comma',
+      '-C',
+      '--preview',
+      '--unstable',
+      '--pyi',
+      '--ipynb',
+      '--python-cell-magics=',
+    ],
+  },
   install: {
     hint: 'install black in the project (uv add --dev black, or pip install black; Debian: apt-get install black) and put its bin directory on PATH',
   },

@@ -54,6 +54,26 @@ export const golangciLint: ToolDescriptor = {
     kind: lintScriptKind,
   },
   warm: { cold: 'native (Go), starts fast; it keeps its own content-keyed cache' },
+  commands: {
+    // golangci/golangci-lint's hooks fix. `--new-from-rev HEAD` is left out: on a clean
+    // tree it reports nothing, and a gate checks the whole project.
+    hooks: {
+      'golangci-lint': { entry: ['golangci-lint', 'run', '--fix'] },
+      'golangci-lint-full': { entry: ['golangci-lint', 'run', '--fix'] },
+    },
+    keepOptions: [
+      '--config=',
+      '-c=',
+      '--enable=',
+      '-E=',
+      '--disable=',
+      '-D=',
+      '--enable-only=',
+      '--build-tags=',
+      '--timeout=',
+      '--no-config',
+    ],
+  },
   install: {
     hint: 'install golangci-lint (https://golangci-lint.run/welcome/install/, e.g. brew install golangci-lint or its install.sh) and put it on PATH',
   },

@@ -91,6 +91,7 @@ export const prettier: ToolDescriptor = {
     configFiles: PRETTIER_CONFIGS,
     packageJsonKeys: ['prettier'],
     scriptWords: ['prettier'],
+    preCommitHooks: ['prettier'],
   },
   gates: (project, source) => [prettierGate(project, source)],
   yieldsToScripts: { scriptGate: 'format' },
@@ -158,6 +159,26 @@ export const prettier: ToolDescriptor = {
   warm: {
     worker: 'prettier',
     unsupported: (runDir, env) => entryProblem(prettierEntry(runDir, env)),
+  },
+  commands: {
+    // pre-commit/mirrors-prettier (and its forks) write.
+    hooks: { prettier: { entry: ['prettier', '--write', '--ignore-unknown'] } },
+    keepOptions: [
+      '--config=',
+      '--ignore-path=',
+      '--ignore-unknown',
+      '-u',
+      '--plugin=',
+      '--parser=',
+      '--print-width=',
+      '--tab-width=',
+      '--use-tabs',
+      '--single-quote',
+      '--no-semi',
+      '--trailing-comma=',
+      '--prose-wrap=',
+      '--end-of-line=',
+    ],
   },
   install: { npmPackage: 'prettier' },
 };

@@ -85,6 +85,26 @@ export const shellcheck: ToolDescriptor = {
     kind: lintScriptKind,
   },
   warm: { cold: 'native (Haskell), starts fast' },
+  commands: {
+    hooks: { shellcheck: { entry: ['shellcheck'] } },
+    // `--exclude` here names rule codes, not paths.
+    keepOptions: [
+      '--severity=',
+      '-S=',
+      '--exclude=',
+      '-e=',
+      '--enable=',
+      '-o=',
+      '--shell=',
+      '-s=',
+      '--external-sources',
+      '-x',
+      '--source-path=',
+      '-P=',
+      '--rcfile=',
+      '--norc',
+    ],
+  },
   install: {
     hint: 'install ShellCheck (Debian/Ubuntu: apt-get install shellcheck; macOS: brew install shellcheck) and put it on PATH',
   },
