@@ -283,8 +283,9 @@ const EDITS = {
   'recursive listing: a nested file added or deleted': {
     tools: ['eslint'],
     run: ({ root, random }) => {
-      const present = fs
-        .readdirSync(path.join(root, 'fixtures'), { recursive: true })
+      // A branch switch to a commit whose fixtures were all deleted removes the directory.
+      const fixtures = path.join(root, 'fixtures');
+      const present = (fs.existsSync(fixtures) ? fs.readdirSync(fixtures, { recursive: true }) : [])
         .map(String)
         .filter((name) => name.endsWith('.txt'));
       if (present.length > 0 && random() < 0.5)
