@@ -91,6 +91,12 @@ describe('gates parsers on real tool output', () => {
       'oxfmt',
       'mypy',
       'pyright-json',
+      'black',
+      'isort',
+      'codespell',
+      'shellcheck-json',
+      'golangci-json',
+      'sarif',
     ]);
   });
 

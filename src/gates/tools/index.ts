@@ -3,8 +3,11 @@ import { commandWithPaths } from '../gate-spec.js';
 import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
+import { codespell } from './codespell.js';
 import { eslint, eslintDaemon } from './eslint.js';
 import { gofmt, goVet } from './go.js';
+import { golangciLint } from './golangci-lint.js';
+import { isort } from './isort.js';
 import { mypy } from './mypy.js';
 import { oxfmt } from './oxfmt.js';
 import { oxlint } from './oxlint.js';
@@ -48,7 +51,10 @@ export const TOOLS: readonly ToolDescriptor[] = [
   gofmt,
   eslintDaemon,
   black,
+  isort,
+  codespell,
   shellcheck,
+  golangciLint,
 ];
 
 /** The program's name without directory or Windows extension. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ScriptKnowledge } from './tool.js';
 
 /**
  * What several tool modules share: the file families they check and the words of an
@@ -65,4 +66,29 @@ export function installedMajor(root: string, name: string): number | undefined {
 /** A warm entry's answer (warm-entry.ts) as the plan reads it: why not, or undefined. */
 export function entryProblem(entry: object | string): string | undefined {
   return typeof entry === 'string' ? entry : undefined;
+}
+
+/**
+ * A pyproject.toml that declares `name` as a dependency: a quoted requirement opening a
+ * line or following `[` or `,` in a PEP 621 or PEP 735 list (`"black>=23"`,
+ * `'black[jupyter]'`; not `profile = "black"`), or a Poetry table key (`black = "^23"`).
+ */
+export function pythonDependency(name: string): RegExp {
+  return new RegExp(
+    `(?:^|[[,])[ \\t]*["']${name}(?:\\[[^\\]"'\\n]*\\])?[ \\t]*(?:[<>=!~;@][^"'\\n]*)?["']|^[ \\t]*${name}[ \\t]*=`,
+    'm',
+  );
+}
+
+/**
+ * What a formatter's script is (black, isort): a check read by `parser` when it passes one
+ * of its check options, else a rewrite (whose output is no check to read).
+ */
+export function formatterScript(parser: string, checkOptions: readonly string[]): ScriptKnowledge {
+  return {
+    textParser: parser,
+    commandParser: (args) => (setsOption(args, ...checkOptions) ? parser : undefined),
+    kind: (body) =>
+      setsOption(body.split(/\s+/), ...checkOptions) ? 'format-check' : 'format-write',
+  };
 }

@@ -48,6 +48,21 @@ export interface ToolDescriptor {
   warm?: WarmKnowledge;
   /** How to get a missing program: its npm package, or an install hint. */
   install?: { npmPackage: string } | { hint: string };
+  /**
+   * A tool that takes files, not a directory (shellcheck): a call with no paths whose
+   * command names no file gets the files `list` finds at run time.
+   */
+  runTimeFiles?: RunTimeFiles;
+}
+
+/** How a tool that takes only files gets them when a call names none (run-time-files.ts). */
+export interface RunTimeFiles {
+  /** Whether the argv already names files (operands), so nothing is added. */
+  namesFiles(argv: readonly string[]): boolean;
+  /** Which files it checks, among the project's own files (git's tracked and unignored). */
+  checks(file: string, head: () => string): boolean;
+  /** What the files are, for the report (`shell scripts`). */
+  what: string;
 }
 
 /** How a repository shows it uses a tool; detection tries these in this order. */
@@ -62,6 +77,8 @@ export interface Recognition {
   dependencies?: readonly string[];
   /** Words in a package.json script body that run it (`next lint`). */
   scriptWords?: readonly string[];
+  /** The ids of the pre-commit hooks (`.pre-commit-config.yaml`) that run it. */
+  preCommitHooks?: readonly string[];
 }
 
 /** What detection reads of the project root, once, for every tool. */

@@ -29,6 +29,9 @@ interface PrettierCli {
   run(rawArguments: string[]): Promise<void>;
 }
 
+/** Prettier warns of a deprecated option once per process (its normalizer's module state). */
+const ONCE_PER_PROCESS_WARNING = / is deprecated/;
+
 /** Arguments that write files, read stdin or answer something other than a check. */
 const COLD_ONLY_ARGUMENT =
   /^(--write|-w|--cache.*|--stdin-filepath.*|--find-config-path.*|--file-info.*|--support-info|--help|-h|--version|-v|--experimental-cli|--debug-.*)$/;
@@ -71,6 +74,8 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     path.join(workerPrivateDirectory(), 'prettier-cache'),
   ];
 
+  let warnedOnce = false;
+
   const run = async (args: string[]): Promise<ToolOutcome> => {
     const coldOnly = args.find((argument) => COLD_ONLY_ARGUMENT.test(argument));
     if (coldOnly) return { notWarmable: `prettier ${coldOnly} runs cold` };
@@ -81,9 +86,15 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     await warningsDelivered();
     const printed = warning();
     if (printed) return { notWarmable: printed };
+    // This answer has the warning (it is the first); the next ones would not.
+    warnedOnce = ONCE_PER_PROCESS_WARNING.test(captured.stdout + captured.stderr);
     return { exitCode, stdout: captured.stdout, stderr: captured.stderr, order: captured.order };
   };
   const configFilesNamed = (args: string[]) =>
     optionValues(root, args, ['--config', '--ignore-path']);
-  return { run, configFilesNamed };
+  const retireBecause = () =>
+    warnedOnce
+      ? 'prettier warned of a deprecated option, which it does once per process: a fresh worker answers, with the warning'
+      : undefined;
+  return { run, configFilesNamed, retireBecause };
 }
