@@ -14,7 +14,7 @@ import {
   copyRepo,
   envWithTools,
   loadOutput,
-  recordedVersions,
+  recordedCase,
   REPO_ROOT,
   TOOL_BIN,
 } from './fixtures/gates-support.mjs';
@@ -24,6 +24,10 @@ import { installTools, toolCacheDir } from './fixtures/warm/tool-versions.mjs';
 const LIVE_TOOLS = Object.entries(RECORDED_TOOLS).filter(
   ([tool, spec]) => spec.package && tool !== 'vitest',
 );
+
+/** The versions generate.mjs recorded `tool`'s cases on (not other recordings' directories). */
+const liveVersions = (tool, spec) =>
+  recordedCase(tool, spec.cases[0].name).map(({ version }) => version);
 
 /** This repository's own version of an npm package, if it has one. */
 function ownVersion(name) {
@@ -54,7 +58,7 @@ describe('recorded tool outputs equal a live run of the same version', function 
     if (process.platform === 'win32') this.skip();
     const toInstall = [];
     for (const [tool, spec] of LIVE_TOOLS) {
-      for (const version of recordedVersions(tool)) {
+      for (const version of liveVersions(tool, spec)) {
         const key = `${spec.package}@${version}`;
         if (ownVersion(spec.package) === version) bins.set(key, TOOL_BIN);
         else toInstall.push([spec.package, version]);
@@ -75,7 +79,7 @@ describe('recorded tool outputs equal a live run of the same version', function 
   after(cleanupTemporary);
 
   for (const [tool, spec] of LIVE_TOOLS) {
-    for (const version of recordedVersions(tool)) {
+    for (const version of liveVersions(tool, spec)) {
       describe(`${tool} ${version}`, () => {
         for (const { name, repo, argv, parser } of spec.cases) {
           it(name, function () {
