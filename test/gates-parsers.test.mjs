@@ -1,8 +1,15 @@
-// Each parser on output recorded from the real tool (test/fixtures/outputs; see its README).
+// Each parser on output recorded from the real tool, every recorded version of it
+// (test/fixtures/outputs/<tool>/<version>; see its README).
 import { expect } from 'chai';
 import { findParser, PARSER_NAMES } from '../dist/gates/index.js';
 import { parseGateOutputSync } from '../dist/gates/parsers/parse-step.js';
-import { loadOutput } from './fixtures/gates-support.mjs';
+import {
+  eachVersion,
+  loadOutput,
+  recordedCaseNames,
+  recordedVersions,
+} from './fixtures/gates-support.mjs';
+import { RECORDED_TOOLS } from './fixtures/outputs/cases.mjs';
 
 const ROOT = '/home/dev/project';
 
@@ -23,7 +30,43 @@ function brief(findings) {
   return findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule}`);
 }
 
+/**
+ * How many versions each tool has recorded at least: the current and previous major (or
+ * line) where it installs here; go and cargo have one toolchain, ruff one real version
+ * (plus the hand-written older formats).
+ */
+const MINIMUM_VERSIONS = {
+  eslint: 3,
+  prettier: 2,
+  tsc: 2,
+  biome: 2,
+  oxlint: 2,
+  xo: 2,
+  vitest: 2,
+  pyright: 2,
+  stylelint: 2,
+  oxfmt: 2,
+  mypy: 2,
+  ruff: 2,
+  go: 1,
+  cargo: 1,
+};
+
 describe('gates parsers on real tool output', () => {
+  it('has each tool recorded on its versions, every case of cases.mjs on each of them', () => {
+    for (const [tool, minimum] of Object.entries(MINIMUM_VERSIONS)) {
+      const versions = recordedVersions(tool);
+      expect(versions.length, `${tool}: ${versions}`).to.be.at.least(minimum);
+      // generate.mjs records a tool's cases together; other recordings (SARIF, the
+      // hand-written ruff formats) sit in their own cases or version directories.
+      const table = RECORDED_TOOLS[tool].cases.map((item) => item.name).sort();
+      for (const version of versions) {
+        const own = recordedCaseNames(tool, version).filter((name) => table.includes(name));
+        if (own.length > 0) expect(own, `${tool} ${version}`).to.deep.equal(table);
+      }
+    }
+  });
+
   it('registers every documented parser name', () => {
     expect(PARSER_NAMES).to.have.members([
       'generic',
@@ -63,64 +106,87 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('eslint-json', () => {
-    it('reads errors and warnings with root-relative files, positions and rules', () => {
-      const result = parse('eslint-json', 'eslint-json');
-      expect(brief(result.findings)).to.deep.equal([
-        'src/unused.js:2:9 error no-unused-vars',
-        'src/unused.js:3:3 warning no-console',
-        'src/unused.js:6:20 error eqeqeq',
-      ]);
-      expect(result.findings[0]).to.include({ endLine: 2, endColumn: 15 });
-      expect(result.findings[0].message).to.match(/'unused' is assigned a value but never used/);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'eslint',
+      'eslint-json',
+      'reads errors and warnings with root-relative files, positions and rules',
+      (fixture) => {
+        const result = parse('eslint-json', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'src/unused.js:2:9 error no-unused-vars',
+          'src/unused.js:3:3 warning no-console',
+          'src/unused.js:6:20 error eqeqeq',
+        ]);
+        expect(result.findings[0]).to.include({ endLine: 2, endColumn: 15 });
+        expect(result.findings[0].message).to.match(/'unused' is assigned a value but never used/);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('passes a clean run', () => {
-      const result = parse('eslint-json', 'eslint-clean');
+    eachVersion('eslint', 'eslint-clean', 'passes a clean run', (fixture) => {
+      const result = parse('eslint-json', fixture);
       expect(result.findings).to.deep.equal([]);
       expect(result.passed).to.equal(true);
     });
 
-    it('fails a config error (exit 2, no JSON) and says why', () => {
-      const result = parse('eslint-json', 'eslint-config-error');
-      expect(result.passed).to.equal(false);
-      expect(result.unparsed).to.equal(true);
-      expect(result.note).to.match(/no eslint JSON/);
-    });
+    eachVersion(
+      'eslint',
+      'eslint-config-error',
+      'fails a config error (exit 2, no JSON) and says why',
+      (fixture) => {
+        const result = parse('eslint-json', fixture);
+        expect(result.passed).to.equal(false);
+        expect(result.unparsed).to.equal(true);
+        expect(result.note).to.match(/no eslint JSON/);
+      },
+    );
 
-    it('passes warnings only when eslint exits 0 (the repo policy), listing them', () => {
-      const output = loadOutput('eslint-json', ROOT);
-      const onlyWarnings = JSON.parse(output.stdout).map((file) => ({
-        ...file,
-        messages: file.messages.filter((message) => message.severity === 1),
-      }));
-      const result = findParser('eslint-json').parse({
-        ...output,
-        stdout: JSON.stringify(onlyWarnings),
-        exitCode: 0,
-      });
-      expect(result.passed).to.equal(true);
-      expect(brief(result.findings)).to.deep.equal(['src/unused.js:3:3 warning no-console']);
-    });
+    eachVersion(
+      'eslint',
+      'eslint-json',
+      'passes warnings only when eslint exits 0 (the repo policy), listing them',
+      (fixture) => {
+        const output = loadOutput(fixture, ROOT);
+        const onlyWarnings = JSON.parse(output.stdout).map((file) => ({
+          ...file,
+          messages: file.messages.filter((message) => message.severity === 1),
+        }));
+        const result = findParser('eslint-json').parse({
+          ...output,
+          stdout: JSON.stringify(onlyWarnings),
+          exitCode: 0,
+        });
+        expect(result.passed).to.equal(true);
+        expect(brief(result.findings)).to.deep.equal(['src/unused.js:3:3 warning no-console']);
+      },
+    );
   });
 
   describe('generic (eslint stylish through a package.json script)', () => {
-    it('reads the stylish block under its file heading', () => {
-      const result = parse('generic', 'eslint-stylish');
-      expect(brief(result.findings)).to.deep.equal([
-        'src/unused.js:2:9 error no-unused-vars',
-        'src/unused.js:3:3 warning no-console',
-        'src/unused.js:6:20 error eqeqeq',
-      ]);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'eslint',
+      'eslint-stylish',
+      'reads the stylish block under its file heading',
+      (fixture) => {
+        const result = parse('generic', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'src/unused.js:2:9 error no-unused-vars',
+          'src/unused.js:3:3 warning no-console',
+          'src/unused.js:6:20 error eqeqeq',
+        ]);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('reads tsc and prettier lines too', () => {
-      expect(brief(parse('generic', 'tsc').findings)).to.deep.equal([
+    eachVersion('tsc', 'tsc', 'reads tsc lines too', (fixture) => {
+      expect(brief(parse('generic', fixture).findings)).to.deep.equal([
         'src/types.ts:5:14 error TS2322',
         'src/types.ts:8:3 error TS2322',
       ]);
-      expect(brief(parse('generic', 'prettier-check').findings)).to.deep.equal([
+    });
+
+    eachVersion('prettier', 'prettier-check', 'reads prettier lines too', (fixture) => {
+      expect(brief(parse('generic', fixture).findings)).to.deep.equal([
         'src/ugly.js:null:null error prettier',
       ]);
     });
@@ -158,20 +224,25 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('tsc', () => {
-    it('reads diagnostics and keeps the indented follow-on lines in the message', () => {
-      const result = parse('tsc', 'tsc');
-      expect(brief(result.findings)).to.deep.equal([
-        'src/types.ts:5:14 error TS2322',
-        'src/types.ts:8:3 error TS2322',
-      ]);
-      expect(result.findings[1].message).to.match(
-        /\n\s*Type 'undefined' is not assignable to type 'Item'/,
-      );
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'tsc',
+      'tsc',
+      'reads diagnostics and keeps the indented follow-on lines in the message',
+      (fixture) => {
+        const result = parse('tsc', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'src/types.ts:5:14 error TS2322',
+          'src/types.ts:8:3 error TS2322',
+        ]);
+        expect(result.findings[1].message).to.match(
+          /\n\s*Type 'undefined' is not assignable to type 'Item'/,
+        );
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('passes a clean project', () => {
-      const result = parse('tsc', 'tsc-clean');
+    eachVersion('tsc', 'tsc-clean', 'passes a clean project', (fixture) => {
+      const result = parse('tsc', fixture);
       expect(result).to.deep.include({ passed: true, findings: [] });
     });
 
@@ -199,116 +270,151 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('prettier', () => {
-    it('reads --check ([warn] lines on stderr)', () => {
-      const result = parse('prettier', 'prettier-check');
-      expect(brief(result.findings)).to.deep.equal(['src/ugly.js:null:null error prettier']);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'prettier',
+      'prettier-check',
+      'reads --check ([warn] lines on stderr)',
+      (fixture) => {
+        const result = parse('prettier', fixture);
+        expect(brief(result.findings)).to.deep.equal(['src/ugly.js:null:null error prettier']);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('reads --list-different (bare paths on stdout)', () => {
-      const result = parse('prettier', 'prettier-list-different');
-      expect(brief(result.findings)).to.deep.equal(['src/ugly.js:null:null error prettier']);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'prettier',
+      'prettier-list-different',
+      'reads --list-different (bare paths on stdout)',
+      (fixture) => {
+        const result = parse('prettier', fixture);
+        expect(brief(result.findings)).to.deep.equal(['src/ugly.js:null:null error prettier']);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('reads a syntax error with its position', () => {
-      const result = parse('prettier', 'prettier-syntax-error');
-      expect(brief(result.findings)).to.deep.equal(['src/broken.js:3:10 error prettier']);
-      expect(result.findings[0].message).to.match(/^SyntaxError: Unexpected token/);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'prettier',
+      'prettier-syntax-error',
+      'reads a syntax error with its position',
+      (fixture) => {
+        const result = parse('prettier', fixture);
+        expect(brief(result.findings)).to.deep.equal(['src/broken.js:3:10 error prettier']);
+        expect(result.findings[0].message).to.match(/^SyntaxError: Unexpected token/);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('passes a clean check', () => {
-      expect(parse('prettier', 'prettier-clean')).to.deep.include({ passed: true, findings: [] });
+    eachVersion('prettier', 'prettier-clean', 'passes a clean check', (fixture) => {
+      expect(parse('prettier', fixture)).to.deep.include({ passed: true, findings: [] });
     });
   });
 
   describe('biome-json', () => {
-    it('reads lint and format diagnostics (format ones are whole-file)', () => {
-      const result = parse('biome-json', 'biome-json');
-      expect(brief(result.findings)).to.deep.equal([
-        'biome.json:null:null error format',
-        'src/app.js:2:9 error lint/suspicious/noDoubleEquals',
-        'src/app.js:2:17 error lint/suspicious/noDebugger',
-        'src/app.js:null:null error format',
-      ]);
-      expect(result.passed).to.equal(false);
-    });
+    /** Per major: Biome 1 recommends noVar too and words noDoubleEquals otherwise. */
+    const BIOME_JSON = {
+      1: [
+        'biome.json:null:null error format Formatter would have printed the following content:',
+        'src/app.js:2:9 error lint/suspicious/noDoubleEquals Use === instead of ==',
+        'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+        'src/app.js:3:3 error lint/style/noVar Use let or const instead of var.',
+        'src/app.js:null:null error format Formatter would have printed the following content:',
+      ],
+      2: [
+        'biome.json:null:null error format Formatter would have printed the following content:',
+        'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+        'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+        'src/app.js:null:null error format Formatter would have printed the following content:',
+      ],
+    };
 
-    it('reads the Biome 1 location shape ({path: {file}})', () => {
-      const stdout = JSON.stringify({
-        diagnostics: [
-          {
-            severity: 'warning',
-            description: 'old shape',
-            category: 'lint/style/useConst',
-            location: { path: { file: 'src/a.js' } },
-          },
-        ],
-      });
-      const result = findParser('biome-json').parse({
-        stdout,
-        stderr: '',
-        exitCode: 0,
-        truncated: false,
-        root: ROOT,
-      });
-      expect(result.findings[0]).to.include({
-        file: 'src/a.js',
-        severity: 'warning',
-        message: 'old shape',
-        line: null,
-      });
-      expect(result.passed).to.equal(true);
-    });
+    // Biome 1 prints its message as markup and its location as a byte span: both read.
+    eachVersion(
+      'biome',
+      'biome-json',
+      'reads lint and format diagnostics (format ones are whole-file)',
+      (fixture, version) => {
+        const result = parse('biome-json', fixture);
+        expect(
+          result.findings.map(
+            (f) => `${brief([f])[0].split(' ').slice(0, 2).join(' ')} ${f.rule} ${f.message}`,
+          ),
+        ).to.deep.equal(BIOME_JSON[version.split('.')[0]]);
+        expect(result.findings[1]).to.include({ endLine: 2, endColumn: 11 });
+        expect(result.passed).to.equal(false);
+      },
+    );
   });
 
   describe('oxlint-json', () => {
-    it('reads diagnostics with their first label position', () => {
-      const result = parse('oxlint-json', 'oxlint-json');
-      expect(brief(result.findings)).to.deep.equal([
-        'src/unused.js:2:9 warning eslint(no-unused-vars)',
-        'src/unused.js:6:20 error eslint(eqeqeq)',
-      ]);
-      expect(result.findings[1].message).to.match(/Expected === and instead saw ==/);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'oxlint',
+      'oxlint-json',
+      'reads diagnostics with their first label position',
+      (fixture) => {
+        const result = parse('oxlint-json', fixture);
+        // oxlint 0.x listed errors first; the findings keep the tool's order.
+        expect(brief(result.findings).sort()).to.deep.equal([
+          'src/unused.js:2:9 warning eslint(no-unused-vars)',
+          'src/unused.js:6:20 error eslint(eqeqeq)',
+        ]);
+        const eqeqeq = result.findings.find((f) => f.rule === 'eslint(eqeqeq)');
+        expect(eqeqeq.message).to.match(/Expected === and instead saw ==/);
+        expect(result.passed).to.equal(false);
+      },
+    );
   });
 
   describe('cargo-json', () => {
-    it('reads clippy lints once each (cargo repeats them per target) as errors under -D warnings', () => {
-      const result = parse('cargo-json', 'cargo-clippy');
-      expect(brief(result.findings)).to.deep.equal([
-        'src/main.rs:3:9 error unused_variables',
-        'src/main.rs:11:5 error clippy::needless_return',
-        'src/main.rs:8:16 error clippy::ptr_arg',
-        'src/main.rs:10:14 error clippy::needless_range_loop',
-      ]);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'cargo',
+      'cargo-clippy',
+      'reads clippy lints once each (cargo repeats them per target) as errors under -D warnings',
+      (fixture) => {
+        const result = parse('cargo-json', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'src/main.rs:3:9 error unused_variables',
+          'src/main.rs:11:5 error clippy::needless_return',
+          'src/main.rs:8:16 error clippy::ptr_arg',
+          'src/main.rs:10:14 error clippy::needless_range_loop',
+        ]);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('passes cargo check with only a warning, listing it', () => {
-      const result = parse('cargo-json', 'cargo-check');
-      expect(brief(result.findings)).to.deep.equal(['src/main.rs:3:9 warning unused_variables']);
-      expect(result.passed).to.equal(true);
-    });
+    eachVersion(
+      'cargo',
+      'cargo-check',
+      'passes cargo check with only a warning, listing it',
+      (fixture) => {
+        const result = parse('cargo-json', fixture);
+        expect(brief(result.findings)).to.deep.equal(['src/main.rs:3:9 warning unused_variables']);
+        expect(result.passed).to.equal(true);
+      },
+    );
 
-    it('keeps the rustc expected/found label and its notes; drops the file-less summaries', () => {
-      const result = parse('cargo-json', 'cargo-clippy-type-error');
-      expect(brief(result.findings)).to.deep.equal(['src/main.rs:7:21 error E0308']);
-      expect(result.findings[0].message).to.equal('mismatched types: expected `u32`, found `&str`');
-      expect(result.passed).to.equal(false);
-      const lint = parse('cargo-json', 'cargo-clippy').findings[0];
-      expect(lint.message.split('\n')).to.deep.equal([
-        'unused variable: `unused`',
-        'note: `-D unused-variables` implied by `-D warnings`',
-        'help: to override `-D warnings` add `#[allow(unused_variables)]`',
-        'help: if this is intentional, prefix it with an underscore: `_unused`',
-      ]);
-    });
+    eachVersion(
+      'cargo',
+      'cargo-clippy-type-error',
+      'keeps the rustc expected/found label and its notes; drops the file-less summaries',
+      (fixture) => {
+        const result = parse('cargo-json', fixture);
+        expect(brief(result.findings)).to.deep.equal(['src/main.rs:7:21 error E0308']);
+        expect(result.findings[0].message).to.equal(
+          'mismatched types: expected `u32`, found `&str`',
+        );
+        expect(result.passed).to.equal(false);
+        const lint = parse('cargo-json', fixture.replace(/-type-error$/, '')).findings[0];
+        expect(lint.message.split('\n')).to.deep.equal([
+          'unused variable: `unused`',
+          'note: `-D unused-variables` implied by `-D warnings`',
+          'help: to override `-D warnings` add `#[allow(unused_variables)]`',
+          'help: if this is intentional, prefix it with an underscore: `_unused`',
+        ]);
+      },
+    );
 
-    it('passes a clean clippy run', () => {
-      expect(parse('cargo-json', 'cargo-clippy-clean')).to.deep.include({
+    eachVersion('cargo', 'cargo-clippy-clean', 'passes a clean clippy run', (fixture) => {
+      expect(parse('cargo-json', fixture)).to.deep.include({
         passed: true,
         findings: [],
       });
@@ -316,14 +422,22 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('rustfmt', () => {
-    it("reads `Diff in <file>:<line>:` headers at the hunk's first changed line, not its first context line", () => {
-      const output = loadOutput('cargo-fmt-check', ROOT);
-      // eslint-disable-next-line no-control-regex
-      const stripped = { ...output, stdout: output.stdout.replace(/\u001b(\[[0-9;]*m|\(B)/g, '') };
-      const result = findParser('rustfmt').parse(stripped);
-      expect(brief(result.findings)).to.deep.equal(['src/main.rs:10:null error rustfmt']);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'cargo',
+      'cargo-fmt-check',
+      "reads `Diff in <file>:<line>:` headers at the hunk's first changed line, not its first context line",
+      (fixture) => {
+        const output = loadOutput(fixture, ROOT);
+        const stripped = {
+          ...output,
+          // eslint-disable-next-line no-control-regex
+          stdout: output.stdout.replace(/\u001b(\[[0-9;]*m|\(B)/g, ''),
+        };
+        const result = findParser('rustfmt').parse(stripped);
+        expect(brief(result.findings)).to.deep.equal(['src/main.rs:10:null error rustfmt']);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
     it('reads the older `Diff in <file> at line N:` form', () => {
       const result = findParser('rustfmt').parse({
@@ -338,19 +452,24 @@ describe('gates parsers on real tool output', () => {
   });
 
   describe('ruff', () => {
-    it('ruff-json reads codes, positions and syntax errors (code null) (documented format)', () => {
-      const result = parse('ruff-json', 'ruff-json');
-      expect(brief(result.findings)).to.deep.equal([
-        'app/main.py:1:8 error F401',
-        'app/main.py:5:13 error E711',
-        'app/broken.py:2:15 error null',
-      ]);
-      expect(result.findings[0]).to.include({ endLine: 1, endColumn: 10 });
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'ruff',
+      'ruff-json',
+      'ruff-json reads codes, positions and syntax errors (code null) (documented format)',
+      (fixture) => {
+        const result = parse('ruff-json', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'app/main.py:1:8 error F401',
+          'app/main.py:5:13 error E711',
+          'app/broken.py:2:15 error null',
+        ]);
+        expect(result.findings[0]).to.include({ endLine: 1, endColumn: 10 });
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('ruff-json reads a real ruff 0.16 run', () => {
-      const result = parse('ruff-json', 'ruff-check-json');
+    eachVersion('ruff', 'ruff-check-json', 'ruff-json reads a real run', (fixture) => {
+      const result = parse('ruff-json', fixture);
       expect(brief(result.findings)).to.deep.equal([
         'app/main.py:1:8 error F401',
         'app/main.py:5:5 error F841',
@@ -358,22 +477,32 @@ describe('gates parsers on real tool output', () => {
       expect(result.passed).to.equal(false);
     });
 
-    it('ruff-format reads current ruff (full diagnostics, coloured) at the first changed line', () => {
-      const result = parseStep('ruff-format', 'ruff-format-check');
-      expect(brief(result.findings)).to.deep.equal([
-        'app/main.py:4:7 error ruff-format',
-        'app/util.py:2:3 error ruff-format',
-      ]);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'ruff',
+      'ruff-format-check',
+      'ruff-format reads current ruff (full diagnostics, coloured) at the first changed line',
+      (fixture) => {
+        const result = parseStep('ruff-format', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'app/main.py:4:7 error ruff-format',
+          'app/util.py:2:3 error ruff-format',
+        ]);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('ruff-format reads --output-format concise', () => {
-      const result = parseStep('ruff-format', 'ruff-format-check-concise');
-      expect(brief(result.findings)).to.deep.equal([
-        'app/main.py:4:7 error ruff-format',
-        'app/util.py:2:3 error ruff-format',
-      ]);
-    });
+    eachVersion(
+      'ruff',
+      'ruff-format-check-concise',
+      'ruff-format reads --output-format concise',
+      (fixture) => {
+        const result = parseStep('ruff-format', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'app/main.py:4:7 error ruff-format',
+          'app/util.py:2:3 error ruff-format',
+        ]);
+      },
+    );
 
     it('ruff-format reads syntax errors as invalid-syntax findings', () => {
       const result = findParser('ruff-format').parse({
@@ -411,19 +540,24 @@ describe('gates parsers on real tool output', () => {
       expect(result.findings[0].message).to.match(/3 more files to reformat/);
     });
 
-    it('ruff-format reads older `Would reformat:` lines', () => {
-      const result = parse('ruff-format', 'ruff-format-check-legacy');
-      expect(brief(result.findings)).to.deep.equal([
-        'app/main.py:null:null error ruff-format',
-        'app/util.py:null:null error ruff-format',
-      ]);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'ruff',
+      'ruff-format-check-legacy',
+      'ruff-format reads older `Would reformat:` lines',
+      (fixture) => {
+        const result = parse('ruff-format', fixture);
+        expect(brief(result.findings)).to.deep.equal([
+          'app/main.py:null:null error ruff-format',
+          'app/util.py:null:null error ruff-format',
+        ]);
+        expect(result.passed).to.equal(false);
+      },
+    );
   });
 
   describe('go', () => {
-    it('go-vet reads the text form (exit 2)', () => {
-      const result = parse('go-vet', 'go-vet');
+    eachVersion('go', 'go-vet', 'go-vet reads the text form (exit 2)', (fixture) => {
+      const result = parse('go-vet', fixture);
       expect(brief(result.findings)).to.deep.equal(['main.go:7:2 error null']);
       expect(result.findings[0].message).to.match(
         /fmt.Printf format %d has arg name of wrong type string/,
@@ -431,22 +565,32 @@ describe('gates parsers on real tool output', () => {
       expect(result.passed).to.equal(false);
     });
 
-    it('go-vet fails the -json form although go vet exits 0 (golang/go#53509)', () => {
-      const result = parse('go-vet', 'go-vet-json');
-      expect(loadOutput('go-vet-json', ROOT).exitCode).to.equal(0);
-      expect(brief(result.findings)).to.deep.equal(['main.go:7:2 error printf']);
-      expect(result.passed).to.equal(false);
-      expect(result.note).to.match(/exit code 0, but the output reports 1 error/);
-    });
-
-    it('go-vet reads type errors (`vet: ./main.go:3:13: ...`), text and -json', () => {
-      for (const fixture of ['go-vet-type-error', 'go-vet-json-type-error']) {
+    eachVersion(
+      'go',
+      'go-vet-json',
+      'go-vet fails the -json form although go vet exits 0 (golang/go#53509)',
+      (fixture) => {
         const result = parse('go-vet', fixture);
-        expect(brief(result.findings), fixture).to.deep.equal(['main.go:3:13 error null']);
-        expect(result.findings[0].message).to.equal('undeclared name: foo');
+        expect(loadOutput(fixture, ROOT).exitCode).to.equal(0);
+        expect(brief(result.findings)).to.deep.equal(['main.go:7:2 error printf']);
         expect(result.passed).to.equal(false);
-      }
-    });
+        expect(result.note).to.match(/exit code 0, but the output reports 1 error/);
+      },
+    );
+
+    for (const form of ['go-vet-type-error', 'go-vet-json-type-error']) {
+      eachVersion(
+        'go',
+        form,
+        `go-vet reads type errors (\`vet: ./main.go:3:13: ...\`): ${form}`,
+        (fixture) => {
+          const result = parse('go-vet', fixture);
+          expect(brief(result.findings), fixture).to.deep.equal(['main.go:3:13 error null']);
+          expect(result.findings[0].message).to.equal('undeclared name: foo');
+          expect(result.passed).to.equal(false);
+        },
+      );
+    }
 
     it('go-vet reads newer -json fields (end, category) and analyzer errors', () => {
       const tree = {
@@ -472,20 +616,30 @@ describe('gates parsers on real tool output', () => {
       expect(result.passed).to.equal(false);
     });
 
-    it('gofmt fails listed files although gofmt -l exits 0 (golang/go#24230)', () => {
-      const result = parse('gofmt', 'gofmt-l');
-      expect(loadOutput('gofmt-l', ROOT).exitCode).to.equal(0);
-      expect(brief(result.findings)).to.deep.equal(['ugly.go:null:null error gofmt']);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'go',
+      'gofmt-l',
+      'gofmt fails listed files although gofmt -l exits 0 (golang/go#24230)',
+      (fixture) => {
+        const result = parse('gofmt', fixture);
+        expect(loadOutput(fixture, ROOT).exitCode).to.equal(0);
+        expect(brief(result.findings)).to.deep.equal(['ugly.go:null:null error gofmt']);
+        expect(result.passed).to.equal(false);
+      },
+    );
 
-    it('gofmt -l -d: one finding per hunk at its first changed line, not the hunk header', () => {
-      const result = parse('gofmt', 'gofmt-l-d');
-      expect(loadOutput('gofmt-l-d', ROOT).exitCode).to.equal(0);
-      // `@@ -1,5` then two context lines: the change starts at line 3.
-      expect(brief(result.findings)).to.deep.equal(['ugly.go:3:null error gofmt']);
-      expect(result.passed).to.equal(false);
-    });
+    eachVersion(
+      'go',
+      'gofmt-l-d',
+      'gofmt -l -d: one finding per hunk at its first changed line, not the hunk header',
+      (fixture) => {
+        const result = parse('gofmt', fixture);
+        expect(loadOutput(fixture, ROOT).exitCode).to.equal(0);
+        // `@@ -1,5` then two context lines: the change starts at line 3.
+        expect(brief(result.findings)).to.deep.equal(['ugly.go:3:null error gofmt']);
+        expect(result.passed).to.equal(false);
+      },
+    );
   });
 
   describe('verdicts the exit code alone would get wrong', () => {

@@ -18,6 +18,7 @@ import {
   hasCommand,
   loadOutput,
   makeRepo,
+  eachVersion,
   makeTempDir,
   toolContext,
 } from './fixtures/gates-support.mjs';
@@ -29,6 +30,21 @@ const ROOT = '/work/project';
 /** `file:line:col severity rule message` for exact comparison. */
 const exact = (findings) =>
   findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.message}`);
+
+const major = (version) => Number(version.split('.')[0]);
+
+/** Biome's lint findings per major: Biome 1 recommends noVar too and words noDoubleEquals otherwise. */
+const BIOME_LINT = {
+  1: [
+    'src/app.js:2:9 error lint/suspicious/noDoubleEquals Use === instead of ==',
+    'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+    'src/app.js:3:3 error lint/style/noVar Use let or const instead of var.',
+  ],
+  2: [
+    'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
+    'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
+  ],
+};
 
 function parseRecorded(parserName, fixture, transform = (text) => text) {
   const output = loadOutput(fixture, ROOT);
@@ -62,23 +78,24 @@ async function dirtyThenClean(root, gate, expected, cleanFiles) {
 }
 
 describe('script gate parsers on real default outputs', () => {
-  it('biome lint: both errors, exact', () => {
-    const result = parseRecorded('biome-text', 'biome-lint-text');
+  eachVersion('biome', 'biome-lint-text', 'biome lint: every error, exact', (fixture, version) => {
+    const result = parseRecorded('biome-text', fixture);
     expect(result.passed).to.equal(false);
-    expect(exact(result.findings)).to.deep.equal([
-      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
-      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
-    ]);
+    expect(exact(result.findings)).to.deep.equal(BIOME_LINT[major(version)]);
   });
 
-  it('biome ci (colour and hyperlinks even under NO_COLOR): lint and format diagnostics', () => {
-    const result = parseRecorded('biome-text', 'biome-ci-text', stripAnsi);
-    expect(exact(result.findings)).to.deep.equal([
-      'src/app.js:2:9 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion.',
-      'src/app.js:2:17 error lint/suspicious/noDebugger This is an unexpected use of the debugger statement.',
-      'src/app.js:2:null error format File content differs from formatting output',
-    ]);
-  });
+  eachVersion(
+    'biome',
+    'biome-ci-text',
+    'biome ci (colour and hyperlinks even under NO_COLOR): lint and format diagnostics',
+    (fixture, version) => {
+      const result = parseRecorded('biome-text', fixture, stripAnsi);
+      expect(exact(result.findings)).to.deep.equal([
+        ...BIOME_LINT[major(version)],
+        'src/app.js:2:null error format File content differs from formatting output',
+      ]);
+    },
+  );
 
   it("biome format diagnostics take their diff's first changed line (removal or insertion)", () => {
     const block = (diff) =>
@@ -115,16 +132,22 @@ describe('script gate parsers on real default outputs', () => {
     ]);
   });
 
-  it('oxlint graphical report: severity, rule and location', () => {
-    const result = parseRecorded('oxlint-text', 'oxlint-text');
-    expect(exact(result.findings)).to.deep.equal([
-      "src/o.js:1:7 warning eslint(no-unused-vars) Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
-      'src/o.js:3:9 error eslint(eqeqeq) Expected === and instead saw ==',
-    ]);
-  });
+  eachVersion(
+    'oxlint',
+    'oxlint-text',
+    'oxlint graphical report: severity, rule and location',
+    (fixture) => {
+      const result = parseRecorded('oxlint-text', fixture);
+      // oxlint 0.x printed errors first; the findings keep the tool's order.
+      expect(exact(result.findings).sort()).to.deep.equal([
+        "src/o.js:1:7 warning eslint(no-unused-vars) Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
+        'src/o.js:3:9 error eslint(eqeqeq) Expected === and instead saw ==',
+      ]);
+    },
+  );
 
-  it('eslint stylish', () => {
-    expect(exact(parseRecorded('eslint-stylish', 'eslint-stylish').findings)).to.deep.equal([
+  eachVersion('eslint', 'eslint-stylish', 'eslint stylish', (fixture) => {
+    expect(exact(parseRecorded('eslint-stylish', fixture).findings)).to.deep.equal([
       "src/unused.js:2:9 error no-unused-vars 'unused' is assigned a value but never used",
       'src/unused.js:3:3 warning no-console Unexpected console statement',
       "src/unused.js:6:20 error eqeqeq Expected '===' and instead saw '=='",
@@ -167,40 +190,62 @@ describe('script gate parsers on real default outputs', () => {
     expect(given.nothingChecked).to.match(/^none of the 1 given path was checked/);
   });
 
-  it('stylelint string formatter', () => {
-    expect(exact(parseRecorded('stylelint', 'stylelint-string').findings)).to.deep.equal([
-      'src/a.css:3:3 error property-no-unknown Unknown property "colr"',
+  eachVersion('stylelint', 'stylelint-string', 'stylelint string formatter', (fixture, version) => {
+    // stylelint 17 reworded the message ("Unexpected unknown property" before).
+    const message =
+      major(version) >= 17 ? 'Unknown property "colr"' : 'Unexpected unknown property "colr"';
+    expect(exact(parseRecorded('stylelint', fixture).findings)).to.deep.equal([
+      `src/a.css:3:3 error property-no-unknown ${message}`,
     ]);
   });
 
-  it('xo default output', () => {
-    expect(exact(parseRecorded('xo', 'xo-text').findings)).to.deep.equal([
+  eachVersion('xo', 'xo-text', 'xo default output', (fixture) => {
+    expect(exact(parseRecorded('xo', fixture).findings)).to.deep.equal([
       'src/a.js:1:7 error no-unused-vars unused is assigned a value but never used. Allowed unused vars must match /^_/u.',
       'src/a.js:3:6 error no-eq-null Use === to compare with null.',
       'src/a.js:3:8 error eqeqeq Expected === and instead saw ==.',
     ]);
   });
 
-  it('vitest --typecheck: TypeCheckError with its location', () => {
-    expect(exact(parseRecorded('vitest-typecheck', 'vitest-typecheck').findings)).to.deep.equal([
-      "src/math.test-d.ts:4:9 error TypeCheckError Type 'string' is not assignable to type 'number'.",
-      "src/math.test-d.ts:5:33 error TypeCheckError Type 'string' does not satisfy the constraint '\"Expected string, Actual number\"'.",
-    ]);
-  });
+  eachVersion(
+    'vitest',
+    'vitest-typecheck',
+    'vitest --typecheck: TypeCheckError with its location',
+    (fixture) => {
+      expect(exact(parseRecorded('vitest-typecheck', fixture).findings)).to.deep.equal([
+        "src/math.test-d.ts:4:9 error TypeCheckError Type 'string' is not assignable to type 'number'.",
+        "src/math.test-d.ts:5:33 error TypeCheckError Type 'string' does not satisfy the constraint '\"Expected string, Actual number\"'.",
+      ]);
+    },
+  );
 
-  it('oxfmt --check, mypy and pyright --outputjson', () => {
-    expect(exact(parseRecorded('oxfmt', 'oxfmt-check').findings)).to.deep.equal([
+  eachVersion('oxfmt', 'oxfmt-check', 'oxfmt --check', (fixture) => {
+    expect(exact(parseRecorded('oxfmt', fixture).findings)).to.deep.equal([
       'eslint.config.js:null:null error oxfmt not formatted (oxfmt fixes it)',
       'src/types.ts:null:null error oxfmt not formatted (oxfmt fixes it)',
       'src/ugly.js:null:null error oxfmt not formatted (oxfmt fixes it)',
       'src/unused.js:null:null error oxfmt not formatted (oxfmt fixes it)',
     ]);
-    expect(exact(parseRecorded('mypy', 'mypy').findings)).to.deep.equal([
+  });
+
+  eachVersion('mypy', 'mypy', 'mypy', (fixture, version) => {
+    // mypy 1.0 names builtins in full and checks py-dirty's untyped app/ under `strict`.
+    const old = major(version) < 2;
+    expect(exact(parseRecorded('mypy', fixture).findings)).to.deep.equal([
       'pkg/mod.py:5:17 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
       'pkg/mod.py:6:5 error name-defined Name "undefined_name" is not defined',
-      'pkg/mod.py:7:13 info null Revealed type is "int"',
+      `pkg/mod.py:7:13 info null Revealed type is "${old ? 'builtins.int' : 'int'}"`,
+      ...(old
+        ? [
+            'app/util.py:1:1 error no-untyped-def Function is missing a return type annotation',
+            'app/main.py:4:1 error no-untyped-def Function is missing a type annotation',
+          ]
+        : []),
     ]);
-    const pyright = parseRecorded('pyright-json', 'pyright-json');
+  });
+
+  eachVersion('pyright', 'pyright-json', 'pyright --outputjson', (fixture) => {
+    const pyright = parseRecorded('pyright-json', fixture);
     expect(pyright.passed).to.equal(false);
     expect(exact(pyright.findings).map((line) => line.split('\n')[0])).to.deep.equal([
       'pkg/mod.py:5:17 error reportArgumentType Argument of type "Literal[\'2\']" cannot be assigned to parameter "b" of type "int" in function "add"',
@@ -725,39 +770,51 @@ describe('every finding has a line where the tool prints one (issue 20, item 8)'
   this.timeout(120000);
   afterEach(cleanupTemporary);
 
-  it('mypy with show_error_end in its config: line, column and end (mypy 2.4 recorded)', () => {
-    const findings = parseRecorded('mypy', 'mypy-error-end').findings;
-    expect(exact(findings)).to.deep.equal([
-      'pkg/mod.py:5:16 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
-      'pkg/mod.py:6:11 error name-defined Name "undefined_name" is not defined',
-      'pkg/mod.py:7:13 info null Revealed type is "int"',
-    ]);
-    // mypy's end column is inclusive (`5:16:5:18` is `"2"`); a finding's end is exclusive.
-    expect(findings.map((f) => [f.endLine, f.endColumn])).to.deep.equal([
-      [5, 19],
-      [6, 25],
-      [7, 18],
-    ]);
-  });
+  eachVersion(
+    'mypy',
+    'mypy-error-end',
+    'mypy with show_error_end in its config: line, column and end',
+    (fixture, version) => {
+      const old = major(version) < 2;
+      const findings = parseRecorded('mypy', fixture).findings;
+      expect(exact(findings)).to.deep.equal([
+        'pkg/mod.py:5:16 error arg-type Argument 2 to "add" has incompatible type "str"; expected "int"',
+        'pkg/mod.py:6:11 error name-defined Name "undefined_name" is not defined',
+        `pkg/mod.py:7:13 info null Revealed type is "${old ? 'builtins.int' : 'int'}"`,
+      ]);
+      // mypy's end column is inclusive (`5:16:5:18` is `"2"`); a finding's end is exclusive.
+      // mypy 1.0 ends an undefined name at its first character (`6:11:6:11`).
+      expect(findings.map((f) => [f.endLine, f.endColumn])).to.deep.equal([
+        [5, 19],
+        [6, old ? 12 : 25],
+        [7, 18],
+      ]);
+    },
+  );
 
-  it('mypy: a whole-file error (no line printed) is a finding of that file, its notes kept', () => {
-    const parsed = parseRecorded('mypy', 'mypy-duplicate-module');
-    expect(parsed.passed).to.equal(false);
-    expect(exact(parsed.findings).map((line) => line.split('\n')[0])).to.deep.equal([
-      'b/util.py:null:null error null Duplicate module named "util" (also at "./a/util.py")',
-    ]);
-    expect(parsed.findings[0].message).to.include('--explicit-package-bases');
-    const own = findParser('mypy').parse({
-      stdout: '',
-      stderr: 'mypy: error: Missing target module, package, files, or command.\n',
-      exitCode: 2,
-      truncated: false,
-      root: ROOT,
-    });
-    expect(exact(own.findings)).to.deep.equal([
-      'null:null:null error null Missing target module, package, files, or command.',
-    ]);
-  });
+  eachVersion(
+    'mypy',
+    'mypy-duplicate-module',
+    'mypy: a whole-file error (no line printed) is a finding of that file, its notes kept',
+    (fixture) => {
+      const parsed = parseRecorded('mypy', fixture);
+      expect(parsed.passed).to.equal(false);
+      expect(exact(parsed.findings).map((line) => line.split('\n')[0])).to.deep.equal([
+        'b/util.py:null:null error null Duplicate module named "util" (also at "./a/util.py")',
+      ]);
+      expect(parsed.findings[0].message).to.include('--explicit-package-bases');
+      const own = findParser('mypy').parse({
+        stdout: '',
+        stderr: 'mypy: error: Missing target module, package, files, or command.\n',
+        exitCode: 2,
+        truncated: false,
+        root: ROOT,
+      });
+      expect(exact(own.findings)).to.deep.equal([
+        'null:null:null error null Missing target module, package, files, or command.',
+      ]);
+    },
+  );
 
   it('mypy gate on real mypy with show_error_end: every finding located', async function () {
     if (!hasCommand('mypy')) this.skip(); // reason: mypy is not installed here
@@ -769,13 +826,18 @@ describe('every finding has a line where the tool prints one (issue 20, item 8)'
     ]);
   });
 
-  it('oxfmt: a file it cannot parse is a finding at its line (oxfmt 0.79 recorded)', () => {
-    const parsed = parseRecorded('oxfmt', 'oxfmt-syntax-error');
-    expect(parsed.passed).to.equal(false);
-    expect(exact(parsed.findings)).to.deep.equal([
-      'src/broken.js:3:10 error null Expected `:` but found `Identifier`',
-    ]);
-  });
+  eachVersion(
+    'oxfmt',
+    'oxfmt-syntax-error',
+    'oxfmt: a file it cannot parse is a finding at its line',
+    (fixture) => {
+      const parsed = parseRecorded('oxfmt', fixture);
+      expect(parsed.passed).to.equal(false);
+      expect(exact(parsed.findings)).to.deep.equal([
+        'src/broken.js:3:10 error null Expected `:` but found `Identifier`',
+      ]);
+    },
+  );
 
   it('oxfmt gate: an unformatted file is pointed at its first changed line (real oxfmt)', async function () {
     const oxfmt = await oxfmtBin();

@@ -19,7 +19,8 @@ import {
   loadOutput,
   makeRepo,
   makeTempDir,
-  OUTPUTS,
+  recordedCaseNames,
+  recordedVersions,
   runCli,
   treeSnapshot,
 } from './fixtures/gates-support.mjs';
@@ -29,22 +30,6 @@ const ROOT = '/work/example';
 /** `file:line:col severity rule` per finding, for exact comparison. */
 const brief = (findings) =>
   findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule}`);
-
-/** The recorded versions of a tool (directories under test/fixtures/outputs/<tool>). */
-function versionsOf(tool) {
-  const directory = path.join(OUTPUTS, tool);
-  return fs
-    .readdirSync(directory)
-    .filter((entry) => fs.statSync(path.join(directory, entry)).isDirectory());
-}
-
-/** The case names recorded for one version. */
-function casesOf(tool, version) {
-  return fs
-    .readdirSync(path.join(OUTPUTS, tool, version))
-    .filter((file) => file.endsWith('.json'))
-    .map((file) => file.slice(0, -'.json'.length));
-}
 
 /** A tool's output as a parser gets it. */
 const outputOf = (stdout, exitCode, stderr = '') => ({
@@ -182,8 +167,8 @@ const OWN_TOOLS = new Set(['black', 'isort', 'codespell', 'shellcheck', 'golangc
 
 /** The recorded cases to check: every case of our tools (each must have an expectation), the SARIF cases of others. */
 function recordedCases(tool) {
-  return versionsOf(tool).flatMap((version) =>
-    casesOf(tool, version)
+  return recordedVersions(tool).flatMap((version) =>
+    recordedCaseNames(tool, version)
       .filter((name) => OWN_TOOLS.has(tool) || /sarif/.test(name))
       .map((name) => ({ version, name })),
   );
@@ -221,15 +206,15 @@ describe('black, isort, codespell, shellcheck, golangci-lint and SARIF: recorded
     ['codespell', 'dirty', 'codespell', /^teh ==> the$/],
   ])
     it(`${tool} ${kase}: the message says what is wrong, in every recorded version`, () => {
-      for (const version of versionsOf(tool)) {
+      for (const version of recordedVersions(tool)) {
         const parsed = parse(parser, loadOutput(`${tool}/${version}/${kase}`, ROOT));
         expect(parsed.findings[0].message, version).to.match(message);
       }
     });
 
   it('black and isort without --diff: the file from `would reformat` / ERROR lines, no line', () => {
-    const [black] = versionsOf('black');
-    const [isort] = versionsOf('isort');
+    const [black] = recordedVersions('black');
+    const [isort] = recordedVersions('isort');
     const blackRun = loadOutput(`black/${black}/dirty`, ROOT);
     const isortRun = loadOutput(`isort/${isort}/dirty`, ROOT);
     expect(brief(parse('black', { ...blackRun, stdout: '' }).findings)).to.deep.equal([
@@ -267,7 +252,7 @@ describe('black, isort, codespell, shellcheck, golangci-lint and SARIF: recorded
   });
 
   describe('golangci-lint JSON around the recorded document', () => {
-    const [v2] = versionsOf('golangci-lint').filter((version) => version.startsWith('2.'));
+    const [v2] = recordedVersions('golangci-lint').filter((version) => version.startsWith('2.'));
     it('v2 statistics after the JSON (without --show-stats=false) change nothing', () => {
       const run = loadOutput(`golangci-lint/${v2}/printer-golden`, ROOT);
       // The lines v2's printStats (pkg/commands/run.go) writes after the printers.

@@ -10,7 +10,10 @@
 // commits. Paging through
 // `serve` after calls with other paths/scope, and committed mcp-gates.json edits, are the
 // second part. Quick by default; WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n>
-// replays one seed.
+// replays one seed. WARM_ESLINT=<version> / WARM_PRETTIER=<version> run it on that released
+// version or newest release of a major (`9`; installed once into the temp directory) and on
+// that tool alone; WARM_SEEDS, WARM_STEPS and WARM_SERVE_STEPS size a run (CI runs one per
+// version).
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,17 +32,40 @@ import {
 } from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo, runColdAsync } from './fixtures/warm/warm-fixture.mjs';
 import { edit, seededRandom, write } from './fixtures/warm/sequence.mjs';
+import { installTools, linkTool, versionsFromEnv } from './fixtures/warm/tool-versions.mjs';
 
 const LONG = process.env.WARM_LONG === '1';
 const FIRST_SEED = Number(process.env.WARM_SEED ?? 18061);
-const SEEDS = process.env.WARM_SEED ? 1 : LONG ? 6 : 2;
-const STEPS = LONG ? 30 : 6;
+const SEEDS = process.env.WARM_SEED ? 1 : Number(process.env.WARM_SEEDS ?? (LONG ? 6 : 2));
+const STEPS = Number(process.env.WARM_STEPS ?? (LONG ? 30 : 6));
 
 const COMMANDS = {
   eslint: ['eslint', 'src', '--format', 'json'],
   prettier: ['prettier', '--check', 'src'],
   tsc: ['tsc', '--noEmit', '--pretty', 'false'],
 };
+
+/** [name, version] from WARM_ESLINT / WARM_PRETTIER: the released versions this run is on. */
+const VERSIONS = versionsFromEnv();
+/** The tools compared: all, or only those a version was named for (the others are the main run's). */
+const TOOLS = VERSIONS.length > 0 ? VERSIONS.map(([name]) => name) : Object.keys(COMMANDS);
+/** name -> installed package directory, filled by installVersions(). */
+const installed = new Map();
+
+/** Installs the named versions once (npm, cached in the temp directory by version). */
+async function installVersions() {
+  if (installed.size === VERSIONS.length) return;
+  for (const [key, found] of await installTools(VERSIONS)) {
+    if (found.skipped) throw new Error(found.skipped);
+    installed.set(key.split('@')[0], found.directory);
+  }
+  const named = [...installed].map(([name, directory]) => `${name} ${versionOf(directory)}`);
+  if (named.length > 0) console.log(`      on ${named.join(', ')}`);
+}
+
+const versionOf = (directory) =>
+  JSON.parse(fs.readFileSync(path.join(directory, 'package.json'), 'utf8')).version;
+const majorOf = (directory) => Number(versionOf(directory).split('.')[0]);
 
 /** Clock shapes a rule reads (none of them Date): the time now in the unit its deadline uses. */
 const CLOCKS = {
@@ -148,11 +174,19 @@ function differentialRepo() {
   fs.rmSync(path.join(root, '.prettierrc.json'));
   write(root, 'eslint.config.js', ESLINT_CONFIG);
   write(root, 'banned.json', '["zzz"]\n');
-  write(
-    root,
-    'prettier.config.mjs',
-    `import fs from 'node:fs';\nexport default JSON.parse(fs.readFileSync(new URL('./shared.json', import.meta.url), 'utf8'));\n`,
-  );
+  // Prettier 2 loads no ESM config (.mjs came with 3): the same config as CommonJS.
+  if (installed.has('prettier') && majorOf(installed.get('prettier')) < 3)
+    write(
+      root,
+      'prettier.config.cjs',
+      `const fs = require('node:fs');\nmodule.exports = JSON.parse(fs.readFileSync(require('node:path').join(__dirname, 'shared.json'), 'utf8'));\n`,
+    );
+  else
+    write(
+      root,
+      'prettier.config.mjs',
+      `import fs from 'node:fs';\nexport default JSON.parse(fs.readFileSync(new URL('./shared.json', import.meta.url), 'utf8'));\n`,
+    );
   write(root, 'shared.json', '{ "semi": true }\n');
   write(root, 'src/a.js', 'export const a = 1;\n');
   write(root, 'src/b.js', 'export const b = 2;\n');
@@ -183,6 +217,7 @@ function differentialRepo() {
   );
   write(root, path.join(modules, 'eslint-plugin-attack', 'index.js'), PLUGIN_INDEX);
   write(root, path.join(modules, 'eslint-plugin-attack', 'rules', 'word.js'), pluginRule('zebra'));
+  for (const [name, directory] of installed) linkTool(root, name, directory);
   git(root, 'init', '-q');
   fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'node_modules\n');
   git(root, 'add', '-A');
@@ -208,7 +243,7 @@ const EDITS = {
         JSON.stringify([pick(random, ['zzz', 'const a', 'listing', 'y'])]),
       ),
   },
-  'config data file (shared.json read by prettier.config.mjs)': {
+  'config data file (shared.json read by the prettier config)': {
     tools: ['prettier'],
     run: ({ root, random }) =>
       write(
@@ -248,8 +283,9 @@ const EDITS = {
   'recursive listing: a nested file added or deleted': {
     tools: ['eslint'],
     run: ({ root, random }) => {
-      const present = fs
-        .readdirSync(path.join(root, 'fixtures'), { recursive: true })
+      // A branch switch to a commit whose fixtures were all deleted removes the directory.
+      const fixtures = path.join(root, 'fixtures');
+      const present = (fs.existsSync(fixtures) ? fs.readdirSync(fixtures, { recursive: true }) : [])
         .map(String)
         .filter((name) => name.endsWith('.txt'));
       if (present.length > 0 && random() < 0.5)
@@ -333,13 +369,19 @@ async function runSequence(seed, steps, log) {
   const warm = (tool) => pool.run({ root, argv: COMMANDS[tool], timeoutMs: 90000, env });
   try {
     // Every tool warm once, so the first edit meets workers that have served.
-    for (const tool of Object.keys(COMMANDS)) await warm(tool);
+    for (const tool of TOOLS) await warm(tool);
+    // The edit kinds that can move a compared tool (all of them unless a version is named).
+    const kinds = Object.keys(EDITS).filter((name) =>
+      EDITS[name].tools.some((tool) => TOOLS.includes(tool)),
+    );
     for (let step = 0; step < steps; step++) {
-      const name = pick(random, Object.keys(EDITS));
+      const name = pick(random, kinds);
       const kind = EDITS[name];
       await kind.run({ root, random, warm, commits });
       // The tools the edit can move, and one other: a stale answer may show anywhere.
-      const tools = new Set([...kind.tools, pick(random, Object.keys(COMMANDS))]);
+      const tools = new Set(
+        [...kind.tools, pick(random, TOOLS)].filter((tool) => TOOLS.includes(tool)),
+      );
       for (const tool of tools) {
         const hot = await warm(tool);
         const cold = await runColdAsync(root, COMMANDS[tool], env);
@@ -370,6 +412,7 @@ async function runSequence(seed, steps, log) {
 
 describe('warm gates: seeded sequences of the attack shapes (warm equals cold)', function () {
   this.timeout(600000);
+  before(installVersions);
   after(cleanupTemporary);
 
   for (let index = 0; index < SEEDS; index++) {
@@ -386,7 +429,7 @@ describe('warm gates: seeded sequences of the attack shapes (warm equals cold)',
   }
 });
 
-const SERVE_STEPS = LONG ? 24 : 6;
+const SERVE_STEPS = Number(process.env.WARM_SERVE_STEPS ?? (LONG ? 24 : 6));
 const LINT_GATE = {
   command: ['eslint', '--format', 'json', '.'],
   parser: 'eslint-json',
@@ -430,6 +473,14 @@ const CALLS = [
   () => ({ scope: 'changed', offset: 0 }),
 ];
 
+/** The served repository's tools: this repository's, with WARM_ESLINT's install first on PATH. */
+function servedEnv() {
+  const eslint = installed.get('eslint');
+  if (!eslint) return envWithTools();
+  const bin = path.join(path.dirname(eslint), '.bin');
+  return envWithTools({ PATH: `${bin}${path.delimiter}${envWithTools().PATH}` });
+}
+
 /** What the cold command says for `args`: `mcp-gates run --json`, then the page applied as documented. */
 function coldAnswer(root, args) {
   const run = runCli(
@@ -442,7 +493,7 @@ function coldAnswer(root, args) {
       '--root',
       root,
     ],
-    { cwd: root },
+    { cwd: root, env: servedEnv() },
   );
   const data = JSON.parse(run.stdout);
   const matches = args.file === undefined ? () => true : fileMatcher(args.file);
@@ -458,6 +509,11 @@ const brief = (finding) => `${finding.file}:${finding.line}:${finding.rule}:${fi
 
 describe('warm gates through serve: seeded sequences of pages, branch switches and committed config edits', function () {
   this.timeout(600000);
+  before(async function () {
+    // reason: the served gate is ESLint's; a run on WARM_PRETTIER alone has nothing to serve.
+    if (VERSIONS.length > 0 && !TOOLS.includes('eslint')) this.skip();
+    await installVersions();
+  });
   after(cleanupTemporary);
 
   const seed = FIRST_SEED;
@@ -472,7 +528,7 @@ describe('warm gates through serve: seeded sequences of pages, branch switches a
         command: process.execPath,
         args: [CLI, 'serve', '--root', root],
         cwd: root,
-        env: envWithTools(),
+        env: servedEnv(),
         stderr: 'pipe',
       }),
     );

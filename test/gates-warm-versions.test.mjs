@@ -2,8 +2,9 @@
 // (installed once into the temp directory, keyed by version), a short sequence of edits
 // where the warm answer must come from a worker (not a silent cold run) and equal the cold
 // command's exit code, stdout and stderr; and `list`/`doctor`'s warm decision must be the
-// one serve acts on. Without the npm registry it skips. The full differential suite runs
-// on one version with WARM_ESLINT=<version> / WARM_PRETTIER=<version> (gates-warm.test.mjs).
+// one serve acts on. Without the npm registry it skips. The full differential suites run
+// on one version with WARM_ESLINT=<version> / WARM_PRETTIER=<version> (gates-warm.test.mjs,
+// gates-warm-differential.test.mjs; CI runs the latter on each supported line).
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';

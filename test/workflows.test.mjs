@@ -158,6 +158,35 @@ describe('GitHub Actions workflows', () => {
         'g++-mingw-w64-x86-64-posix',
       );
     });
+
+    it('runs the warm differential on every supported ESLint and Prettier line, each install cached by version', () => {
+      const job = jobs['warm-versions'];
+      expect(job.strategy['fail-fast']).to.equal(false);
+      expect(matrixRows(job).map((row) => `${row.tool}@${row.version}`)).to.have.members([
+        'eslint@8.57.1',
+        'eslint@9.3.0',
+        'eslint@9',
+        'eslint@10',
+        'prettier@2.8.8',
+        'prettier@3.0.0',
+        'prettier@3.5.3',
+        'prettier@3',
+      ]);
+      expect(stepsUsing(job, 'actions/setup-node')).to.have.lengthOf(1);
+      const resolve = job.steps.find((step) => step.id === 'resolve');
+      expect(resolve.run).to.include('node test/fixtures/warm/resolve-version.mjs');
+      // The cache holds what tool-versions.mjs installs, under the version the range resolved to.
+      const [cache] = stepsUsing(job, 'actions/cache');
+      const resolved = '${{ steps.resolve.outputs.version }}';
+      expect(cache.with.key).to.include(resolved).and.include('${{ matrix.tool }}');
+      expect(cache.with.path).to.equal(`/tmp/mcp-gates-test-\${{ matrix.tool }}-${resolved}`);
+      const run = job.steps.find(
+        (step) => step.run === 'npx mocha test/gates-warm-differential.test.mjs',
+      );
+      expect(run.env.WARM_ESLINT).to.include('steps.resolve.outputs.version');
+      expect(run.env.WARM_PRETTIER).to.include('steps.resolve.outputs.version');
+      expect(job.steps.indexOf(resolve)).to.be.below(job.steps.indexOf(cache));
+    });
   });
 
   describe('prebuild.yml', () => {

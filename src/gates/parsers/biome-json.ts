@@ -14,9 +14,13 @@ interface BiomePosition {
   column?: number;
 }
 
+/** Biome 1's markup: the message as styled pieces (`[{elements, content}]`). */
+type BiomeMarkup = { content?: unknown }[];
+
 interface BiomeDiagnostic {
   severity?: string;
-  message?: string;
+  // Biome 2 prints a string; Biome 1 printed markup.
+  message?: string | BiomeMarkup;
   description?: string;
   category?: string;
   location?: {
@@ -24,6 +28,9 @@ interface BiomeDiagnostic {
     path?: string | { file?: string };
     start?: BiomePosition;
     end?: BiomePosition;
+    // Biome 1: byte offsets into sourceCode instead of start/end.
+    span?: [number, number] | null;
+    sourceCode?: string | null;
   };
 }
 
@@ -34,9 +41,41 @@ function diagnosticPath(location: BiomeDiagnostic['location']): string | null {
   return null;
 }
 
+function diagnosticMessage(diagnostic: BiomeDiagnostic): string {
+  const { message } = diagnostic;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) {
+    return message
+      .map((piece) => (typeof piece?.content === 'string' ? piece.content : ''))
+      .join('');
+  }
+  return diagnostic.description ?? '';
+}
+
+/** The 1-based line and column of a UTF-8 byte offset into `source` (Biome 1's spans). */
+function positionAt(source: string, offset: number): BiomePosition | undefined {
+  const bytes = Buffer.from(source, 'utf8');
+  if (!Number.isInteger(offset) || offset < 0 || offset > bytes.length) return undefined;
+  const before = bytes.subarray(0, offset).toString('utf8');
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: before.length - lineStart + 1 };
+}
+
+/** Start and end as Biome 2 prints them, or computed from Biome 1's span. */
+function diagnosticRange(location: BiomeDiagnostic['location']): {
+  start?: BiomePosition;
+  end?: BiomePosition;
+} {
+  if (location?.start) return { start: location.start, end: location.end };
+  const { span, sourceCode } = location ?? {};
+  if (!Array.isArray(span) || typeof sourceCode !== 'string') return {};
+  return { start: positionAt(sourceCode, span[0]), end: positionAt(sourceCode, span[1]) };
+}
+
 /**
  * `biome check --reporter=json`: `{summary, diagnostics[{severity, message, category,
- * location{path, start, end}}]}`. Formatter diagnostics have line 0 (whole file).
+ * location{path, start, end}}]}`; Biome 1 gives the message as markup and the location
+ * as a byte span into sourceCode. Formatter diagnostics have no position (whole file).
  */
 export const biomeJsonParser: Parser = {
   name: 'biome-json',
@@ -49,15 +88,16 @@ export const biomeJsonParser: Parser = {
     }
     const findings: Finding[] = document.diagnostics.map((diagnostic) => {
       const file = diagnosticPath(diagnostic.location);
+      const { start, end } = diagnosticRange(diagnostic.location);
       return {
         file: file ? relativeToRoot(file, output.root) : null,
-        line: positiveInteger(diagnostic.location?.start?.line),
-        column: positiveInteger(diagnostic.location?.start?.column),
-        endLine: positiveInteger(diagnostic.location?.end?.line),
-        endColumn: positiveInteger(diagnostic.location?.end?.column),
+        line: positiveInteger(start?.line),
+        column: positiveInteger(start?.column),
+        endLine: positiveInteger(end?.line),
+        endColumn: positiveInteger(end?.column),
         severity: toSeverity(diagnostic.severity),
         rule: diagnostic.category ?? null,
-        message: diagnostic.message ?? diagnostic.description ?? '',
+        message: diagnosticMessage(diagnostic),
       };
     });
     return verdict(output.exitCode, findings);
