@@ -114,7 +114,8 @@ describe('JavaScript tools: recorded outputs of every version', () => {
           .readdirSync(path.join(OUTPUTS, tool, version))
           .filter((file) => file.endsWith('.json'))
           .map((file) => file.slice(0, -'.json'.length));
-        expect(recorded, `${tool} ${version}: cases`).to.have.members(Object.keys(cases));
+        // generate.mjs's cases may sit beside these (stylelint-string: gates-parsers reads it).
+        expect(recorded, `${tool} ${version}: cases`).to.include.members(Object.keys(cases));
         for (const [caseName, want] of Object.entries(cases)) {
           const label = `${tool} ${version} ${caseName}`;
           const output = loadCase(tool, version, caseName, root);
