@@ -27,7 +27,10 @@ export interface ToolDescriptor {
    * as running it (`lint` for eslint).
    */
   yieldsToScripts?: { scriptGate?: string };
-  /** The file extensions (no dot, lower case) it checks: a changed scope passes it only these. */
+  /**
+   * The file extensions (no dot, lower case) it checks: a changed scope passes it only
+   * these, and an after-edit hook runs it when the edited file has one.
+   */
   extensions?: readonly string[];
   /**
    * Arguments given before explicit paths so the tool's own excludes still apply (ruff

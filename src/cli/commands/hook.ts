@@ -1,0 +1,110 @@
+import { GatesError } from '../../gates/gates-error.js';
+import {
+  hookAnswer,
+  readHookInput,
+  type HookEvent,
+  type HookHost,
+} from '../../gates/hooks/hook-hosts.js';
+import { loadSession, saveSession } from '../../gates/hooks/hook-session.js';
+import { MIN_BUDGET_MS, runAfterEdit, runBeforeStop } from '../../gates/hooks/run-hooks.js';
+import { loadGates } from '../../gates/load-gates.js';
+import type { ToolContext } from '../../server/tool.js';
+import type { CliArguments } from '../cli-arguments.js';
+import type { CliOutput } from '../cli-output.js';
+import { resolveProjectRoot } from '../project-root.js';
+
+/** A host's hook JSON is small; more than this on stdin is not a hook's input. */
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > MAX_INPUT_BYTES)
+      throw new GatesError('EGATES_USAGE', `more than ${MAX_INPUT_BYTES} bytes on stdin`, {
+        fix: "run `mcp-gates hook` from a host's hook, which sends its hook JSON on stdin",
+      });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * `mcp-gates hook <after-edit|before-stop> --host H`: a command hook for hosts without
+ * MCP tool hooks. Reads the host's hook JSON on stdin, runs the gates cold (no server is
+ * asked), and answers in the host's format and exit-code convention. The session (the
+ * findings it began with, the last stop it blocked) is kept in the per-root cache.
+ */
+export async function hookCommand(args: CliArguments, output: CliOutput): Promise<number> {
+  const host = args.host as HookHost;
+  const event = args.positionals[0] as HookEvent;
+  if (process.stdin.isTTY)
+    throw new GatesError('EGATES_USAGE', 'no hook JSON on stdin', {
+      fix: `run it from a host's hook (see \`mcp-gates init --hooks ${host}\`), or pipe the JSON in, e.g. echo '{"tool_input":{"file_path":"src/a.ts"}}' | mcp-gates hook after-edit --host ${host}`,
+    });
+  if (args.budgetMs !== undefined && args.budgetMs < MIN_BUDGET_MS)
+    throw new GatesError('EGATES_USAGE', `--budget-ms ${args.budgetMs} is below ${MIN_BUDGET_MS}`, {
+      fix: `pass at least ${MIN_BUDGET_MS}`,
+    });
+  let input: unknown;
+  try {
+    input = JSON.parse(await readStdin());
+  } catch (error) {
+    if (error instanceof GatesError) throw error;
+    throw new GatesError('EGATES_USAGE', `stdin is not JSON: ${(error as Error).message}`, {
+      fix: `configure the hook as \`mcp-gates init --hooks ${host}\` writes it; the host sends its hook JSON on stdin`,
+    });
+  }
+  const hookInput = readHookInput(host, input);
+  const root = resolveProjectRoot({
+    root: args.root ?? hookInput.cwd,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  const { gates } = loadGates(root);
+  const sessionId = hookInput.sessionId ?? 'no-session-id';
+  const session = loadSession(root, sessionId, process.env);
+  // The host ending the hook (SIGTERM on its timeout, Ctrl-C) cancels the gates' trees.
+  const cancel = new AbortController();
+  const onSignal = () => cancel.abort();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  const context: ToolContext = {
+    signal: cancel.signal,
+    progress: () => {},
+    log: () => {},
+    wantsProgress: false,
+    revision: 'cli',
+    meta: {},
+  };
+  try {
+    const request = {
+      gates,
+      context,
+      options: { root },
+      session,
+      ...(args.budgetMs !== undefined ? { budgetMs: args.budgetMs } : {}),
+    };
+    const outcome =
+      event === 'after-edit'
+        ? await runAfterEdit(request, hookInput.paths)
+        : await runBeforeStop(request, {
+            ...(args.base ? { base: args.base } : {}),
+            loopFlag: hookInput.loopFlag,
+          });
+    if (outcome.cancelled) {
+      output.err('mcp-gates: the hook was cancelled before its gates finished');
+      return 130;
+    }
+    saveSession(root, sessionId, session, process.env);
+    if (event === 'after-edit' && hookInput.paths.length === 0)
+      output.err(`mcp-gates: the ${host} hook input named no edited file`);
+    const answer = hookAnswer(host, event, outcome.verdict);
+    process.stdout.write(answer.stdout);
+    return answer.exitCode;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+}
