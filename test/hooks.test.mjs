@@ -1,0 +1,335 @@
+// Hook tools and command hooks: each host's answer parses as its documented hook JSON; a
+// scripted session (an edit that introduces an error blocks with file:line, the fix
+// clears it, old errors are never reported, a stop blocks once and never twice on the same
+// errors) passes through real MCP clients (the mcp_tool shape) and through `mcp-gates
+// hook` in each host's command-hook format; `init --hooks` writes each host's settings.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import {
+  hookAnswer,
+  patchFiles,
+  readHookInput,
+  HOOK_HOSTS,
+} from '../dist/gates/hooks/hook-hosts.js';
+import {
+  CLI,
+  cleanupTemporary,
+  envWithTools,
+  makeTempDir,
+  runCli,
+} from './fixtures/gates-support.mjs';
+import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+import { blockText, hookInput, HOOK_OUTPUT_SCHEMAS } from './fixtures/hook-formats.mjs';
+import {
+  clientCombinations,
+  connect,
+  expectValidFrames,
+  textOf,
+} from './helpers/official-clients.mjs';
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+const EVENTS = ['after-edit', 'before-stop'];
+
+function expectHostFormat(host, event, answer) {
+  const validate = ajv.compile(HOOK_OUTPUT_SCHEMAS[host][event]);
+  expect(validate(answer), `${host} ${event}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+}
+
+const GATES = {
+  lint: { command: ['eslint', '--format', 'json', '.'], parser: 'eslint-json', paths: 'append' },
+  format: { command: ['prettier', '--check', '.'], parser: 'prettier', paths: 'append' },
+  typecheck: { command: ['tsc', '--noEmit', '--pretty', 'false'], parser: 'tsc' },
+};
+
+/** The warm fixture, committed: src/main.ts holds old errors (no-console, a TODO). */
+function committedRepo() {
+  const root = makeWarmRepo('mcp-gates-hooks-');
+  fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates: GATES }, null, 2));
+  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
+  git(root, 'init', '-q');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'start');
+  return root;
+}
+
+/** The edits of the scripted session, on src/math.ts. */
+function edits(root) {
+  const file = path.join(root, 'src', 'math.ts');
+  const original = fs.readFileSync(file, 'utf8');
+  return {
+    file,
+    /** An error in the edited file, on its new last line (9). */
+    consoleLog: () => fs.writeFileSync(file, `${original}\nconsole.log(add(1, 2));\n`),
+    restore: () => fs.writeFileSync(file, original),
+    /** An error elsewhere: main.ts passes a number to add, whose a becomes a string. */
+    breakCaller: () =>
+      fs.writeFileSync(
+        file,
+        original.replace('a: number, b', 'a: string, b').replace('a + b', 'Number(a) + b'),
+      ),
+  };
+}
+
+describe('hook decision formats', () => {
+  const verdicts = {
+    block: { block: true, reason: 'mcp-gates: src/a.ts:3:1 error lint:no-console …', note: '' },
+    allow: { block: false, reason: '', note: 'mcp-gates: ran lint on src/a.ts: nothing new' },
+    silent: { block: false, reason: '', note: '' },
+  };
+  for (const host of HOOK_HOSTS) {
+    for (const event of EVENTS) {
+      it(`${host} ${event}: every answer is the host's hook JSON on stdout, exit 0`, () => {
+        for (const [kind, verdict] of Object.entries(verdicts)) {
+          const answer = hookAnswer(host, event, verdict);
+          expect(answer.exitCode).to.equal(0);
+          expect(answer.stdout.endsWith('\n')).to.equal(true);
+          const parsed = JSON.parse(answer.stdout);
+          expectHostFormat(host, event, parsed);
+          if (kind === 'block') expect(blockText(host, event, parsed)).to.equal(verdict.reason);
+          else expect(blockText(host, event, parsed)).to.equal(undefined);
+        }
+      });
+    }
+  }
+
+  it("reads each host's hook input: edited files, loop flag, session", () => {
+    const root = '/repo';
+    for (const host of HOOK_HOSTS) {
+      const edit = readHookInput(
+        host,
+        hookInput(host, 'after-edit', { file: '/repo/src/a.ts', root }),
+      );
+      expect(edit.paths, host).to.deep.equal([host === 'codex' ? 'src/a.ts' : '/repo/src/a.ts']);
+      expect(edit.sessionId, host).to.equal('session-1');
+      expect(edit.cwd, host).to.equal(root);
+      for (const loop of [false, true]) {
+        const stop = readHookInput(host, hookInput(host, 'before-stop', { root, loop }));
+        expect(stop.loopFlag, `${host} loop ${loop}`).to.equal(loop);
+      }
+    }
+    expect(
+      patchFiles(
+        '*** Begin Patch\n*** Add File: a.ts\n+x\n*** Update File: b.ts\n*** Move to: c.ts\n*** Delete File: d.ts\n*** End Patch',
+      ),
+    ).to.deep.equal(['a.ts', 'b.ts', 'c.ts']);
+  });
+});
+
+describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
+  this.timeout(240000);
+  after(cleanupTemporary);
+
+  // v1 in the legacy era, v2 pinned to the modern one.
+  for (const index of [0, 2]) {
+    const combination = clientCombinations({})[index];
+    it(`${combination.client}, ${combination.era}: edit → block at file:line, fix → nothing, old errors never, stop blocks once`, async () => {
+      const root = committedRepo();
+      const serverParams = {
+        command: process.execPath,
+        args: [CLI, 'serve', '--root', root],
+        cwd: root,
+        env: envWithTools(),
+        stderr: 'pipe',
+      };
+      const session = await connect(clientCombinations(serverParams)[index]);
+      const edit = edits(root);
+      const call = async (name, args) => {
+        const result = await session.call({ name, arguments: args });
+        expect(result.isError, textOf(result)).to.not.equal(true);
+        const answer = JSON.parse(textOf(result));
+        expectHostFormat(
+          'claude-code',
+          name === 'after_edit' ? 'after-edit' : 'before-stop',
+          answer,
+        );
+        return { answer, structured: result.structuredContent };
+      };
+      try {
+        const tools = (await session.client.listTools()).tools.map((tool) => tool.name);
+        expect(tools).to.include.members(['after_edit', 'before_stop', 'lint', 'typecheck']);
+
+        edit.consoleLog();
+        let { answer, structured } = await call('after_edit', { path: edit.file });
+        expect(answer.decision).to.equal('block');
+        expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+        expect(answer.reason).to.include('ran lint, format, typecheck');
+        // main.ts's own console.log is an old error: never reported.
+        expect(answer.reason).to.not.include('src/main.ts');
+        expect(structured.gates.map((row) => row.gate)).to.deep.equal([
+          'lint',
+          'format',
+          'typecheck',
+        ]);
+
+        edit.restore();
+        ({ answer } = await call('after_edit', { path: edit.file }));
+        expect(answer.decision).to.equal(undefined);
+        expect(answer.systemMessage).to.include('nothing new');
+
+        edit.breakCaller();
+        ({ answer } = await call('after_edit', { path: 'src/math.ts' }));
+        expect(answer.decision).to.equal('block');
+        expect(answer.reason).to.match(/src\/main\.ts:5:\d+ error typecheck:TS2345/);
+        expect(answer.reason).to.not.include('no-console');
+
+        ({ answer } = await call('before_stop', {}));
+        expect(answer.decision).to.equal('block');
+        expect(answer.reason).to.match(/src\/main\.ts:5:\d+ error typecheck:TS2345/);
+        // The same errors again: the agent is let go.
+        ({ answer } = await call('before_stop', { stopHookActive: 'true' }));
+        expect(answer.decision).to.equal(undefined);
+        expect(answer.systemMessage).to.include('not blocking again');
+
+        edit.restore();
+        ({ answer } = await call('before_stop', {}));
+        expect(answer.decision).to.equal(undefined);
+        expect(git(root, 'status', '--porcelain')).to.equal('');
+        expectValidFrames(session, combination.expect.revision);
+      } finally {
+        await session.client.close();
+      }
+    });
+  }
+
+  it('a budget too small for the gates says which gates did not finish, and blocks on nothing', async () => {
+    const root = committedRepo();
+    const [combination] = clientCombinations({
+      command: process.execPath,
+      args: [CLI, 'serve', '--root', root, '--no-warm'],
+      cwd: root,
+      env: envWithTools(),
+      stderr: 'pipe',
+    });
+    const session = await connect(combination);
+    try {
+      const edit = edits(root);
+      edit.consoleLog();
+      const result = await session.call({
+        name: 'after_edit',
+        arguments: { path: edit.file, budgetMs: 100 },
+      });
+      const answer = JSON.parse(textOf(result));
+      expect(answer.decision).to.equal(undefined);
+      expect(answer.systemMessage).to.match(/did not finish within the hook's 0\.1 s budget/);
+      expect(result.structuredContent.gates.some((row) => row.overBudget)).to.equal(true);
+      expectValidFrames(session, combination.expect.revision);
+    } finally {
+      await session.client.close();
+    }
+  });
+});
+
+/** Runs `mcp-gates hook` as a host would: its hook JSON on stdin, the answer on stdout. */
+function runHook(root, host, event, input, cache) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'hook', event, '--host', host, '--root', root], {
+      cwd: root,
+      env: envWithTools({ XDG_CACHE_HOME: cache }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+describe('command hooks in each host format (mcp-gates hook)', function () {
+  this.timeout(600000);
+  after(cleanupTemporary);
+
+  for (const host of HOOK_HOSTS) {
+    it(`${host}: edit → block at file:line, fix → nothing, old errors never, stop never twice`, async () => {
+      const root = committedRepo();
+      const cache = makeTempDir('mcp-gates-hook-cache-');
+      const edit = edits(root);
+      const hook = async (event, options = {}) => {
+        const result = await runHook(
+          root,
+          host,
+          event,
+          hookInput(host, event, { file: edit.file, root, ...options }),
+          cache,
+        );
+        expect(result.code, result.stderr).to.equal(0);
+        const answer = JSON.parse(result.stdout);
+        expectHostFormat(host, event, answer);
+        return { answer, text: blockText(host, event, answer) };
+      };
+      edit.consoleLog();
+      let { text } = await hook('after-edit');
+      expect(text).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+      expect(text).to.not.include('src/main.ts');
+
+      edit.restore();
+      ({ text } = await hook('after-edit'));
+      expect(text).to.equal(undefined);
+
+      edit.consoleLog();
+      ({ text } = await hook('before-stop'));
+      expect(text).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+      ({ text } = await hook('before-stop', { loop: true }));
+      expect(text).to.equal(undefined);
+      edit.restore();
+      expect(git(root, 'status', '--porcelain')).to.equal('');
+    });
+  }
+});
+
+describe('init --hooks', function () {
+  this.timeout(60000);
+  after(cleanupTemporary);
+
+  const files = {
+    'claude-code': '.claude/settings.json',
+    codex: '.codex/hooks.json',
+    cursor: '.cursor/hooks.json',
+    gemini: '.gemini/settings.json',
+  };
+  for (const host of HOOK_HOSTS) {
+    it(`${host}: writes the hooks next to what is there, and refuses to write them twice`, () => {
+      const root = makeTempDir('mcp-gates-init-hooks-');
+      fs.writeFileSync(path.join(root, 'package.json'), '{"name":"x"}\n');
+      const file = path.join(root, files[host]);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ keep: true }));
+      const first = runCli(['init', '--hooks', host, '--root', root]);
+      expect(first.code, first.stderr).to.equal(0);
+      const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+      expect(settings.keep).to.equal(true);
+      const events = Object.keys(settings.hooks);
+      const expected = {
+        'claude-code': ['PostToolUse', 'Stop'],
+        codex: ['PostToolUse', 'Stop'],
+        cursor: ['afterFileEdit', 'stop'],
+        gemini: ['AfterTool', 'AfterAgent'],
+      }[host];
+      expect(events).to.deep.equal(expected);
+      const text = JSON.stringify(settings);
+      if (host === 'claude-code') {
+        expect(settings.hooks.PostToolUse[0]).to.deep.include({ matcher: 'Edit|Write|MultiEdit' });
+        expect(settings.hooks.PostToolUse[0].hooks[0]).to.deep.include({
+          type: 'mcp_tool',
+          server: 'gates',
+          tool: 'after_edit',
+        });
+        expect(settings.hooks.PostToolUse[0].hooks[0].input.path).to.equal(
+          '${tool_input.file_path}',
+        );
+      } else {
+        expect(text).to.include(' hook after-edit --host ');
+        expect(text).to.include(' hook before-stop --host ');
+      }
+      if (host === 'cursor') expect(settings.version).to.equal(1);
+      const second = runCli(['init', '--hooks', host, '--root', root]);
+      expect(second.code).to.equal(2);
+      expect(second.stderr).to.include('already has mcp-gates hooks');
+    });
+  }
+});
