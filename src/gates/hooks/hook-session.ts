@@ -77,6 +77,15 @@ export class HookSession {
     this.state = state ?? { version: 1, gates: Object.create(null), lastStopBlock: null };
   }
 
+  /** The files of these findings the session has not met yet for the gate (their baseline is still to take). */
+  unseenFiles(gate: string, findings: readonly Finding[]): string[] {
+    const memory = this.state.gates[gate];
+    if (memory?.seenAll) return [];
+    const seen = new Set(memory?.seen ?? []);
+    const files = findings.flatMap((finding) => (finding.file === null ? [] : [finding.file]));
+    return [...new Set(files)].filter((file) => !seen.has(file));
+  }
+
   /**
    * The run's findings that are new for the session: first-seen files join the baseline
    * (their findings on lines unchanged since HEAD), then the run is split against it.

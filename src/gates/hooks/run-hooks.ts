@@ -189,12 +189,14 @@ async function runPlanned(
       if (data && (status === 'passed' || status === 'failed')) {
         ranNames.push(planned.gate.name);
         const findings = data.parsed.findings;
-        const firstSeenFiles = [
-          ...new Set(findings.flatMap((finding) => (finding.file === null ? [] : [finding.file]))),
-        ];
-        const changedLines = await changedLinesAgainstHead(options.root, firstSeenFiles, {
-          ...(options.env ? { env: options.env } : {}),
-        });
+        // Only files met for the first time need HEAD's lines (and git): the rest are known.
+        const unseen = session.unseenFiles(planned.gate.name, findings);
+        const changedLines =
+          unseen.length === 0
+            ? new Map()
+            : await changedLinesAgainstHead(options.root, unseen, {
+                ...(options.env ? { env: options.env } : {}),
+              });
         fresh = session.newFindings(options.root, {
           gate: planned.gate.name,
           findings,
