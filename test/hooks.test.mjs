@@ -223,11 +223,11 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
 });
 
 /** Runs `mcp-gates hook` as a host would: its hook JSON on stdin, the answer on stdout. */
-function runHook(root, host, event, input, cache) {
+function runHook(root, host, event, input, cache, extraEnv = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'hook', event, '--host', host, '--root', root], {
       cwd: root,
-      env: envWithTools({ XDG_CACHE_HOME: cache }),
+      env: envWithTools({ XDG_CACHE_HOME: cache, ...extraEnv }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -280,6 +280,88 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
       expect(git(root, 'status', '--porcelain')).to.equal('');
     });
   }
+});
+
+describe('command hooks through the server running for the root (local channel)', function () {
+  this.timeout(240000);
+  after(cleanupTemporary);
+
+  /** A serve of a committed repo whose hook channel lives under `runtime`. */
+  async function served(runtime) {
+    const root = committedRepo();
+    const [combination] = clientCombinations({
+      command: process.execPath,
+      args: [CLI, 'serve', '--root', root],
+      cwd: root,
+      env: envWithTools({ XDG_RUNTIME_DIR: runtime }),
+      stderr: 'pipe',
+    });
+    const session = await connect(combination);
+    // The channel listens once the server serves: a first call proves it is up.
+    await session.client.listTools();
+    return { root, session, stderr: () => session.stderr };
+  }
+
+  it('answers a command hook warm through the server, in the host format; the socket is private and goes with the server', async () => {
+    const runtime = makeTempDir('mcp-gates-runtime-');
+    fs.chmodSync(runtime, 0o700);
+    const { root, session } = await served(runtime);
+    const cache = makeTempDir('mcp-gates-hook-cache-');
+    const edit = edits(root);
+    const env = { XDG_RUNTIME_DIR: runtime };
+    const directory = path.join(runtime, 'mcp-gates');
+    try {
+      edit.consoleLog();
+      const input = hookInput('codex', 'after-edit', { file: edit.file, root });
+      let result = await runHook(root, 'codex', 'after-edit', input, cache, env);
+      expect(result.stderr).to.include('answered by the server running for this root (warm)');
+      let answer = JSON.parse(result.stdout);
+      expectHostFormat('codex', 'after-edit', answer);
+      expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+      expect(answer.reason).to.not.include('src/main.ts');
+      edit.restore();
+      result = await runHook(root, 'codex', 'after-edit', input, cache, env);
+      answer = JSON.parse(result.stdout);
+      expect(answer.decision).to.equal(undefined);
+      // Nothing was kept on disk for it: the server held the session.
+      expect(fs.existsSync(path.join(cache, 'mcp-gates'))).to.equal(false);
+      expect(fs.statSync(directory).mode & 0o777).to.equal(0o700);
+      const [socket] = fs.readdirSync(directory);
+      expect(fs.statSync(path.join(directory, socket)).mode & 0o777).to.equal(0o600);
+    } finally {
+      await session.client.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fs.readdirSync(directory)).to.deep.equal([]);
+  });
+
+  it('never uses a socket directory other users can open: the server does not listen, the hook runs cold and says why', async () => {
+    const runtime = makeTempDir('mcp-gates-runtime-');
+    fs.mkdirSync(path.join(runtime, 'mcp-gates'), { mode: 0o755 });
+    fs.chmodSync(path.join(runtime, 'mcp-gates'), 0o755);
+    const { root, session, stderr } = await served(runtime);
+    const cache = makeTempDir('mcp-gates-hook-cache-');
+    const edit = edits(root);
+    try {
+      expect(stderr()).to.match(
+        /no hook channel \(command hooks run cold\): .* is open to other users/,
+      );
+      edit.consoleLog();
+      const input = hookInput('gemini', 'after-edit', { file: edit.file, root });
+      const result = await runHook(root, 'gemini', 'after-edit', input, cache, {
+        XDG_RUNTIME_DIR: runtime,
+      });
+      expect(result.stderr).to.match(/running the gates here \(cold\): .* is open to other users/);
+      const answer = JSON.parse(result.stdout);
+      expectHostFormat('gemini', 'after-edit', answer);
+      expect(blockText('gemini', 'after-edit', answer)).to.match(
+        /src\/math\.ts:9:\d+ error lint:no-console/,
+      );
+      expect(fs.readdirSync(path.join(runtime, 'mcp-gates'))).to.deep.equal([]);
+    } finally {
+      await session.client.close();
+    }
+  });
 });
 
 describe('init --hooks', function () {

@@ -123,8 +123,9 @@ format on stdout (exit 0): after-edit runs the gates that check the edited file 
 blocks with the errors the edit introduced; before-stop runs every gate on the files
 changed against HEAD (or the merge base with REF) and blocks while new errors remain,
 never twice in a row on the same ones. Only findings new since the host's session
-began count; the session is kept in ~/.cache/mcp-gates/<root hash>/hook-sessions/.
-Runs the gates cold: the served after_edit and before_stop tools answer warm.
+began count. Asks the server running for the same root first (a Unix socket in a
+directory private to you), which answers warm; without one it runs the gates cold and
+keeps the session in ~/.cache/mcp-gates/<root hash>/hook-sessions/. Says which on stderr.
 
 Options:
 ${ROOT_LINE}

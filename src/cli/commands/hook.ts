@@ -4,11 +4,12 @@ import {
   readHookInput,
   type HookEvent,
   type HookHost,
+  type HookVerdict,
 } from '../../gates/hooks/hook-hosts.js';
+import { askServer, CHANNEL_VERSION } from '../../gates/hooks/hook-channel.js';
 import { loadSession, saveSession } from '../../gates/hooks/hook-session.js';
-import { MIN_BUDGET_MS, runAfterEdit, runBeforeStop } from '../../gates/hooks/run-hooks.js';
+import { hookContext, MIN_BUDGET_MS, runHookEvent } from '../../gates/hooks/run-hooks.js';
 import { loadGates } from '../../gates/load-gates.js';
-import type { ToolContext } from '../../server/tool.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -32,9 +33,11 @@ async function readStdin(): Promise<string> {
 
 /**
  * `mcp-gates hook <after-edit|before-stop> --host H`: a command hook for hosts without
- * MCP tool hooks. Reads the host's hook JSON on stdin, runs the gates cold (no server is
- * asked), and answers in the host's format and exit-code convention. The session (the
- * findings it began with, the last stop it blocked) is kept in the per-root cache.
+ * MCP tool hooks. Reads the host's hook JSON on stdin and answers in the host's format
+ * and exit-code convention: through the server running for the root when one can be
+ * reached safely (warm; gates/hooks/hook-channel.ts), else by running the gates here,
+ * cold, with the session (the findings it began with, the last stop it blocked) kept in
+ * the per-root cache.
  */
 export async function hookCommand(args: CliArguments, output: CliOutput): Promise<number> {
   const host = args.host as HookHost;
@@ -62,45 +65,44 @@ export async function hookCommand(args: CliArguments, output: CliOutput): Promis
     env: process.env,
     cwd: process.cwd(),
   });
-  const { gates } = loadGates(root);
   const sessionId = hookInput.sessionId ?? 'no-session-id';
-  const session = loadSession(root, sessionId, process.env);
+  const stop = {
+    ...(args.base ? { base: args.base } : {}),
+    loopFlag: hookInput.loopFlag,
+  };
+  const budget = args.budgetMs !== undefined ? { budgetMs: args.budgetMs } : {};
   // The host ending the hook (SIGTERM on its timeout, Ctrl-C) cancels the gates' trees.
   const cancel = new AbortController();
   const onSignal = () => cancel.abort();
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  const context: ToolContext = {
-    signal: cancel.signal,
-    progress: () => {},
-    log: () => {},
-    wantsProgress: false,
-    revision: 'cli',
-    meta: {},
-  };
   try {
-    const request = {
-      gates,
-      context,
-      options: { root },
-      session,
-      ...(args.budgetMs !== undefined ? { budgetMs: args.budgetMs } : {}),
-    };
-    const outcome =
-      event === 'after-edit'
-        ? await runAfterEdit(request, hookInput.paths)
-        : await runBeforeStop(request, {
-            ...(args.base ? { base: args.base } : {}),
-            loopFlag: hookInput.loopFlag,
-          });
-    if (outcome.cancelled) {
-      output.err('mcp-gates: the hook was cancelled before its gates finished');
-      return 130;
+    const request = { version: CHANNEL_VERSION, event, paths: hookInput.paths, sessionId };
+    const served = await askServer(root, { ...request, ...stop, ...budget }, cancel.signal);
+    let verdict: HookVerdict;
+    if ('verdict' in served) {
+      if (served.cancelled) return 130;
+      output.err('mcp-gates: answered by the server running for this root (warm)');
+      verdict = served.verdict;
+    } else {
+      if (cancel.signal.aborted) return 130;
+      output.err(`mcp-gates: running the gates here (cold): ${served.why}`);
+      const session = loadSession(root, sessionId, process.env);
+      const hook = {
+        gates: loadGates(root).gates,
+        context: hookContext(cancel.signal, 'cli'),
+        options: { root },
+        session,
+        ...budget,
+      };
+      const outcome = await runHookEvent(event, hook, { paths: hookInput.paths, ...stop });
+      if (outcome.cancelled) return 130;
+      saveSession(root, sessionId, session, process.env);
+      verdict = outcome.verdict;
     }
-    saveSession(root, sessionId, session, process.env);
     if (event === 'after-edit' && hookInput.paths.length === 0)
       output.err(`mcp-gates: the ${host} hook input named no edited file`);
-    const answer = hookAnswer(host, event, outcome.verdict);
+    const answer = hookAnswer(host, event, verdict);
     process.stdout.write(answer.stdout);
     return answer.exitCode;
   } finally {

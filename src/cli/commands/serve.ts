@@ -1,5 +1,7 @@
 import { createGateTools } from '../../gates/gate-tools.js';
+import { listenForHooks, type ChannelRequest } from '../../gates/hooks/hook-channel.js';
 import { HookSession } from '../../gates/hooks/hook-session.js';
+import { hookContext, runHookEvent } from '../../gates/hooks/run-hooks.js';
 import { createHookTools } from '../../gates/hooks/hook-tools.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
 import type { GateToolOptions } from '../../gates/run/run-gate.js';
@@ -14,6 +16,34 @@ import { McpServer } from '../../server/server.js';
 import type { CliArguments } from '../cli-arguments.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
+
+/** Command hooks' sessions by the host's session id; the oldest goes past this many. */
+const MAX_CHANNEL_SESSIONS = 64;
+
+/**
+ * Answers `mcp-gates hook` requests that reach this server through the local channel,
+ * with its warm gates; each host session keeps its own baseline.
+ */
+function channelHandler(current: () => readonly GateSpec[], options: GateToolOptions) {
+  const sessions = new Map<string, HookSession>();
+  return async (request: ChannelRequest, signal: AbortSignal) => {
+    let session = sessions.get(request.sessionId);
+    if (session === undefined) {
+      session = new HookSession();
+      if (sessions.size >= MAX_CHANNEL_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      sessions.set(request.sessionId, session);
+    }
+    const hook = {
+      gates: current(),
+      context: hookContext(signal, 'hook-channel'),
+      options,
+      session,
+      ...(request.budgetMs !== undefined ? { budgetMs: request.budgetMs } : {}),
+    };
+    const outcome = await runHookEvent(request.event, hook, request);
+    return { verdict: outcome.verdict, cancelled: outcome.cancelled };
+  };
+}
 
 /** A gate tool for each gate, and the hook tools over them (one session for the server's life). */
 function servedTools(
@@ -91,8 +121,20 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     log: (line) => void process.stderr.write(`${line}\n`),
   });
   let current = tools;
+  let currentGates = served.gates;
+  // Command hooks of hosts without MCP tool hooks reach these warm gates through it.
+  const channel =
+    served.gates.length > 0
+      ? await listenForHooks(
+          root,
+          channelHandler(() => currentGates, gateOptions),
+        )
+      : undefined;
+  if (channel && 'why' in channel)
+    process.stderr.write(`mcp-gates: no hook channel (command hooks run cold): ${channel.why}\n`);
   const watcher = watchGates(root, served, {
     onChange: (next) => {
+      currentGates = next.gates;
       const nextTools = servedTools(next.gates, gateOptions, session);
       replaceTools(server, current, nextTools);
       current = nextTools;
@@ -110,6 +152,7 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     await serveStdio(server);
   } finally {
     watcher.close();
+    if (channel && 'close' in channel) channel.close();
     trees.close();
     // Before exiting: each worker goes with its tree and removes its private directory.
     await warm?.close();

@@ -15,7 +15,7 @@ import { filesTheToolChecks, gateTool } from '../run/changed-scope.js';
 import { confinePaths } from '../run/confine-paths.js';
 import { runGateCall, type GateToolOptions } from '../run/run-gate.js';
 import { toolOfCommand } from '../tools/index.js';
-import type { HookVerdict } from './hook-hosts.js';
+import type { HookEvent, HookVerdict } from './hook-hosts.js';
 import { findingsKey, type HookSession } from './hook-session.js';
 
 /** How long a hook waits for its gates by default; a call's `budgetMs` overrides it. */
@@ -394,4 +394,23 @@ export async function runBeforeStop(
     newFindings: ran.newFindings,
     cancelled: ran.cancelled,
   };
+}
+
+/** A context for a hook run outside an MCP call (the CLI, the channel): no progress, no log. */
+export function hookContext(signal: AbortSignal, revision: string): ToolContext {
+  return { signal, progress: () => {}, log: () => {}, wantsProgress: false, revision, meta: {} };
+}
+
+/** Runs a hook event: the edited `paths` after an edit; the changed files before a stop. */
+export function runHookEvent(
+  event: HookEvent,
+  request: HookRequest,
+  input: { paths: readonly string[]; base?: string; loopFlag: boolean },
+): Promise<HookOutcome> {
+  return event === 'after-edit'
+    ? runAfterEdit(request, input.paths)
+    : runBeforeStop(request, {
+        ...(input.base ? { base: input.base } : {}),
+        loopFlag: input.loopFlag,
+      });
 }
