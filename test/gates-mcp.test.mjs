@@ -125,7 +125,10 @@ describe('mcp-gates serve through the official clients', function () {
       it('lists the gates with fix tools, truthful annotations and the output schema', async () => {
         const { tools } = await session.client.listTools();
         const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+        // The hook tools (after_edit, before_stop) are served beside the gates.
         expect(Object.keys(byName).sort()).to.deep.equal([
+          'after_edit',
+          'before_stop',
           'check',
           'hang',
           'lint',
