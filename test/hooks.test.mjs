@@ -194,6 +194,34 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
     });
   }
 
+  it('before_stop checks the work the agent committed on its branch (the merge base with main)', async () => {
+    const root = committedRepo();
+    git(root, 'checkout', '-q', '-b', 'work');
+    const [combination] = clientCombinations({
+      command: process.execPath,
+      args: [CLI, 'serve', '--root', root],
+      cwd: root,
+      env: envWithTools(),
+      stderr: 'pipe',
+    });
+    const session = await connect(combination);
+    try {
+      const edit = edits(root);
+      edit.consoleLog();
+      const first = await session.call({ name: 'after_edit', arguments: { path: edit.file } });
+      expect(JSON.parse(textOf(first)).decision).to.equal('block');
+      git(root, 'commit', '-qam', 'the agent commits its work');
+      const stop = await session.call({ name: 'before_stop', arguments: {} });
+      const answer = JSON.parse(textOf(stop));
+      expect(answer.decision).to.equal('block');
+      expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+      expect(answer.reason).to.include('files changed against the merge base with main');
+      expectValidFrames(session, combination.expect.revision);
+    } finally {
+      await session.client.close();
+    }
+  });
+
   it('a budget too small for the gates says which gates did not finish, and blocks on nothing', async () => {
     const root = committedRepo();
     const [combination] = clientCombinations({

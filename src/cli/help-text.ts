@@ -121,7 +121,8 @@ A command hook for hosts without MCP tool hooks (HOST: claude-code, codex, curso
 gemini). Reads the host's hook JSON on stdin and answers in that host's decision
 format on stdout (exit 0): after-edit runs the gates that check the edited file and
 blocks with the errors the edit introduced; before-stop runs every gate on the files
-changed against HEAD (or the merge base with REF) and blocks while new errors remain,
+changed against the merge base with REF (default: origin/HEAD, main or master, the first
+that exists; else HEAD) and blocks while new errors remain,
 never twice in a row on the same ones. Only findings new since the host's session
 began count. Asks the server running for the same root first (a Unix socket in a
 directory private to you), which answers warm; without one it runs the gates cold and
@@ -130,7 +131,7 @@ keeps the session in ~/.cache/mcp-gates/<root hash>/hook-sessions/. Says which o
 Options:
 ${ROOT_LINE}
   --host HOST    the host whose hook format is read and written
-  --base REF     before-stop: changed files against the merge base with REF
+  --base REF     before-stop: the changed files against the merge base with REF
   --budget-ms MS how long to wait for the gates (default 60000 after an edit,
                  300000 before a stop); the answer names the gates that did not finish`,
   doctor: `Usage: mcp-gates doctor [--root DIR] [--json]

@@ -181,7 +181,7 @@ export function createHookTools(
     name: BEFORE_STOP_TOOL,
     title: 'Hook: before the agent stops',
     description:
-      'For a host\'s stop hook: runs every gate on the files changed against HEAD (or the merge base with "base"), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain, never twice in a row on the same errors, so the agent is never trapped.',
+      'For a host\'s stop hook: runs every gate on the files changed against the merge base with "base" (default: the first of origin/HEAD, main and master that exists, else HEAD), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain, never twice in a row on the same errors, so the agent is never trapped.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -7,6 +7,7 @@ import { GatesError } from '../gates-error.js';
 import type { Finding } from '../report/finding.js';
 import type { GateStatus, GateStructuredContent } from '../report/gate-result.js';
 import {
+  baseCommitOf,
   ChangedFilesError,
   changedLinesAgainstHead,
   listChangedFiles,
@@ -148,6 +149,8 @@ function bounded(head: string, lines: readonly string[], tail: readonly string[]
 
 interface HookCall {
   kind: 'after-edit' | 'before-stop';
+  /** Before a stop: what the changed files were taken against. */
+  against?: string;
   gates: readonly GateSpec[];
   runs: PlannedRun[];
   /** The edited files (after-edit) or the changed ones (before-stop), relative to the root. */
@@ -249,7 +252,9 @@ function verdictOf(
   const errors = ran.newFindings.filter((finding) => finding.severity === 'error');
   const problems = [...call.skipped, ...troubles(ran.rows, call.budgetMs)];
   const where =
-    call.kind === 'after-edit' ? ` on ${call.files.join(', ')}` : ' on the changed files';
+    call.kind === 'after-edit'
+      ? ` on ${call.files.join(', ')}`
+      : ` on the ${call.files.length} files changed against ${call.against}`;
   const ranText =
     ran.ranNames.length > 0 ? `ran ${ran.ranNames.join(', ')}${where}` : 'no gate ran';
   const block = errors.length > 0 && blockAllowed;
@@ -332,6 +337,19 @@ export async function runAfterEdit(
   };
 }
 
+/** Where a stop's changed files are taken from when the call names no base. */
+const DEFAULT_BASES = ['origin/HEAD', 'main', 'master'];
+
+/** The first of DEFAULT_BASES the repository has, or undefined (then HEAD is the base). */
+async function defaultBase(
+  root: string,
+  options: { env?: NodeJS.ProcessEnv },
+): Promise<string | undefined> {
+  for (const candidate of DEFAULT_BASES)
+    if ((await baseCommitOf(root, candidate, options)) !== undefined) return candidate;
+  return undefined;
+}
+
 /**
  * `before_stop`: every gate on the files changed against the merge base (or HEAD), new
  * findings only. Blocks while new errors remain, never twice in a row on the same ones,
@@ -344,10 +362,14 @@ export async function runBeforeStop(
 ): Promise<HookOutcome> {
   const { options, session } = request;
   const skipped: string[] = [];
+  const envOption = options.env ? { env: options.env } : {};
+  // Work the agent committed counts too: by default against the merge base with the
+  // default branch, when the repository has one of the usual names.
+  const base = stop.base ?? (await defaultBase(options.root, envOption));
   let changed: string[];
   try {
     changed = await listChangedFiles(options.root, {
-      ...(stop.base ? { base: stop.base } : {}),
+      ...(base ? { base } : {}),
       signal: request.context.signal,
       ...(options.env ? { env: options.env } : {}),
     });
@@ -361,8 +383,8 @@ export async function runBeforeStop(
       cancelled: false,
     };
   }
+  const against = base ? `the merge base with ${base}` : 'HEAD';
   if (changed.length === 0) {
-    const against = stop.base ? `the merge base with ${stop.base}` : 'HEAD';
     const note = `mcp-gates: no gate ran: no files changed against ${against}`;
     session.state.lastStopBlock = null;
     return {
@@ -374,6 +396,7 @@ export async function runBeforeStop(
   }
   const call: HookCall = {
     kind: 'before-stop',
+    against,
     ...request,
     runs: planRuns(request.gates, changed, false),
     files: changed,
