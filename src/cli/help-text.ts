@@ -122,11 +122,11 @@ gemini). Reads the host's hook JSON on stdin and answers in that host's decision
 format on stdout (exit 0): after-edit runs the gates that check the edited file and
 blocks with the errors the edit introduced; before-stop runs every gate on the files
 changed against the merge base with REF (default: origin/HEAD, main or master, the first
-that exists; else HEAD) and blocks while new errors remain,
-never twice in a row on the same ones. Only findings new since the host's session
-began count. Asks the server running for the same root first (a Unix socket in a
-directory private to you), which answers warm; without one it runs the gates cold and
-keeps the session in ~/.cache/mcp-gates/<root hash>/hook-sessions/. Says which on stderr.
+that exists; else HEAD) and blocks while new errors remain, never twice in a row on the
+same ones. Only findings new since the host's session began count. It asks the server
+running for the same root first (a Unix socket in a directory private to you), which
+answers warm; without one it runs the gates cold and keeps the session in
+~/.cache/mcp-gates/<root hash>/hook-sessions/. It says which on stderr.
 
 Options:
 ${ROOT_LINE}
