@@ -1,9 +1,10 @@
 // The hooks bench (issue 22): `after_edit` through `mcp-gates serve` on the generated large
 // project, warm, beside what projects wire into a hook today: a command that runs
-// `eslint <file>` cold, and one that also runs `tsc --noEmit` cold. Each round edits the
-// same function body (the body edit of big-project.mjs) and times every contender on it,
-// in a rotated order. Two servers: one serving lint and format only (the lint + format
-// target), one serving the typecheck too.
+// `eslint <file>` cold, and one that also runs `tsc --noEmit` cold. One contender after
+// another, each round edits the same function body (the body edit of big-project.mjs)
+// and times the contender on it. Servers of their own: lint and format only (the lint +
+// format target); the typecheck too; and that one again asked by `mcp-gates hook` as a
+// command hook of Codex through the local channel.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,6 +65,36 @@ async function hookServer(root, gates) {
   return { call, close: () => client.close() };
 }
 
+/** `mcp-gates hook after-edit` as Codex runs it (its hook JSON on stdin), timed to its exit. */
+function commandHook(root, file) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(
+      process.execPath,
+      [GATES_CLI, 'hook', 'after-edit', '--host', 'codex', '--root', root],
+      { cwd: root, env: gateEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => {
+      const warm = stderr.includes('answered by the server');
+      resolve({
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ok: code === 0 && warm && !stdout.includes('"decision"'),
+        detail: `exit ${code}: ${stdout.trim()} ${stderr.trim()}`.slice(0, 300),
+      });
+    });
+    const tool_input = {
+      command: `*** Begin Patch\n*** Update File: ${path.relative(root, file)}\n*** End Patch\n`,
+    };
+    child.stdin.end(
+      JSON.stringify({ session_id: 'bench', cwd: root, tool_name: 'apply_patch', tool_input }),
+    );
+  });
+}
+
 /**
  * `{files, rounds, contenders: [{id, label, first, median, samples}], problems}`: each
  * contender's first call and the median of the later rounds, in ms.
@@ -88,6 +119,13 @@ export async function benchHooks({ files, rounds }, progress = () => {}) {
       gates: WITH_TYPECHECK,
     },
     {
+      id: 'hook-channel',
+      label:
+        '`mcp-gates hook after-edit --host codex` with serve running: lint + format + typecheck through the channel (warm)',
+      gates: WITH_TYPECHECK,
+      command: true,
+    },
+    {
       id: 'eslint-cold',
       label: 'command hook: `eslint <file>` cold',
       argv: [bin('eslint'), [bodyEdit.file]],
@@ -107,7 +145,8 @@ export async function benchHooks({ files, rounds }, progress = () => {}) {
         for (let round = 0; round <= rounds; round++) {
           fs.writeFileSync(edited, bodyEdit.apply(pristine[bodyEdit.file], round + 1));
           let result;
-          if (server) result = await server.call(edited);
+          if (server && contender.command) result = await commandHook(root, edited);
+          else if (server) result = await server.call(edited);
           else {
             const first = await timed(contender.argv[0], contender.argv[1], root);
             const second = contender.then
