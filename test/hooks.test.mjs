@@ -31,7 +31,12 @@ import {
 } from './helpers/official-clients.mjs';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
-const EVENTS = ['after-edit', 'before-stop'];
+const EVENTS = ['session-start', 'after-edit', 'before-stop'];
+const EVENT_OF_TOOL = {
+  session_start: 'session-start',
+  after_edit: 'after-edit',
+  before_stop: 'before-stop',
+};
 
 function expectHostFormat(host, event, answer) {
   const validate = ajv.compile(HOOK_OUTPUT_SCHEMAS[host][event]);
@@ -53,6 +58,32 @@ function committedRepo() {
   git(root, 'add', '.');
   git(root, 'commit', '-qm', 'start');
   return root;
+}
+
+/**
+ * `mcp-gates serve` of `root` through an official client (`index` into its combinations;
+ * 0: v1 in the legacy era): the combination (for its revision) and the connected session.
+ */
+async function serveClient(root, { index = 0, args = [], env = {} } = {}) {
+  const combination = clientCombinations({
+    command: process.execPath,
+    args: [CLI, 'serve', '--root', root, ...args],
+    cwd: root,
+    env: envWithTools(env),
+    stderr: 'pipe',
+  })[index];
+  return { combination, session: await connect(combination) };
+}
+
+/** Calls a hook tool: a result that is no error, whose text is Claude Code's hook JSON. */
+function hookCaller(session) {
+  return async (name, args = {}) => {
+    const result = await session.call({ name, arguments: args });
+    expect(result.isError, textOf(result)).to.not.equal(true);
+    const answer = JSON.parse(textOf(result));
+    expectHostFormat('claude-code', EVENT_OF_TOOL[name], answer);
+    return { answer, structured: result.structuredContent };
+  };
 }
 
 /** The edits of the scripted session, on src/math.ts. */
@@ -88,7 +119,8 @@ describe('hook decision formats', () => {
           expect(answer.stdout.endsWith('\n')).to.equal(true);
           const parsed = JSON.parse(answer.stdout);
           expectHostFormat(host, event, parsed);
-          if (kind === 'block') expect(blockText(host, event, parsed)).to.equal(verdict.reason);
+          if (kind === 'block' && event !== 'session-start')
+            expect(blockText(host, event, parsed)).to.equal(verdict.reason);
           else expect(blockText(host, event, parsed)).to.equal(undefined);
         }
       });
@@ -127,29 +159,18 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
     const combination = clientCombinations({})[index];
     it(`${combination.client}, ${combination.era}: edit → block at file:line, fix → nothing, old errors never, stop blocks once`, async () => {
       const root = committedRepo();
-      const serverParams = {
-        command: process.execPath,
-        args: [CLI, 'serve', '--root', root],
-        cwd: root,
-        env: envWithTools(),
-        stderr: 'pipe',
-      };
-      const session = await connect(clientCombinations(serverParams)[index]);
+      const { session } = await serveClient(root, { index });
       const edit = edits(root);
-      const call = async (name, args) => {
-        const result = await session.call({ name, arguments: args });
-        expect(result.isError, textOf(result)).to.not.equal(true);
-        const answer = JSON.parse(textOf(result));
-        expectHostFormat(
-          'claude-code',
-          name === 'after_edit' ? 'after-edit' : 'before-stop',
-          answer,
-        );
-        return { answer, structured: result.structuredContent };
-      };
+      const call = hookCaller(session);
       try {
         const tools = (await session.client.listTools()).tools.map((tool) => tool.name);
-        expect(tools).to.include.members(['after_edit', 'before_stop', 'lint', 'typecheck']);
+        expect(tools).to.include.members([
+          'session_start',
+          'after_edit',
+          'before_stop',
+          'lint',
+          'typecheck',
+        ]);
 
         edit.consoleLog();
         let { answer, structured } = await call('after_edit', { path: edit.file });
@@ -194,17 +215,38 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
     });
   }
 
+  it('session_start takes the baseline before the first edit: what that edit breaks elsewhere is new', async () => {
+    const root = committedRepo();
+    const { combination, session } = await serveClient(root);
+    const call = hookCaller(session);
+    try {
+      let { answer, structured } = await call('session_start');
+      expect(answer).to.deep.equal({});
+      expect(structured.note).to.include('started');
+      // A stop waits for the baseline: nothing changed yet, nothing blocks.
+      ({ answer } = await call('before_stop'));
+      expect(answer.decision).to.equal(undefined);
+      ({ structured } = await call('session_start'));
+      expect(structured.note).to.include('already started');
+      // The very first edit breaks a caller, in a file it did not touch.
+      const edit = edits(root);
+      edit.breakCaller();
+      ({ answer } = await call('after_edit', { path: edit.file }));
+      expect(answer.decision).to.equal('block');
+      expect(answer.reason).to.match(/src\/main\.ts:5:\d+ error typecheck:TS2345/);
+      // main.ts's old errors (no-console, the TODO) are in the baseline.
+      expect(answer.reason).to.not.include('no-console');
+      edit.restore();
+      expectValidFrames(session, combination.expect.revision);
+    } finally {
+      await session.client.close();
+    }
+  });
+
   it('before_stop checks the work the agent committed on its branch (the merge base with main)', async () => {
     const root = committedRepo();
     git(root, 'checkout', '-q', '-b', 'work');
-    const [combination] = clientCombinations({
-      command: process.execPath,
-      args: [CLI, 'serve', '--root', root],
-      cwd: root,
-      env: envWithTools(),
-      stderr: 'pipe',
-    });
-    const session = await connect(combination);
+    const { combination, session } = await serveClient(root);
     try {
       const edit = edits(root);
       edit.consoleLog();
@@ -224,14 +266,7 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
 
   it('a budget too small for the gates says which gates did not finish, and blocks on nothing', async () => {
     const root = committedRepo();
-    const [combination] = clientCombinations({
-      command: process.execPath,
-      args: [CLI, 'serve', '--root', root, '--no-warm'],
-      cwd: root,
-      env: envWithTools(),
-      stderr: 'pipe',
-    });
-    const session = await connect(combination);
+    const { combination, session } = await serveClient(root, { args: ['--no-warm'] });
     try {
       const edit = edits(root);
       edit.consoleLog();
@@ -290,6 +325,9 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
         expectHostFormat(host, event, answer);
         return { answer, text: blockText(host, event, answer) };
       };
+      // Run cold, the prompt hook answers at once and leaves the baseline to the first edit.
+      const start = await hook('session-start');
+      expect(start.answer).to.deep.equal({});
       edit.consoleLog();
       let { text } = await hook('after-edit');
       expect(text).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
@@ -317,14 +355,7 @@ describe('command hooks through the server running for the root (local channel)'
   /** A serve of a committed repo whose hook channel lives under `runtime`. */
   async function served(runtime) {
     const root = committedRepo();
-    const [combination] = clientCombinations({
-      command: process.execPath,
-      args: [CLI, 'serve', '--root', root],
-      cwd: root,
-      env: envWithTools({ XDG_RUNTIME_DIR: runtime }),
-      stderr: 'pipe',
-    });
-    const session = await connect(combination);
+    const { session } = await serveClient(root, { env: { XDG_RUNTIME_DIR: runtime } });
     // The channel listens once the server serves: a first call proves it is up.
     await session.client.listTools();
     return { root, session, stderr: () => session.stderr };
@@ -339,6 +370,16 @@ describe('command hooks through the server running for the root (local channel)'
     const env = { XDG_RUNTIME_DIR: runtime };
     const directory = path.join(runtime, 'mcp-gates');
     try {
+      const start = await runHook(
+        root,
+        'codex',
+        'session-start',
+        hookInput('codex', 'session-start', { root }),
+        cache,
+        env,
+      );
+      expect(start.stderr).to.include('answered by the server running for this root (warm)');
+      expect(JSON.parse(start.stdout)).to.deep.equal({});
       edit.consoleLog();
       const input = hookInput('codex', 'after-edit', { file: edit.file, root });
       let result = await runHook(root, 'codex', 'after-edit', input, cache, env);
@@ -415,10 +456,10 @@ describe('init --hooks', function () {
       expect(settings.keep).to.equal(true);
       const events = Object.keys(settings.hooks);
       const expected = {
-        'claude-code': ['PostToolUse', 'Stop'],
-        codex: ['PostToolUse', 'Stop'],
+        'claude-code': ['UserPromptSubmit', 'PostToolUse', 'Stop'],
+        codex: ['UserPromptSubmit', 'PostToolUse', 'Stop'],
         cursor: ['afterFileEdit', 'stop'],
-        gemini: ['AfterTool', 'AfterAgent'],
+        gemini: ['BeforeAgent', 'AfterTool', 'AfterAgent'],
       }[host];
       expect(events).to.deep.equal(expected);
       const text = JSON.stringify(settings);

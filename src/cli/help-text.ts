@@ -104,8 +104,8 @@ Options:
 ${ROOT_LINE}
 With --hooks, writes HOST's hook configuration next to its server configuration,
 so the gates run after every edit and before the agent stops, reporting only what
-is new: Claude Code's hooks call the served after_edit and before_stop tools
-(.claude/settings.json); Codex (.codex/hooks.json), Cursor (.cursor/hooks.json) and
+is new: Claude Code's hooks call the served session_start, after_edit and before_stop
+tools (.claude/settings.json); Codex (.codex/hooks.json), Cursor (.cursor/hooks.json) and
 Gemini CLI (.gemini/settings.json) run \`mcp-gates hook\`. HOST is one of
 claude-code, codex, cursor, gemini. Refuses to overwrite hooks of its own already there.
 
@@ -114,13 +114,15 @@ ${ROOT_LINE}
   --host HOST  print HOST's config for this server
   --write      with --host: write it into HOST's project file
   --hooks HOST write HOST's hook configuration`,
-  hook: `Usage: mcp-gates hook after-edit|before-stop --host HOST [--root DIR]
-                      [--base REF] [--budget-ms MS]
+  hook: `Usage: mcp-gates hook session-start|after-edit|before-stop --host HOST
+                      [--root DIR] [--base REF] [--budget-ms MS]
 
 A command hook for hosts without MCP tool hooks (HOST: claude-code, codex, cursor,
 gemini). Reads the host's hook JSON on stdin and answers in that host's decision
-format on stdout (exit 0): after-edit runs the gates that check the edited file and
-blocks with the errors the edit introduced; before-stop runs every gate on the files
+format on stdout (exit 0): session-start has the server take the session's baseline in
+the background (on the first prompt; run cold it leaves it to the first edit); after-edit
+runs the gates that check the edited file and blocks with the errors the edit
+introduced; before-stop runs every gate on the files
 changed against the merge base with REF (default: origin/HEAD, main or master, the first
 that exists; else HEAD) and blocks while new errors remain, never twice in a row on the
 same ones. Only findings new since the host's session began count. It asks the server

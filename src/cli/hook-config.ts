@@ -1,29 +1,50 @@
 import path from 'node:path';
 import {
   EDIT_TOOL_MATCHERS,
+  HOOK_EVENTS,
   HOST_EVENT_NAMES,
   type HookEvent,
   type HookHost,
 } from '../gates/hooks/hook-hosts.js';
-import { AFTER_EDIT_TOOL, BEFORE_STOP_TOOL } from '../gates/hooks/hook-tools.js';
+import {
+  AFTER_EDIT_TOOL,
+  BEFORE_STOP_TOOL,
+  SESSION_START_TOOL,
+} from '../gates/hooks/hook-tools.js';
 import { SERVER_NAME, type ServerLaunch } from './host-config.js';
 
 /**
  * The hook configurations `mcp-gates init --hooks` writes, one per host, each next to the
  * host's server configuration (sources for every format: gates/hooks/hook-hosts.ts):
  * - Claude Code: `.claude/settings.json`, `"type": "mcp_tool"` hooks calling the served
- *   `after_edit` (PostToolUse on Edit|Write|MultiEdit, `${tool_input.file_path}`
- *   substituted) and `before_stop` (Stop); `timeout` in seconds.
- * - Codex: `.codex/hooks.json`, command hooks (PostToolUse on `^apply_patch$`, Stop);
- *   `timeout` in seconds.
- * - Cursor: `.cursor/hooks.json`, `{"version": 1, "hooks": {afterFileEdit, stop}}`.
- * - Gemini CLI: `.gemini/settings.json`, command hooks (AfterTool on write_file|replace,
- *   AfterAgent); `timeout` in milliseconds.
+ *   `session_start` (UserPromptSubmit), `after_edit` (PostToolUse on Edit|Write|MultiEdit,
+ *   `${tool_input.file_path}` substituted) and `before_stop` (Stop); `timeout` in seconds.
+ * - Codex: `.codex/hooks.json`, command hooks (UserPromptSubmit, PostToolUse on
+ *   `^apply_patch$`, Stop); `timeout` in seconds.
+ * - Cursor: `.cursor/hooks.json`, `{"version": 1, "hooks": {afterFileEdit, stop}}` (its
+ *   prompt hook decides whether the prompt goes on, so no session start there).
+ * - Gemini CLI: `.gemini/settings.json`, command hooks (BeforeAgent, AfterTool on
+ *   write_file|replace, AfterAgent); `timeout` in milliseconds.
  */
 
 /** Each hook's own budget, and the host's timeout a little above it (the hook answers first). */
-const BUDGET_MS: Record<HookEvent, number> = { 'after-edit': 30_000, 'before-stop': 240_000 };
-const HOST_TIMEOUT_MS: Record<HookEvent, number> = { 'after-edit': 60_000, 'before-stop': 300_000 };
+const BUDGET_MS: Record<HookEvent, number> = {
+  'session-start': 300_000,
+  'after-edit': 30_000,
+  'before-stop': 240_000,
+};
+const HOST_TIMEOUT_MS: Record<HookEvent, number> = {
+  // The session's baseline is taken in the background: the prompt hook answers at once.
+  'session-start': 30_000,
+  'after-edit': 60_000,
+  'before-stop': 300_000,
+};
+
+const HOOK_TOOLS: Record<HookEvent, string> = {
+  'session-start': SESSION_START_TOOL,
+  'after-edit': AFTER_EDIT_TOOL,
+  'before-stop': BEFORE_STOP_TOOL,
+};
 
 export interface HookSettings {
   /** The file, relative to the project root. */
@@ -55,7 +76,7 @@ function handler(host: HookHost, event: HookEvent, launch: ServerLaunch): Record
       return {
         type: 'mcp_tool',
         server: SERVER_NAME,
-        tool: event === 'after-edit' ? AFTER_EDIT_TOOL : BEFORE_STOP_TOOL,
+        tool: HOOK_TOOLS[event],
         input:
           event === 'after-edit'
             ? { path: '${tool_input.file_path}', budgetMs: BUDGET_MS[event] }
@@ -85,12 +106,13 @@ const FILES: Record<HookHost, string> = {
 
 export function hookSettings(host: HookHost, launch: ServerLaunch): HookSettings {
   const groups: Record<string, Record<string, unknown>> = {};
-  for (const event of ['after-edit', 'before-stop'] as const) {
+  for (const event of HOOK_EVENTS) {
+    const name = HOST_EVENT_NAMES[host][event];
+    if (name === undefined) continue;
     const hook = handler(host, event, launch);
     const matcher = event === 'after-edit' ? EDIT_TOOL_MATCHERS[host] : undefined;
     // Cursor's events list the hooks themselves; the others group them under a matcher.
-    groups[HOST_EVENT_NAMES[host][event]] =
-      host === 'cursor' ? hook : { ...(matcher ? { matcher } : {}), hooks: [hook] };
+    groups[name] = host === 'cursor' ? hook : { ...(matcher ? { matcher } : {}), hooks: [hook] };
   }
   return { file: FILES[host], leading: host === 'cursor' ? { version: 1 } : {}, groups };
 }
@@ -99,8 +121,7 @@ export function hookSettings(host: HookHost, launch: ServerLaunch): HookSettings
 export function isOwnHook(entry: unknown): boolean {
   const text = JSON.stringify(entry);
   return (
-    text.includes(`"tool":"${AFTER_EDIT_TOOL}"`) ||
-    text.includes(`"tool":"${BEFORE_STOP_TOOL}"`) ||
-    / hook (after-edit|before-stop) --host /.test(text)
+    Object.values(HOOK_TOOLS).some((tool) => text.includes(`"tool":"${tool}"`)) ||
+    / hook (session-start|after-edit|before-stop) --host /.test(text)
   );
 }

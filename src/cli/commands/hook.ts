@@ -84,6 +84,12 @@ export async function hookCommand(args: CliArguments, output: CliOutput): Promis
       if (served.cancelled) return 130;
       output.err('mcp-gates: answered by the server running for this root (warm)');
       verdict = served.verdict;
+    } else if (event === 'session-start') {
+      // Run here, the baseline would hold up the prompt: the first edit's hook takes it.
+      output.err(
+        `mcp-gates: no baseline taken now (${served.why}); the first edit's hook takes it`,
+      );
+      verdict = { block: false, reason: '', note: '' };
     } else {
       if (cancel.signal.aborted) return 130;
       output.err(`mcp-gates: running the gates here (cold): ${served.why}`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { HookEvent, HookVerdict } from './hook-hosts.js';
+import { HOOK_EVENTS, type HookEvent, type HookVerdict } from './hook-hosts.js';
 
 /**
  * The local channel through which `mcp-gates hook` asks the server already running for the
@@ -141,7 +141,7 @@ function isRequest(value: unknown): value is ChannelRequest {
     typeof request === 'object' &&
     request !== null &&
     request.version === CHANNEL_VERSION &&
-    (request.event === 'after-edit' || request.event === 'before-stop') &&
+    HOOK_EVENTS.includes(request.event) &&
     Array.isArray(request.paths) &&
     request.paths.every((file) => typeof file === 'string') &&
     typeof request.loopFlag === 'boolean' &&

@@ -27,7 +27,8 @@
 export const HOOK_HOSTS = ['claude-code', 'codex', 'cursor', 'gemini'] as const;
 export type HookHost = (typeof HOOK_HOSTS)[number];
 
-export const HOOK_EVENTS = ['after-edit', 'before-stop'] as const;
+/** session-start: the session's baseline, taken before the agent's first edit (on the first prompt). */
+export const HOOK_EVENTS = ['session-start', 'after-edit', 'before-stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** What a hook call decided, whatever the host. */
@@ -53,11 +54,24 @@ export interface HookInput {
 }
 
 /** A host's native names: the events and the edit tools its settings match on. */
-export const HOST_EVENT_NAMES: Record<HookHost, Record<HookEvent, string>> = {
-  'claude-code': { 'after-edit': 'PostToolUse', 'before-stop': 'Stop' },
-  codex: { 'after-edit': 'PostToolUse', 'before-stop': 'Stop' },
+export const HOST_EVENT_NAMES: Record<HookHost, Partial<Record<HookEvent, string>>> = {
+  'claude-code': {
+    'session-start': 'UserPromptSubmit',
+    'after-edit': 'PostToolUse',
+    'before-stop': 'Stop',
+  },
+  codex: {
+    'session-start': 'UserPromptSubmit',
+    'after-edit': 'PostToolUse',
+    'before-stop': 'Stop',
+  },
+  // Cursor's prompt hook answers whether the prompt may go on: not configured for this.
   cursor: { 'after-edit': 'afterFileEdit', 'before-stop': 'stop' },
-  gemini: { 'after-edit': 'AfterTool', 'before-stop': 'AfterAgent' },
+  gemini: {
+    'session-start': 'BeforeAgent',
+    'after-edit': 'AfterTool',
+    'before-stop': 'AfterAgent',
+  },
 };
 
 /** The matcher of the after-edit hook: the host's file-editing tools (Cursor's event is edits only). */
@@ -139,6 +153,8 @@ export function hookDecision(
   event: HookEvent,
   verdict: HookVerdict,
 ): Record<string, unknown> {
+  // A prompt hook's answer is added to the prompt on some hosts: it says nothing.
+  if (event === 'session-start') return {};
   const note = verdict.note === '' ? {} : { systemMessage: verdict.note };
   switch (host) {
     case 'claude-code':

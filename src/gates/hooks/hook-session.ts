@@ -72,9 +72,16 @@ function onChangedLine(finding: Finding, changed: ReadonlyMap<string, ChangedLin
 
 export class HookSession {
   readonly state: SessionState;
+  /** The baseline being taken in the background (session-start), while it runs. */
+  priming: Promise<unknown> | undefined;
 
   constructor(state?: SessionState) {
     this.state = state ?? { version: 1, gates: Object.create(null), lastStopBlock: null };
+  }
+
+  /** Whether the session has met any gate's findings yet (its baseline has begun). */
+  get started(): boolean {
+    return this.priming !== undefined || Object.keys(this.state.gates).length > 0;
   }
 
   /** The files of these findings the session has not met yet for the gate (their baseline is still to take). */

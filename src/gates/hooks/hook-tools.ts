@@ -8,9 +8,11 @@ import {
   MIN_BUDGET_MS,
   runAfterEdit,
   runBeforeStop,
+  runHookEvent,
   type HookOutcome,
 } from './run-hooks.js';
 
+export const SESSION_START_TOOL = 'session_start';
 export const AFTER_EDIT_TOOL = 'after_edit';
 export const BEFORE_STOP_TOOL = 'before_stop';
 
@@ -143,6 +145,30 @@ export function createHookTools(
     idempotentHint: false,
     openWorldHint: false,
   });
+  const sessionStart: Tool = {
+    name: SESSION_START_TOOL,
+    title: 'Hook: the session begins',
+    description:
+      "For a host's prompt hook (Claude Code's UserPromptSubmit): takes the session's baseline in the background, before the agent's first edit (every gate on the whole project), and answers at once with nothing to block. Later hook calls wait for it within their budget. Once per session; it also starts the warm workers.",
+    inputSchema: {
+      type: 'object',
+      properties: { ...COMMON_PROPERTIES },
+      additionalProperties: false,
+    },
+    outputSchema: HOOK_OUTPUT_SCHEMA,
+    annotations: annotations('Hook: the session begins'),
+    run: hookRun(
+      'session-start',
+      ['host', 'budgetMs'],
+      DEFAULT_BUDGET_MS.sessionStart,
+      (_input, budgetMs, context) =>
+        runHookEvent(
+          'session-start',
+          { gates, context, options, session, budgetMs },
+          { paths: [], loopFlag: false },
+        ),
+    ),
+  };
   const afterEdit: Tool = {
     name: AFTER_EDIT_TOOL,
     title: 'Hook: after an edit',
@@ -218,5 +244,7 @@ export function createHookTools(
       },
     ),
   };
-  return [afterEdit, beforeStop].filter((tool) => !gates.some((gate) => gate.name === tool.name));
+  return [sessionStart, afterEdit, beforeStop].filter(
+    (tool) => !gates.some((gate) => gate.name === tool.name),
+  );
 }

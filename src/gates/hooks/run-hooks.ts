@@ -20,7 +20,11 @@ import type { HookEvent, HookVerdict } from './hook-hosts.js';
 import { findingsKey, type HookSession } from './hook-session.js';
 
 /** How long a hook waits for its gates by default; a call's `budgetMs` overrides it. */
-export const DEFAULT_BUDGET_MS = { afterEdit: 60_000, beforeStop: 300_000 } as const;
+export const DEFAULT_BUDGET_MS = {
+  sessionStart: 300_000,
+  afterEdit: 60_000,
+  beforeStop: 300_000,
+} as const;
 export const MIN_BUDGET_MS = 100;
 /** The reason shown to the model stays short: a hook's answer is read on every edit. */
 export const MAX_REASON_CHARS = 4000;
@@ -310,11 +314,46 @@ export interface HookRequest {
   budgetMs?: number;
 }
 
+/**
+ * `session_start`: takes the session's baseline in the background, before the agent's
+ * first edit: every gate on the whole project, its findings on lines unchanged since HEAD
+ * (so an edit already made while it runs still counts as new). Once per session; answers
+ * at once. It also starts the warm workers, so the first edit's hook is warm too.
+ */
+export function startSession(request: HookRequest): 'started' | 'already started' {
+  const { session } = request;
+  if (session.started) return 'already started';
+  const call: HookCall = {
+    kind: 'after-edit',
+    ...request,
+    // Its own context: the call that started it ends at once, the baseline goes on.
+    context: hookContext(new AbortController().signal, request.context.revision),
+    runs: request.gates.map((gate) => ({ gate, args: {}, scope: 'all' })),
+    files: [],
+    skipped: [],
+    budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.sessionStart,
+  };
+  session.priming = runPlanned(call).catch(() => undefined);
+  return 'started';
+}
+
+/** Waits for a baseline still being taken, at most `budgetMs` (the hook's own budget). */
+async function primed(session: HookSession, budgetMs: number): Promise<void> {
+  if (session.priming === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    session.priming,
+    new Promise((resolve) => (timer = setTimeout(resolve, budgetMs))),
+  ]);
+  clearTimeout(timer);
+}
+
 /** `after_edit`: the gates that check the edited files, warm, new findings only. */
 export async function runAfterEdit(
   request: HookRequest,
   paths: readonly string[],
 ): Promise<HookOutcome> {
+  await primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
   const { files, skipped } = confineEdited(request.options.root, paths);
   const runs = planRuns(request.gates, files, true);
   if (files.length > 0 && runs.length === 0)
@@ -361,6 +400,7 @@ export async function runBeforeStop(
   stop: { base?: string; loopFlag: boolean },
 ): Promise<HookOutcome> {
   const { options, session } = request;
+  await primed(session, request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop);
   const skipped: string[] = [];
   const envOption = options.env ? { env: options.env } : {};
   // Work the agent committed counts too: by default against the merge base with the
@@ -425,11 +465,21 @@ export function hookContext(signal: AbortSignal, revision: string): ToolContext 
 }
 
 /** Runs a hook event: the edited `paths` after an edit; the changed files before a stop. */
-export function runHookEvent(
+export async function runHookEvent(
   event: HookEvent,
   request: HookRequest,
   input: { paths: readonly string[]; base?: string; loopFlag: boolean },
 ): Promise<HookOutcome> {
+  if (event === 'session-start') {
+    const state = startSession(request);
+    const note = `mcp-gates: the session's baseline: ${state}`;
+    return {
+      verdict: { block: false, reason: '', note },
+      rows: [],
+      newFindings: [],
+      cancelled: false,
+    };
+  }
   return event === 'after-edit'
     ? runAfterEdit(request, input.paths)
     : runBeforeStop(request, {
