@@ -243,6 +243,32 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
     }
   });
 
+  it('keeps the reason within 4,000 characters, errors first, and says how many it left out', async () => {
+    const root = committedRepo();
+    const { combination, session } = await serveClient(root);
+    const call = hookCaller(session);
+    try {
+      const edit = edits(root);
+      // 150 new warnings (a TODO each) above 150 new errors (a console.log each).
+      const todos = Array.from({ length: 150 }, (_, i) => `// TODO ${i}`).join('\n');
+      const logs = Array.from({ length: 150 }, (_, i) => `console.log(${i});`).join('\n');
+      fs.appendFileSync(edit.file, `${todos}\n${logs}\n`);
+      const { answer } = await call('after_edit', { path: edit.file });
+      expect(answer.decision).to.equal('block');
+      expect(answer.reason.length).to.be.at.most(4000);
+      expect(answer.reason).to.match(/the edit introduced 150 new errors/);
+      expect(answer.reason).to.match(/… and \d+ more \(run the gates for the full list\)/);
+      const listed = answer.reason.split('\n').filter((line) => line.startsWith('src/'));
+      expect(listed.length).to.be.at.least(10);
+      // Every listed line is an error: the warnings come after all 150 errors.
+      expect(listed.every((line) => / error lint:no-console /.test(line))).to.equal(true);
+      edit.restore();
+      expectValidFrames(session, combination.expect.revision);
+    } finally {
+      await session.client.close();
+    }
+  });
+
   it('before_stop checks the work the agent committed on its branch (the merge base with main)', async () => {
     const root = committedRepo();
     git(root, 'checkout', '-q', '-b', 'work');
