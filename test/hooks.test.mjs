@@ -3,7 +3,7 @@
 // clears it, old errors are never reported, a stop blocks once and never twice on the same
 // errors) passes through real MCP clients (the mcp_tool shape) and through `mcp-gates
 // hook` in each host's command-hook format; `init --hooks` writes each host's settings.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -390,6 +390,15 @@ describe('command hooks through the server running for the root (local channel)'
   it('answers a command hook warm through the server, in the host format; the socket is private and goes with the server', async () => {
     const runtime = makeTempDir('mcp-gates-runtime-');
     fs.chmodSync(runtime, 0o700);
+    // A socket a server killed outright left behind: the next server sweeps it.
+    const stale = path.join(runtime, 'mcp-gates', 'stale.sock');
+    fs.mkdirSync(path.dirname(stale), { mode: 0o700 });
+    const killed = spawnSync(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
+    expect(killed.signal).to.equal('SIGKILL');
+    expect(fs.lstatSync(stale).isSocket()).to.equal(true);
     const { root, session } = await served(runtime);
     const cache = makeTempDir('mcp-gates-hook-cache-');
     const edit = edits(root);
@@ -422,6 +431,7 @@ describe('command hooks through the server running for the root (local channel)'
       expect(fs.existsSync(path.join(cache, 'mcp-gates'))).to.equal(false);
       expect(fs.statSync(directory).mode & 0o777).to.equal(0o700);
       const [socket] = fs.readdirSync(directory);
+      expect(fs.existsSync(stale)).to.equal(false);
       expect(fs.statSync(path.join(directory, socket)).mode & 0o777).to.equal(0o600);
     } finally {
       await session.client.close();

@@ -166,6 +166,33 @@ function answers(socket: string): Promise<boolean> {
   });
 }
 
+/** At most this many other sockets are looked at when a server starts listening. */
+const MAX_SWEPT = 100;
+
+/**
+ * Removes the sockets that servers killed outright left behind (no server answers on
+ * them): only our own sockets, in our private directory, never following a link.
+ */
+async function sweepStaleSockets(directory: string, own: string): Promise<void> {
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory).filter((name) => name.endsWith('.sock'));
+  } catch {
+    return;
+  }
+  for (const name of names.slice(0, MAX_SWEPT)) {
+    const file = path.join(directory, name);
+    if (file === own) continue;
+    try {
+      const stat = fs.lstatSync(file);
+      if (!stat.isSocket() || stat.uid !== process.getuid!()) continue;
+      if (!(await answers(file)) && fs.lstatSync(file).ino === stat.ino) fs.rmSync(file);
+    } catch {
+      // Gone meanwhile, or not ours to judge.
+    }
+  }
+}
+
 export type ChannelHandler = (
   request: ChannelRequest,
   signal: AbortSignal,
@@ -232,6 +259,7 @@ export async function listenForHooks(
   fs.chmodSync(socket, 0o600);
   const inode = fs.statSync(socket).ino;
   server.unref();
+  void sweepStaleSockets(path.dirname(socket), socket);
   return {
     socket,
     close: () => {
