@@ -427,6 +427,18 @@ describe('command hooks through the server running for the root (local channel)'
       result = await runHook(root, 'codex', 'after-edit', input, cache, env);
       answer = JSON.parse(result.stdout);
       expect(answer.decision).to.equal(undefined);
+      // Codex names patched files relative to where it runs: here a subdirectory.
+      edit.consoleLog();
+      const inSrc = {
+        ...input,
+        cwd: path.join(root, 'src'),
+        tool_input: { command: '*** Begin Patch\n*** Update File: math.ts\n*** End Patch\n' },
+      };
+      result = await runHook(root, 'codex', 'after-edit', inSrc, cache, env);
+      expect(JSON.parse(result.stdout).reason).to.match(
+        /src\/math\.ts:9:\d+ error lint:no-console/,
+      );
+      edit.restore();
       // Nothing was kept on disk for it: the server held the session.
       expect(fs.existsSync(path.join(cache, 'mcp-gates'))).to.equal(false);
       expect(fs.statSync(directory).mode & 0o777).to.equal(0o700);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { GatesError } from '../../gates/gates-error.js';
 import {
   hookAnswer,
@@ -66,6 +67,9 @@ export async function hookCommand(args: CliArguments, output: CliOutput): Promis
     cwd: process.cwd(),
   });
   const sessionId = hookInput.sessionId ?? 'no-session-id';
+  // A host names edited files relative to where it runs (Codex's patch paths), which
+  // need not be the root.
+  const paths = hookInput.paths.map((file) => path.resolve(hookInput.cwd ?? process.cwd(), file));
   const stop = {
     ...(args.base ? { base: args.base } : {}),
     loopFlag: hookInput.loopFlag,
@@ -77,7 +81,7 @@ export async function hookCommand(args: CliArguments, output: CliOutput): Promis
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    const request = { version: CHANNEL_VERSION, event, paths: hookInput.paths, sessionId };
+    const request = { version: CHANNEL_VERSION, event, paths, sessionId };
     const served = await askServer(root, { ...request, ...stop, ...budget }, cancel.signal);
     let verdict: HookVerdict;
     if ('verdict' in served) {
@@ -101,7 +105,7 @@ export async function hookCommand(args: CliArguments, output: CliOutput): Promis
         session,
         ...budget,
       };
-      const outcome = await runHookEvent(event, hook, { paths: hookInput.paths, ...stop });
+      const outcome = await runHookEvent(event, hook, { paths, ...stop });
       if (outcome.cancelled) return 130;
       saveSession(root, sessionId, session, process.env);
       verdict = outcome.verdict;
