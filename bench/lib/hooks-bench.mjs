@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GATES_CLI, initializeClient } from './gate-bench.mjs';
-import { git, installTools, makeLargeProject } from './large-bench.mjs';
+import { installTools, makeLargeProject } from './large-bench.mjs';
 import { RpcClient } from './rpc-client.mjs';
 import { median } from './stats.mjs';
 
@@ -171,8 +171,7 @@ export async function benchHooks({ files, rounds }, progress = () => {}) {
       }
     }
   } finally {
-    fs.writeFileSync(edited, pristine[bodyEdit.file]);
-    git(root, 'checkout', '-q', '--', 'mcp-gates.json');
+    fs.rmSync(root, { recursive: true, force: true });
   }
   return {
     files: project.files,
