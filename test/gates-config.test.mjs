@@ -482,7 +482,11 @@ describe('gates detection (no config)', () => {
   });
 
   it('finds nothing in an empty directory', () => {
-    expect(detectGates(makeTempDir())).to.deep.equal({ gates: [], packageManager: null });
+    expect(detectGates(makeTempDir())).to.deep.equal({
+      gates: [],
+      packageManager: null,
+      notServed: [],
+    });
   });
 });
 

@@ -47,6 +47,18 @@ describe('gates parsers on real tool output', () => {
       'oxfmt',
       'mypy',
       'pyright-json',
+      'black',
+      'isort',
+      'codespell',
+      'shellcheck-json',
+      'golangci-json',
+      'sarif',
+      'stylelint-json',
+      'markdownlint-json',
+      'markdownlint-text',
+      'cspell',
+      'knip',
+      'tsd',
     ]);
   });
 

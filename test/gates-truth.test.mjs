@@ -25,6 +25,7 @@ import {
   makeRepo,
   makeTempDir,
   toolContext,
+  treeSnapshot as snapshot,
 } from './fixtures/gates-support.mjs';
 
 const validateOutput = new Ajv({ strict: false }).compile(GATE_OUTPUT_SCHEMA);
@@ -39,21 +40,6 @@ async function runTool(root, toolName, { gates = detectGates(root).gates, args =
     true,
   );
   return result;
-}
-
-/** Every file under root with its bytes, node_modules and .git included: what "untouched" means. */
-function snapshot(root) {
-  const files = {};
-  const visit = (relative) => {
-    for (const entry of fs.readdirSync(path.join(root, relative), { withFileTypes: true })) {
-      const child = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isSymbolicLink()) files[child] = `-> ${fs.readlinkSync(path.join(root, child))}`;
-      else if (entry.isDirectory()) visit(child);
-      else files[child] = fs.readFileSync(path.join(root, child)).toString('base64');
-    }
-  };
-  visit('');
-  return files;
 }
 
 const located = (result) =>

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary } from './fixtures/gates-support.mjs';
-import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, makeWarmRepo, runCold, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const write = (root, file, text) => {
   fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -44,6 +44,13 @@ function attackRepo(config) {
   return root;
 }
 
+/** A fixture repository with plain JS sources and `prettierrc` as its .prettierrc.json. */
+function prettierRepo(prettierrc) {
+  const root = attackRepo(configWithRule({ check: '' }));
+  write(root, '.prettierrc.json', prettierrc);
+  return root;
+}
+
 /** A repository whose prettier.config.mjs reads shared.json (`{ "semi": true }`) when it loads. */
 function sharedConfigRepo() {
   const root = attackRepo(configWithRule({ check: '' }));
@@ -57,7 +64,7 @@ function sharedConfigRepo() {
   return root;
 }
 
-describe('warm gates: sound by construction (issue 18 attacks 1-6)', function () {
+describe('warm gates: sound by construction (issue 18 attacks 1-6, and 12)', function () {
   this.timeout(180000);
   const env = gateEnv();
   let pool;
@@ -182,5 +189,55 @@ describe('warm gates: sound by construction (issue 18 attacks 1-6)', function ()
     await warmEqualsCold(root, lint);
     write(root, 'optional.cjs', 'module.exports = { strict: true };\n');
     expect((await warmEqualsCold(root, lint)).cold.exitCode).to.equal(1);
+  });
+
+  it('12: a warning prettier prints once per process (a deprecated option) is in every answer', async () => {
+    const root = prettierRepo('{ "jsxBracketSameLine": true }\n');
+    const check = ['prettier', '--check', '.'];
+    const first = await warmEqualsCold(root, check);
+    expect(first.cold.stderr).to.include('jsxBracketSameLine is deprecated');
+    // A worker that printed it can no longer answer as the command does: it declines (the
+    // gate then runs the command cold), or a fresh worker answers.
+    for (let step = 0; step < 2; step++) {
+      fs.appendFileSync(path.join(root, 'src/a.js'), `export const added${step} = ${step};\n`);
+      const warm = await pool.run({ root, argv: check, timeoutMs: 90000, env });
+      if (warm.kind === 'not-warmable') {
+        expect(warm.reason).to.match(/deprecated option, which it does once per process/);
+        continue;
+      }
+      expect(warm.startedWorker, 'answered by a worker that has not warned yet').to.equal(true);
+      const cold = runCold(root, check, env);
+      expect({ stdout: warm.stdout, stderr: warm.stderr }).to.deep.equal({
+        stdout: cold.stdout,
+        stderr: cold.stderr,
+      });
+    }
+  });
+
+  it('12: a rule that prints once per process (as typescript-eslint warns of an unsupported TypeScript) prints in every answer', async () => {
+    const root = attackRepo(
+      configWithRule({
+        prelude: 'let warned = false;',
+        check: `if (!warned) { warned = true; console.warn('printed once per process'); }`,
+      }),
+    );
+    const first = await warmEqualsCold(root, lint);
+    expect(first.cold.stderr).to.include('printed once per process');
+    for (let step = 0; step < 2; step++) {
+      fs.appendFileSync(path.join(root, 'src/a.js'), `export const added${step} = ${step};\n`);
+      const { warm } = await warmEqualsCold(root, lint);
+      expect(warm.startedWorker, 'answered by a worker that has not printed yet').to.equal(true);
+    }
+  });
+
+  it('12: a warning prettier prints for each file it normalizes options for is printed for each file', async () => {
+    // The worker keeps normalized options within a call only where normalizing printed
+    // nothing; an unknown option is warned about once per file, every time.
+    const root = prettierRepo('{ "unknownOption": 1 }\n');
+    const check = ['prettier', '--check', 'src'];
+    const first = await warmEqualsCold(root, check);
+    expect(first.cold.stderr.match(/Ignored unknown option/g)).to.have.length(2);
+    fs.appendFileSync(path.join(root, 'src/a.js'), 'export const added = 1;\n');
+    await warmEqualsCold(root, check);
   });
 });

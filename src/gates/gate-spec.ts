@@ -57,6 +57,11 @@ export interface GateSpec {
    * removes the ones it created, so it leaves the tree as it found it.
    */
   derivedFiles?: string[];
+  /**
+   * Detection only: the tool version the gate's source pins (a pre-commit hook's `rev`),
+   * which `doctor` compares with the installed one.
+   */
+  pinned?: { tool: string; version: string; from: string };
   /** mcp-gates.json `"warm": false`: never run this gate in a warm worker. */
   warm?: boolean;
 }

@@ -4,12 +4,15 @@ import { detectGates } from './detect/detect.js';
 import { findWorkspace } from './detect/workspace.js';
 import type { GateSpec } from './gate-spec.js';
 import type { PackageManager } from './detect/package-manager.js';
+import type { NotServed } from './detect/tool-command.js';
 
 export interface ServedGates {
   gates: GateSpec[];
   /** `config` when mcp-gates.json exists (it then replaces detection entirely). */
   origin: 'config' | 'detection';
   packageManager: PackageManager | null;
+  /** Detection only: what the gate sources name that is not served, and why. */
+  notServed: NotServed[];
 }
 
 /**
@@ -20,7 +23,8 @@ export interface ServedGates {
  */
 export function loadGates(root: string): ServedGates {
   const configured = loadConfig(root);
-  if (configured) return { gates: configured, origin: 'config', packageManager: null };
+  if (configured)
+    return { gates: configured, origin: 'config', packageManager: null, notServed: [] };
   const workspace = findWorkspace(root);
   if (!workspace) {
     const detection = detectGates(root);
@@ -28,6 +32,7 @@ export function loadGates(root: string): ServedGates {
       gates: detection.gates,
       origin: 'detection',
       packageManager: detection.packageManager,
+      notServed: detection.notServed,
     };
   }
   const rootConfigured = loadConfig(workspace.root);
@@ -39,7 +44,8 @@ export function loadGates(root: string): ServedGates {
     description: `${gate.description} (runs in the workspace root, ${cwd})`,
     cwd,
   }));
-  const own = detectGates(root, packageManager ? { packageManager } : {}).gates.map((gate) => ({
+  const ownDetection = detectGates(root, packageManager ? { packageManager } : {});
+  const own = ownDetection.gates.map((gate) => ({
     ...gate,
     name: `${workspace.packageName}.${gate.name}`.slice(0, 60),
     description: `${gate.description} (package ${workspace.packageName})`,
@@ -48,5 +54,6 @@ export function loadGates(root: string): ServedGates {
     gates: [...rootGates, ...own],
     origin: rootConfigured ? 'config' : 'detection',
     packageManager: packageManager ?? detectGates(root).packageManager,
+    notServed: [...(rootDetection?.notServed ?? []), ...ownDetection.notServed],
   };
 }

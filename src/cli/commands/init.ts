@@ -24,6 +24,7 @@ import { hookSettings, isOwnHook } from '../hook-config.js';
 import type { HookHost } from '../../gates/hooks/hook-hosts.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
+import { notServedText } from './list.js';
 
 /** The schema this package ships (dist/cli/commands → schema/). */
 const SCHEMA_FILE = fileURLToPath(
@@ -52,6 +53,26 @@ function configEntry(gate: GateSpec): Record<string, unknown> {
   entry.paths = gate.paths;
   if (gate.timeoutMs !== DEFAULT_TIMEOUT_MS) entry.timeoutMs = gate.timeoutMs;
   return entry;
+}
+
+/**
+ * The config gates of a detected gate. A config gate runs one argv, so a tox env or nox
+ * session of several commands (steps, with `tox -e <env>` as its command only to name
+ * it: running tox would create .tox/ in the tree) becomes one gate per step, named
+ * `<gate>.<n>`. A package.json script's steps stay one gate: its command runs the script.
+ */
+function configGates(gate: GateSpec): [string, Record<string, unknown>][] {
+  if (!gate.steps || gate.source === 'package.json') return [[gate.name, configEntry(gate)]];
+  return gate.steps.map((step, index) => [
+    `${gate.name}.${index + 1}`.slice(0, 60),
+    configEntry({
+      ...gate,
+      description: `${gate.description} (step ${index + 1} of ${gate.steps!.length})`,
+      command: step.command,
+      parser: step.parser,
+      fix: null,
+    }),
+  ]);
 }
 
 /** Prettier's default line width, which its JSON output keeps an array within. */
@@ -278,7 +299,7 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
   if (args.host !== undefined) return initHost(args.host, args.write, root, output);
   const file = path.join(root, CONFIG_FILE);
   refuseExisting(file);
-  const { gates } = detectGates(root);
+  const { gates, notServed } = detectGates(root);
   if (gates.length === 0) {
     throw new GatesError(
       'EGATES_NOTHING_DETECTED',
@@ -288,10 +309,8 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
       },
     );
   }
-  const document = {
-    $schema: schemaReference(root),
-    gates: Object.fromEntries(gates.map((gate) => [gate.name, configEntry(gate)])),
-  };
+  const written = gates.flatMap(configGates);
+  const document = { $schema: schemaReference(root), gates: Object.fromEntries(written) };
   // 'wx': fail rather than overwrite a file created since the check above.
   try {
     fs.writeFileSync(file, formatConfig(document), { flag: 'wx' });
@@ -304,9 +323,10 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
   }
   const formatted = formatWithProjectPrettier(root, file);
   output.out(
-    `Wrote ${file} with ${gates.length} gate${gates.length === 1 ? '' : 's'}: ${gates.map((gate) => gate.name).join(', ')}.`,
+    `Wrote ${file} with ${written.length} gate${written.length === 1 ? '' : 's'}: ${written.map(([name]) => name).join(', ')}.`,
   );
   if (formatted) output.out(formatted);
+  if (notServed.length > 0) output.out(notServedText(notServed));
   output.out('Edit it as you like, then check it with `mcp-gates list` and `mcp-gates doctor`.');
   return 0;
 }

@@ -4,12 +4,21 @@ import { fixToolName, type GateSpec } from '../../gates/gate-spec.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
+import type { NotServed } from '../../gates/detect/tool-command.js';
 import { gateWarmCapability, warmCapabilityText } from '../../gates/warm/warm-plan.js';
 
 /** What a gate's check writes, when it is not read-only: a script that starts by building. */
 function writesOf(gate: GateSpec, root: string): string | null {
   const build = gateBuildStep(gate, root);
   return build ? `build outputs (its script starts with the build step \`${build}\`)` : null;
+}
+
+/** What the gate sources name that detection does not serve, one line each with why. */
+export function notServedText(notServed: readonly NotServed[]): string {
+  return [
+    'Not served (named by a gate source, but no gate):',
+    ...notServed.map((item) => `  ${item.source}: ${item.name} — ${item.why}`),
+  ].join('\n');
 }
 
 export function listCommand(args: CliArguments, output: CliOutput): number {
@@ -38,14 +47,17 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
     output.out(
       `No gates found in ${root}.\nAdd package.json scripts (lint, format:check, typecheck) or tool configs, or write mcp-gates.json (see \`mcp-gates init --help\`).`,
     );
+    if (served.notServed.length > 0) output.out(`\n${notServedText(served.notServed)}`);
     return 0;
   }
   output.out(`Gates of ${root} (from ${origin}):\n`);
   for (const gate of served.gates) {
+    const steps = gate.steps?.map((step) => step.command.join(' '));
     const tools = gate.fix ? `${gate.name}, ${fixToolName(gate.name)}` : gate.name;
     output.out(`  ${tools}`);
     output.out(`    ${gate.description}`);
     output.out(`    command: ${gate.command.join(' ')}`);
+    if (steps) output.out(`    runs:    ${steps.join('; ')} (each step to the end)`);
     if (gate.fix) output.out(`    fix:     ${gate.fix.join(' ')}`);
     output.out(`    warm:    ${warmCapabilityText(gateWarmCapability(gate, root, process.env))}`);
     const writes = writesOf(gate, root);
@@ -54,5 +66,6 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
       `    parser:  ${gate.parser}   source: ${gate.source}${gate.paths === 'append' ? '   takes paths' : ''}\n`,
     );
   }
+  if (served.notServed.length > 0) output.out(notServedText(served.notServed));
   return 0;
 }

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
-import { recipeGates } from './makefile.js';
+import { recipeGates, ruffConfigFixes } from './makefile.js';
+import { preCommitGates } from './pre-commit.js';
+import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
+import { environmentGates } from './tox-nox.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
 import {
@@ -21,6 +24,8 @@ export { gitignoreAsNegativePatterns, PRETTIER_NEVER } from '../tools/prettier.j
 export interface Detection {
   gates: GateSpec[];
   packageManager: PackageManager | null;
+  /** What the gate sources name that is not served (unknown hooks, writing envs...), and why. */
+  notServed: NotServed[];
 }
 
 /** A JSON object file, or undefined when missing, unreadable or not an object. */
@@ -200,11 +205,33 @@ function hasName(gates: readonly GateSpec[], name: string): boolean {
   return gates.some((gate) => gate.name === name);
 }
 
+/** What a package.json script gate runs: its steps, else every tool its body names. */
+function coverScript(
+  coverage: CheckCoverage,
+  gate: GateSpec,
+  packageJson: Record<string, unknown> | undefined,
+): void {
+  if (gate.steps) {
+    coverage.add(
+      gate.name,
+      gate.steps.map((step) => step.command),
+    );
+    return;
+  }
+  const body = ((packageJson?.scripts ?? {}) as Record<string, unknown>)[gate.command.at(-1)!];
+  if (typeof body === 'string')
+    for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
+}
+
 /**
- * Finds a repository's gates with no config. Trust order: package.json scripts (the
- * repo's own way to run them), then config-file markers turned into default commands
- * for tools no script already runs, then Makefile and justfile targets named like checks
- * (makefile.ts; named `make.<target>` when an earlier gate has the name).
+ * Finds a repository's gates with no config, one gate per check. Trust order: package.json
+ * scripts (the repo's own way to run them); then pre-commit hooks of known tools, run
+ * with the project's tool (pre-commit.ts); then config-file markers turned into default
+ * commands for checks no script or hook already runs; then Makefile and justfile targets
+ * and deno.json tasks named like checks (makefile.ts); then tox environments and nox
+ * sessions named like checks (tox-nox.ts). A later gate whose every command is a check an
+ * earlier gate runs is not served (`notServed` says so), and a later gate whose name is
+ * taken is named `<source>.<name>` (`pre-commit.ruff`, `make.lint`, `tox.lint`).
  */
 export function detectGates(
   root: string,
@@ -219,6 +246,9 @@ export function detectGates(
     : null;
   const gates = packageJson && manager ? scriptGates(root, packageJson, manager) : [];
   const covered = coveredTools(gates, packageJson);
+  const notServed: NotServed[] = [];
+  const coverage = new CheckCoverage();
+  for (const gate of gates) coverScript(coverage, gate, packageJson);
   const texts = new Map<string, string | undefined>();
   const project: ProjectFacts = {
     root,
@@ -231,18 +261,57 @@ export function detectGates(
     dependsOn: (name) => hasDependency(packageJson, name),
   };
 
-  // Config-file markers, in registry order. A JavaScript tool yields to a script that
-  // already runs it (or a script gate of the same name).
+  const ruffFixes = ruffConfigFixes(root);
+
+  // pre-commit hooks of known tools. A JavaScript tool's hook yields to a script that
+  // already runs it, as its marker does.
+  const hooks = preCommitGates(project, ruffFixes);
+  notServed.push(...hooks.notServed);
+  for (const { tool, gate } of hooks.gates) {
+    const earlier = coverage.covering([gate.command]);
+    if (earlier || (tool.yieldsToScripts && covered.has(tool.name))) {
+      notServed.push({
+        source: gate.source,
+        name: `hook for ${gate.name}`,
+        why: `it runs a check already run by ${earlier ?? 'a package.json script'}`,
+      });
+      continue;
+    }
+    const named = hasName(gates, gate.name) ? { ...gate, name: `pre-commit.${gate.name}` } : gate;
+    coverage.add(named.name, [named.command]);
+    gates.push(markerGate(named));
+  }
+
+  // Config-file markers, in registry order, for checks no script or hook runs. A
+  // JavaScript tool yields to a script that already runs it (or a script gate of its name).
   for (const tool of TOOLS) {
     if (!tool.gates) continue;
     const source = recognisedBy(tool, project);
     if (!source) continue;
     for (const gate of tool.gates(project, source)) {
       if (tool.yieldsToScripts && (covered.has(tool.name) || hasName(gates, gate.name))) continue;
+      // The hook's gate is this check, with the hook's options and pinned version.
+      if (
+        checkKey(gate.command) !== undefined &&
+        hooks.gates.some((hook) => checkKey(hook.gate.command) === checkKey(gate.command))
+      )
+        continue;
+      coverage.add(gate.name, [gate.command]);
       gates.push(markerGate(gate));
     }
   }
-  // Make and just targets named like checks, after every other source (names taken first).
-  gates.push(...recipeGates(root, new Set(gates.map((gate) => gate.name))));
-  return { gates, packageManager: manager };
+  // Make and just targets and deno tasks named like checks, then tox envs and nox
+  // sessions: after every other source (names taken first).
+  const recipes = recipeGates(root, new Set(gates.map((gate) => gate.name)), coverage);
+  gates.push(...recipes.gates);
+  notServed.push(...recipes.notServed);
+  const environments = environmentGates(
+    project,
+    ruffFixes,
+    new Set(gates.map((gate) => gate.name)),
+    coverage,
+  );
+  gates.push(...environments.gates);
+  notServed.push(...environments.notServed);
+  return { gates, packageManager: manager, notServed };
 }

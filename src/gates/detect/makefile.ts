@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import { commandParser, planScript } from './scripts.js';
+import { CheckCoverage, type NotServed } from './tool-command.js';
 
 /** One target of a Makefile or recipe of a justfile: what runs first, then its lines. */
 export interface RecipeTarget {
@@ -142,7 +143,7 @@ export function parseJustfile(text: string): Map<string, RecipeTarget> {
 }
 
 /** Runners that run a program of the project's environment: their argv is the program's. */
-function unwrap(words: string[]): string[] {
+export function unwrap(words: string[]): string[] {
   const prefixes = [
     ['uv', 'run'],
     ['poetry', 'run'],
@@ -177,7 +178,7 @@ function has(args: readonly string[], ...flags: string[]): boolean {
  * Whether a program with these arguments only reads the tree (caches aside): the known
  * linters, typecheckers and formatters in their check modes. Anything else may write.
  */
-function readOnlyProgram(argv: readonly string[], ruffFixes: boolean): boolean {
+export function readOnlyProgram(argv: readonly string[], ruffFixes: boolean): boolean {
   const [program, ...args] = argv;
   if (program === undefined) return true;
   if (commandParser(argv) !== undefined) return true;
@@ -285,7 +286,7 @@ export function judgeTarget(
     if (/[<>`$*?{}\\]/.test(command.replace(/\$\(MAKE\)|\$\{MAKE\}/g, 'make')))
       return fail(`\`${command}\` (shell syntax not judged)`);
     for (const part of command.split(/&&|\|\||;|\|/)) {
-      const words = unwrap(part.trim().split(/\s+/).filter(Boolean).map(unquote));
+      const words = commandWords(part);
       if (words.length === 0) continue;
       if (
         (words[0] === runner && runner !== 'deno') ||
@@ -320,8 +321,21 @@ function unquote(word: string): string {
   return word.replace(/^(['"])(.*)\1$/, '$2');
 }
 
+/** A recipe command's words, past the runners of the project's environment (`uv run`). */
+function commandWords(part: string): string[] {
+  return unwrap(part.trim().split(/\s+/).filter(Boolean).map(unquote));
+}
+
+/** The commands of a judged body (recipe lines, prefixes and chains split), for precedence. */
+function bodyCommands(body: readonly string[]): string[][] {
+  return body
+    .flatMap((line) => line.replace(/^[@+-]+/, '').split(/&&|\|\||;|\|/))
+    .map(commandWords)
+    .filter((words) => words.length > 0);
+}
+
 /** The parsers of the tools a body names (a make target's output is theirs), or generic. */
-function bodyParser(body: readonly string[]): string {
+export function bodyParser(body: readonly string[]): string {
   const text = body.join(' && ');
   const parsers = [planScript(text, true).parser].filter((parser) => parser !== 'generic');
   if (/(^|[\s/])mypy(\s|$)/.test(text)) parsers.push('mypy');
@@ -337,7 +351,7 @@ function readText(file: string): string | undefined {
 }
 
 /** Whether the root's ruff config applies fixes on `ruff check` (`fix = true`). */
-function ruffConfigFixes(root: string): boolean {
+export function ruffConfigFixes(root: string): boolean {
   for (const name of ['ruff.toml', '.ruff.toml', 'pyproject.toml']) {
     const text = readText(path.join(root, name));
     if (text && /^\s*fix\s*=\s*true\b/m.test(text)) return true;
@@ -410,8 +424,13 @@ const RUNNERS: {
  * and says which command. A gate is named after its target, or `<runner>.<target>` when
  * an earlier source already has that name (`taken`).
  */
-export function recipeGates(root: string, taken: ReadonlySet<string>): GateSpec[] {
+export function recipeGates(
+  root: string,
+  taken: ReadonlySet<string>,
+  coverage: CheckCoverage = new CheckCoverage(),
+): { gates: GateSpec[]; notServed: NotServed[] } {
   const gates: GateSpec[] = [];
+  const notServed: NotServed[] = [];
   const names = new Set(taken);
   const ruffFixes = ruffConfigFixes(root);
   for (const { runner, files, parse, argv } of RUNNERS) {
@@ -424,6 +443,17 @@ export function recipeGates(root: string, taken: ReadonlySet<string>): GateSpec[
         const target = targets.get(name);
         if (!target || target.unrunnable) continue;
         const judged = judgeTarget(targets, name, runner, ruffFixes);
+        // A target that runs only checks an earlier gate runs would run them twice.
+        const runs = bodyCommands(judged.body);
+        const earlier = coverage.covering(runs);
+        if (earlier) {
+          notServed.push({
+            source: file,
+            name: `${runner === 'deno' ? 'task' : 'target'} ${name}`,
+            why: `it runs only checks already run by ${earlier}`,
+          });
+          continue;
+        }
         const fix = kind.fixes.find((fixName) => {
           const candidate = targets.get(fixName);
           return candidate !== undefined && candidate.unrunnable === undefined;
@@ -431,6 +461,7 @@ export function recipeGates(root: string, taken: ReadonlySet<string>): GateSpec[
         const gateName = names.has(name) ? `${runner}.${name}` : name;
         const command = argv(name);
         names.add(gateName);
+        coverage.add(gateName.slice(0, 60), runs);
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;
@@ -447,5 +478,5 @@ export function recipeGates(root: string, taken: ReadonlySet<string>): GateSpec[
       }
     }
   }
-  return gates;
+  return { gates, notServed };
 }

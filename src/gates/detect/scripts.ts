@@ -42,6 +42,7 @@ function byName(name: string): ScriptKind | undefined {
       'types:check',
       'tsc',
       'lint:types',
+      'test:types',
     ].includes(lower)
   ) {
     return 'typecheck';
@@ -149,9 +150,16 @@ export function commandParser(argv: readonly string[]): string | undefined {
   return toolOfScriptWord(program ?? '')?.script?.commandParser?.(args);
 }
 
+/** Whether a one-command script runs as its own step, so its tool's cache redirect applies. */
+function runsDirectly(argv: readonly string[]): boolean {
+  const [program, ...args] = argv;
+  return toolOfScriptWord(program ?? '')?.script?.runsDirectly?.(args) ?? false;
+}
+
 /**
  * How to run and read a script gate. A body that is exactly one known check keeps running
- * through the package manager, read by that tool's parser. A plain `a && b` of known
+ * through the package manager, read by that tool's parser, unless its tool must run it
+ * itself to keep a cache out of the tree (a step of its own, as below). A plain `a && b` of known
  * checks (and no pre/post hook, which the package manager would also run) becomes steps:
  * every step runs even when an earlier one fails, so the second tool's findings are not
  * hidden behind the first. Anything else runs as a script, its output read by the parsers
@@ -161,7 +169,8 @@ export function planScript(body: string, hasHooks: boolean): ScriptPlan {
   const segments = splitChain(body);
   const parsers = segments?.map(commandParser);
   if (segments && parsers && parsers.every((parser) => parser !== undefined)) {
-    if (segments.length === 1) return { parser: parsers[0]! };
+    if (segments.length === 1 && (hasHooks || !runsDirectly(segments[0]!)))
+      return { parser: parsers[0]! };
     if (!hasHooks) {
       return {
         parser: combinedParserName(parsers as string[]),

@@ -1,11 +1,18 @@
 import { biomeJsonParser } from './biome-json.js';
+import { blackParser } from './black.js';
 import { biomeTextParser } from './biome-text.js';
 import { cargoJsonParser } from './cargo-json.js';
+import { codespellParser } from './codespell.js';
+import { cspellParser } from './cspell.js';
 import { combineParsers } from './combined.js';
 import { eslintJsonParser } from './eslint-json.js';
 import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
+import { golangciLintJsonParser } from './golangci-json.js';
+import { isortParser } from './isort.js';
+import { knipParser } from './knip.js';
+import { markdownlintJsonParser, markdownlintTextParser } from './markdownlint.js';
 import { mypyParser } from './mypy.js';
 import { oxfmtParser } from './oxfmt.js';
 import { oxlintJsonParser } from './oxlint-json.js';
@@ -16,7 +23,10 @@ import { pyrightJsonParser } from './pyright-json.js';
 import { ruffFormatParser } from './ruff-format.js';
 import { ruffJsonParser } from './ruff-json.js';
 import { rustfmtParser } from './rustfmt.js';
-import { eslintStylishParser, stylelintParser, xoParser } from './stylish.js';
+import { sarifParser } from './sarif.js';
+import { shellcheckJsonParser } from './shellcheck-json.js';
+import { eslintStylishParser, stylelintParser, tsdParser, xoParser } from './stylish.js';
+import { stylelintJsonParser } from './stylelint-json.js';
 import { tscParser } from './tsc.js';
 import { vitestTypecheckParser } from './vitest-typecheck.js';
 
@@ -44,6 +54,18 @@ const PARSERS: readonly Parser[] = [
   oxfmtParser,
   mypyParser,
   pyrightJsonParser,
+  blackParser,
+  isortParser,
+  codespellParser,
+  shellcheckJsonParser,
+  golangciLintJsonParser,
+  sarifParser,
+  stylelintJsonParser,
+  markdownlintJsonParser,
+  markdownlintTextParser,
+  cspellParser,
+  knipParser,
+  tsdParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));

@@ -233,3 +233,15 @@ export function extractJson(text: string, opener: '[' | '{'): unknown {
   if (trimmed.slice(lineStart, start).trim() !== '') return undefined;
   return tryParseJson(trimmed.slice(start));
 }
+
+/**
+ * The JSON array a tool printed on either stream (stylelint 16 and markdownlint-cli print
+ * their reports on stderr), stdout first; undefined when neither holds one.
+ */
+export function jsonArrayOnEitherStream(output: GateOutput): unknown[] | undefined {
+  for (const text of [output.stdout, output.stderr]) {
+    const document = extractJson(text, '[');
+    if (Array.isArray(document)) return document;
+  }
+  return undefined;
+}

@@ -6,6 +6,7 @@ import { lines, relativeToRoot, verdict, withCoverage, type Parser } from './par
 //   eslint      `/abs/src/a.js` then `  2:9   error    message  rule`
 //   stylelint   `src/a.css`     then `  3:3  ✖  message  rule`
 //   xo          `  src/a.js:1:7` then `  ✖  1:7  message  rule`
+//   tsd         `  index.test-d.ts:5:19` then `  ✖  5:19  message` (no rule; 6:0 for a whole line)
 // Columns are padded with two or more spaces, so a row splits on runs of 2+ spaces: the
 // position and the severity come first (either order), then the message, then the rule.
 // Every scan below is a split or an anchored regex with no nested quantifier: linear.
@@ -108,3 +109,4 @@ export const eslintStylishParser: Parser = {
 };
 export const stylelintParser = stylishParser('stylelint', "stylelint's default (string) output");
 export const xoParser = stylishParser('xo', "xo's default output");
+export const tsdParser = stylishParser('tsd', "tsd's output (xo's layout, on stderr)");

@@ -238,6 +238,16 @@ function inEnvironment(root: string, file: string, venvs: Map<string, boolean>):
   return false;
 }
 
+/** One call's git commands in root, bounded together by the options' timeout. */
+function gitRunIn(root: string, options: Omit<ChangedFilesOptions, 'base'>): GitRun {
+  return {
+    root,
+    env: gitEnvironment(options.env ?? process.env),
+    deadline: Date.now() + (options.timeoutMs ?? DEFAULT_CHANGED_FILES_TIMEOUT_MS),
+    signal: options.signal,
+  };
+}
+
 /** The commit a ref names, or null when it names none. */
 async function resolveCommit(run: GitRun, ref: string): Promise<string | null> {
   const result = await runGit(run, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
@@ -313,12 +323,7 @@ export async function listChangedFiles(
   root: string,
   options: ChangedFilesOptions = {},
 ): Promise<string[]> {
-  const run: GitRun = {
-    root,
-    env: gitEnvironment(options.env ?? process.env),
-    deadline: Date.now() + (options.timeoutMs ?? DEFAULT_CHANGED_FILES_TIMEOUT_MS),
-    signal: options.signal,
-  };
+  const run = gitRunIn(root, options);
   const prefix = await workTreePrefix(run);
   const head = await resolveCommit(run, 'HEAD');
   let since: string | null = null;
@@ -411,12 +416,7 @@ export async function changedLinesAgainstHead(
   files: readonly string[],
   options: Pick<ChangedFilesOptions, 'env' | 'signal' | 'timeoutMs'> = {},
 ): Promise<Map<string, ChangedLines> | null> {
-  const run: GitRun = {
-    root,
-    env: gitEnvironment(options.env ?? process.env),
-    deadline: Date.now() + (options.timeoutMs ?? DEFAULT_CHANGED_FILES_TIMEOUT_MS),
-    signal: options.signal,
-  };
+  const run = gitRunIn(root, options);
   try {
     if ((await resolveCommit(run, 'HEAD')) === null) return null;
     const result = new Map<string, ChangedLines>();
@@ -446,4 +446,35 @@ export async function changedLinesAgainstHead(
     if (error instanceof ChangedFilesError) return null;
     throw error;
   }
+}
+
+/**
+ * The project's own files under `root`, relative to it with forward slashes, sorted:
+ * tracked and untracked files git does not ignore (a new script counts before it is
+ * committed), untracked environments left out, deleted files and submodules left out.
+ */
+export async function listProjectFiles(
+  root: string,
+  options: Omit<ChangedFilesOptions, 'base'> = {},
+): Promise<string[]> {
+  const run = gitRunIn(root, options);
+  await workTreePrefix(run);
+  const tracked = splitPaths(await gitOutput(run, ['ls-files', '-z', '--cached']));
+  const untracked = splitPaths(
+    await gitOutput(run, ['ls-files', '-z', '--others', '--exclude-standard']),
+  );
+  const venvs = new Map<string, boolean>();
+  const files = new Set([
+    ...tracked,
+    ...untracked.filter((file) => !inEnvironment(root, file, venvs)),
+  ]);
+  return [...files]
+    .filter((file) => {
+      try {
+        return fs.lstatSync(path.join(root, file)).isFile();
+      } catch {
+        return false;
+      }
+    })
+    .sort();
 }

@@ -38,6 +38,7 @@ import type { TreeWatches } from './tree-watch.js';
 import { planTscBuild, planTscNoEmit, TscPlanError } from './tsc-build.js';
 import { runsNativeTypescript, type BuildInfoStore } from './tsc-incremental.js';
 import { runIdentity } from './run-identity.js';
+import { runTimeFiles } from './run-time-files.js';
 import { commandForPaths, MACHINE_FORMAT_PARSERS } from '../tools/index.js';
 
 export { MACHINE_FORMAT_PARSERS };
@@ -179,9 +180,20 @@ export async function runGateCall(
     ? await changedScope(gate, toolName, base, parsed.changed, context, options)
     : { scope: undefined, paths: parsed.paths };
   if (!('paths' in target)) return { result: target };
-  const { scope, paths } = target;
+  const { scope } = target;
+  const files = await runTimeFiles(gate, target.paths, {
+    root: options.root,
+    runDir,
+    env,
+    signal: context.signal,
+  });
+  if ('error' in files) return fail(files.error);
+  if ('nothing' in files)
+    return {
+      result: failureResult(toolName, base, `nothing checked: ${files.nothing}`, 'nothing-checked'),
+    };
   const where = { gate, fixing, toolName, runDir, identity, context, options };
-  const prepared = prepareCall(where, base, paths);
+  const prepared = prepareCall(where, base, files.paths, files.listed);
   if (typeof prepared === 'string') return fail(prepared);
   try {
     const record = parsed.recordBaseline ? baseline : undefined;
@@ -318,6 +330,7 @@ function prepareCall(
   >,
   base: readonly string[],
   paths: string[],
+  listed?: string,
 ): { call: GateCall; cleanup: () => void } | string {
   const { gate, fixing, runDir, options } = where;
   const runPaths = pathsFromRunDir(gate, options.root, runDir, paths);
@@ -334,7 +347,7 @@ function prepareCall(
     checkArgv: prepared.argv,
     fixArgv: fixing ? commandForPaths(base, runPaths) : [],
     runPaths,
-    notes: prepared.notes,
+    notes: listed === undefined ? prepared.notes : [listed, ...prepared.notes],
     pathCount: runPaths.length,
     warmHints: [],
   };

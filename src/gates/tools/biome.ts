@@ -3,10 +3,17 @@ import { biomeTextParser } from '../parsers/biome-text.js';
 import { optionValue, SCRIPT_EXTENSIONS } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 
+/** What every biomejs/pre-commit hook passes: no error for a file biome does not handle. */
+const BIOME_HOOK_OPTIONS = ['--files-ignore-unknown=true', '--no-errors-on-unmatched'];
+
 export const biome: ToolDescriptor = {
   name: 'biome',
   programs: ['biome'],
-  recognise: { configFiles: ['biome.json', 'biome.jsonc'], scriptWords: ['biome'] },
+  recognise: {
+    configFiles: ['biome.json', 'biome.jsonc'],
+    scriptWords: ['biome'],
+    preCommitHooks: ['biome-ci', 'biome-check', 'biome-lint', 'biome-format'],
+  },
   gates: (_project, source) => [
     {
       name: 'biome',
@@ -56,5 +63,44 @@ export const biome: ToolDescriptor = {
     feedsText: true,
   },
   warm: { cold: 'Rust-based, starts fast' },
+  commands: {
+    // biomejs/pre-commit: every hook but biome-ci writes (--write).
+    hooks: {
+      'biome-ci': { entry: ['biome', 'ci', ...BIOME_HOOK_OPTIONS], revIsNotToolVersion: true },
+      'biome-check': {
+        entry: ['biome', 'check', '--write', ...BIOME_HOOK_OPTIONS],
+        revIsNotToolVersion: true,
+      },
+      'biome-lint': {
+        entry: ['biome', 'lint', '--write', ...BIOME_HOOK_OPTIONS],
+        revIsNotToolVersion: true,
+      },
+      'biome-format': {
+        entry: ['biome', 'format', '--write', ...BIOME_HOOK_OPTIONS],
+        revIsNotToolVersion: true,
+      },
+    },
+    keepOptions: [
+      '--config-path=',
+      '--files-ignore-unknown=',
+      '--no-errors-on-unmatched',
+      '--diagnostic-level=',
+      '--error-on-warnings',
+      '--formatter-enabled=',
+      '--linter-enabled=',
+      '--assists-enabled=',
+    ],
+    // `biome lint` and `biome format` check less than `biome ci`: their own read-only forms.
+    subcommandGate(subcommand, gate) {
+      if (subcommand !== 'lint' && subcommand !== 'format') return undefined;
+      return {
+        ...gate,
+        name: `biome_${subcommand}`,
+        description: `Biome ${subcommand === 'lint' ? 'lint' : 'format check'} (biome ${subcommand})`,
+        command: ['biome', subcommand, '--reporter=json'],
+        fix: ['biome', subcommand, '--write'],
+      };
+    },
+  },
   install: { npmPackage: '@biomejs/biome' },
 };

@@ -39,6 +39,7 @@ export const eslint: ToolDescriptor = {
     configFiles: ESLINT_CONFIGS,
     packageJsonKeys: ['eslintConfig'],
     scriptWords: ['eslint'],
+    preCommitHooks: ['eslint'],
   },
   gates: (_project, source) => [
     {
@@ -75,6 +76,23 @@ export const eslint: ToolDescriptor = {
     kind: lintScriptKind,
   },
   warm: { worker: 'eslint', unsupported: (runDir, env) => entryProblem(eslintEntry(runDir, env)) },
+  commands: {
+    hooks: { eslint: { entry: ['eslint'] } },
+    keepOptions: [
+      '--config=',
+      '-c=',
+      '--max-warnings=',
+      '--ext=',
+      '--rulesdir=',
+      '--ignore-path=',
+      '--ignore-pattern=',
+      '--no-eslintrc',
+      '--no-config-lookup',
+      '--resolve-plugins-relative-to=',
+      '--report-unused-disable-directives',
+      '--quiet',
+    ],
+  },
   install: { npmPackage: 'eslint' },
 };
 

@@ -3,8 +3,15 @@ import { commandWithPaths } from '../gate-spec.js';
 import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
+import { codespell } from './codespell.js';
+import { cspell } from './cspell.js';
 import { eslint, eslintDaemon } from './eslint.js';
 import { gofmt, goVet } from './go.js';
+import { golangciLint } from './golangci-lint.js';
+import { isort } from './isort.js';
+import { knip } from './knip.js';
+import { markdownlintCli2 } from './markdownlint-cli2.js';
+import { markdownlint } from './markdownlint.js';
 import { mypy } from './mypy.js';
 import { oxfmt } from './oxfmt.js';
 import { oxlint } from './oxlint.js';
@@ -16,6 +23,8 @@ import { shellcheck } from './shellcheck.js';
 import { stylelint } from './stylelint.js';
 import { tsc, vueTsc } from './tsc.js';
 import type { CacheWrite, ToolDescriptor } from './tool.js';
+import { tsd } from './tsd.js';
+import { tsgo } from './tsgo.js';
 import { vitest } from './vitest.js';
 import { xo } from './xo.js';
 
@@ -29,11 +38,19 @@ export type { ToolDescriptor } from './tool.js';
 export const TOOLS: readonly ToolDescriptor[] = [
   eslint,
   prettier,
+  // Before tsc: a project that depends on tsgo gets its typecheck from it.
+  tsgo,
   tsc,
   biome,
   oxlint,
   vueTsc,
   stylelint,
+  // Before markdownlint-cli: both read .markdownlint.* and serve the `markdownlint` gate.
+  markdownlintCli2,
+  markdownlint,
+  cspell,
+  knip,
+  tsd,
   nextLint,
   xo,
   standard,
@@ -48,7 +65,10 @@ export const TOOLS: readonly ToolDescriptor[] = [
   gofmt,
   eslintDaemon,
   black,
+  isort,
+  codespell,
   shellcheck,
+  golangciLint,
 ];
 
 /** The program's name without directory or Windows extension. */
@@ -109,15 +129,24 @@ export const ENV_REDIRECTS: readonly CacheWrite[] = TOOLS.flatMap((tool) =>
 
 /**
  * A command given explicit paths, with the arguments its tool needs so its own excludes
- * still apply to them (ruff's --force-exclude), unless the command already has them.
+ * still apply to them (ruff's --force-exclude), unless the command already has them. The
+ * paths replace a final `.`, or the tool's whole-tree glob where it stands.
  */
 export function commandForPaths(argv: readonly string[], paths: readonly string[]): string[] {
-  const command = commandWithPaths(argv, paths);
-  if (paths.length === 0) return command;
+  if (paths.length === 0) return [...argv];
+  const wholeTree = toolOfCommand(
+    argv,
+    (tool) => tool.wholeTreeArgument !== undefined,
+  )?.wholeTreeArgument;
+  const target = wholeTree ? argv.findIndex((word) => wholeTree.test(word)) : -1;
+  const command =
+    target === -1
+      ? commandWithPaths(argv, paths)
+      : [...argv.slice(0, target), ...paths, ...argv.slice(target + 1)];
+  const at = target === -1 ? command.length - paths.length : target;
   const extra = (
     toolOfCommand(argv, (tool) => tool.explicitPathArgs !== undefined)?.explicitPathArgs ?? []
   ).filter((arg) => !argv.includes(arg));
   if (extra.length === 0) return command;
-  const at = command.length - paths.length;
   return [...command.slice(0, at), ...extra, ...command.slice(at)];
 }

@@ -20,6 +20,7 @@ export const mypy: ToolDescriptor = {
       { file: 'pyproject.toml', section: /^\s*\[tool\.mypy\]/m },
       { file: 'setup.cfg', section: /^\s*\[mypy\]/m },
     ],
+    preCommitHooks: ['mypy'],
   },
   // A config that names the files to check (`files = ...`): mypy then runs with no target.
   gates: (project, source) => [
@@ -47,6 +48,47 @@ export const mypy: ToolDescriptor = {
     },
   ],
   outputs: [{ parser: mypyParser }],
+  commands: {
+    // pre-commit/mirrors-mypy's default args.
+    hooks: {
+      mypy: { entry: ['mypy'], args: ['--ignore-missing-imports', '--scripts-are-modules'] },
+    },
+    // mypy's --exclude is a regex searched in paths from the root, as pre-commit's is.
+    exclude: { option: '--exclude', takes: 'regex' },
+    // Never --install-types (it installs from the network) nor output options (the parser's).
+    keepOptions: [
+      '--config-file=',
+      '--strict',
+      '--ignore-missing-imports',
+      '--scripts-are-modules',
+      '--explicit-package-bases',
+      '--namespace-packages',
+      '--no-namespace-packages',
+      '--python-version=',
+      '--platform=',
+      '--follow-imports=',
+      '--exclude=',
+      '--disable-error-code=',
+      '--enable-error-code=',
+      '--check-untyped-defs',
+      '--disallow-untyped-defs',
+      '--disallow-incomplete-defs',
+      '--disallow-any-generics',
+      '--warn-unused-ignores',
+      '--no-warn-unused-ignores',
+      '--warn-return-any',
+      '--warn-redundant-casts',
+      '--no-implicit-optional',
+      '--strict-optional',
+      '--no-strict-optional',
+      '--allow-redefinition',
+      '--no-site-packages',
+      '--package=',
+      '-p=',
+      '--module=',
+      '-m=',
+    ],
+  },
   install: {
     hint: 'install mypy in the project (uv add --dev mypy, or pip install mypy) and put its bin directory on PATH',
   },

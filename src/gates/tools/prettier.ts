@@ -5,6 +5,7 @@ import {
   entryProblem,
   installedMajor,
   majorMinor,
+  NEVER_CHECKED,
   SCRIPT_EXTENSIONS,
   setsOption,
 } from './shared.js';
@@ -27,19 +28,8 @@ const PRETTIER_CONFIGS = [
   'prettier.config.ts',
 ];
 
-/**
- * What a marker prettier gate never checks or rewrites, whatever the ignore files say:
- * dependencies, Yarn's committed releases and plug-ins, build output, vendored code.
- */
-export const PRETTIER_NEVER = [
-  'node_modules',
-  '.yarn',
-  'dist',
-  'build',
-  'coverage',
-  'out',
-  'vendor',
-];
+/** What a marker prettier gate never checks or rewrites, whatever the ignore files say. */
+export const PRETTIER_NEVER = NEVER_CHECKED;
 
 /**
  * The root .gitignore as prettier negative patterns, for prettier 2 (which reads one
@@ -101,6 +91,7 @@ export const prettier: ToolDescriptor = {
     configFiles: PRETTIER_CONFIGS,
     packageJsonKeys: ['prettier'],
     scriptWords: ['prettier'],
+    preCommitHooks: ['prettier'],
   },
   gates: (project, source) => [prettierGate(project, source)],
   yieldsToScripts: { scriptGate: 'format' },
@@ -168,6 +159,26 @@ export const prettier: ToolDescriptor = {
   warm: {
     worker: 'prettier',
     unsupported: (runDir, env) => entryProblem(prettierEntry(runDir, env)),
+  },
+  commands: {
+    // pre-commit/mirrors-prettier (and its forks) write.
+    hooks: { prettier: { entry: ['prettier', '--write', '--ignore-unknown'] } },
+    keepOptions: [
+      '--config=',
+      '--ignore-path=',
+      '--ignore-unknown',
+      '-u',
+      '--plugin=',
+      '--parser=',
+      '--print-width=',
+      '--tab-width=',
+      '--use-tabs',
+      '--single-quote',
+      '--no-semi',
+      '--trailing-comma=',
+      '--prose-wrap=',
+      '--end-of-line=',
+    ],
   },
   install: { npmPackage: 'prettier' },
 };

@@ -8,6 +8,7 @@ export const pyright: ToolDescriptor = {
   recognise: {
     configFiles: ['pyrightconfig.json'],
     configSections: [{ file: 'pyproject.toml', section: /^\s*\[tool\.pyright\]/m }],
+    preCommitHooks: ['pyright'],
   },
   gates: (_project, source) => [
     {
@@ -22,6 +23,19 @@ export const pyright: ToolDescriptor = {
   ],
   extensions: PYTHON_EXTENSIONS,
   outputs: [{ parser: pyrightJsonParser }],
+  commands: {
+    hooks: { pyright: { entry: ['pyright'] } },
+    keepOptions: [
+      '--project=',
+      '-p=',
+      '--pythonversion=',
+      '--pythonplatform=',
+      '--pythonpath=',
+      '--venvpath=',
+      '--level=',
+      '--warnings',
+    ],
+  },
   install: {
     hint: 'install pyright in the project (npm install --save-dev pyright, or pip install pyright)',
   },

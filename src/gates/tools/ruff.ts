@@ -9,6 +9,7 @@ export const ruff: ToolDescriptor = {
   recognise: {
     configFiles: ['ruff.toml', '.ruff.toml'],
     configSections: [{ file: 'pyproject.toml', section: /^\s*\[tool\.ruff[\].]/m }],
+    preCommitHooks: ['ruff-check', 'ruff', 'ruff-format'],
   },
   gates: (_project, source) => [
     {
@@ -38,6 +39,34 @@ export const ruff: ToolDescriptor = {
   ],
   outputs: [{ parser: ruffJsonParser, machineFormat: true }, { parser: ruffFormatParser }],
   warm: { cold: 'Rust-based, starts fast' },
+  commands: {
+    // astral-sh/ruff-pre-commit: `ruff` is the legacy alias of `ruff-check`.
+    hooks: {
+      'ruff-check': { entry: ['ruff', 'check', '--force-exclude'] },
+      ruff: { entry: ['ruff', 'check', '--force-exclude'] },
+      'ruff-format': { entry: ['ruff', 'format', '--force-exclude'] },
+    },
+    exclude: { option: '--extend-exclude', takes: 'directories' },
+    keepOptions: [
+      '--config=',
+      '--select=',
+      '--extend-select=',
+      '--ignore=',
+      '--extend-ignore=',
+      '--per-file-ignores=',
+      '--extend-per-file-ignores=',
+      '--exclude=',
+      '--extend-exclude=',
+      '--target-version=',
+      '--line-length=',
+      '--preview',
+      '--no-preview',
+      '--isolated',
+      '--force-exclude',
+      '--respect-gitignore',
+      '--no-respect-gitignore',
+    ],
+  },
   install: {
     hint: 'install ruff in the project (uv add --dev ruff, or pip install ruff) and put its bin directory on PATH',
   },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ScriptKnowledge } from './tool.js';
 
 /**
  * What several tool modules share: the file families they check and the words of an
@@ -9,6 +10,20 @@ import path from 'node:path';
 /** JavaScript and TypeScript sources. */
 export const SCRIPT_EXTENSIONS = ['js', 'jsx', 'ts', 'tsx', 'mjs', 'cjs', 'mts', 'cts'];
 export const PYTHON_EXTENSIONS = ['py', 'pyi'];
+
+/**
+ * Directories a marker gate over the whole tree never checks, whatever the ignore files
+ * say: dependencies, Yarn's committed releases and plug-ins, build output, vendored code.
+ */
+export const NEVER_CHECKED = [
+  'node_modules',
+  '.yarn',
+  'dist',
+  'build',
+  'coverage',
+  'out',
+  'vendor',
+];
 
 /** Flags that make a command write what it checks. */
 export const MUTATING = /(^|\s)(--fix|--write|-w|--apply|--apply-unsafe)(\s|=|$)/;
@@ -47,14 +62,14 @@ export function lintScriptKind(_body: string, mutating: boolean): 'lint' | 'lint
   return mutating ? 'lint-fix' : 'lint';
 }
 
-/** The installed package's major version (node_modules up from root), or undefined. */
-export function installedMajor(root: string, name: string): number | undefined {
+/** The installed package's version (node_modules up from root), or undefined. */
+export function installedVersion(root: string, name: string): string | undefined {
   for (let current = path.resolve(root); ; current = path.dirname(current)) {
     try {
       const manifest = JSON.parse(
         fs.readFileSync(path.join(current, 'node_modules', name, 'package.json'), 'utf8'),
       ) as { version?: unknown };
-      if (typeof manifest.version === 'string') return Number.parseInt(manifest.version, 10);
+      if (typeof manifest.version === 'string') return manifest.version;
     } catch {
       // Not installed here: look further up.
     }
@@ -62,7 +77,38 @@ export function installedMajor(root: string, name: string): number | undefined {
   }
 }
 
+/** The installed package's major version (node_modules up from root), or undefined. */
+export function installedMajor(root: string, name: string): number | undefined {
+  const version = installedVersion(root, name);
+  return version === undefined ? undefined : Number.parseInt(version, 10);
+}
+
 /** A warm entry's answer (warm-entry.ts) as the plan reads it: why not, or undefined. */
 export function entryProblem(entry: object | string): string | undefined {
   return typeof entry === 'string' ? entry : undefined;
+}
+
+/**
+ * A pyproject.toml that declares `name` as a dependency: a quoted requirement opening a
+ * line or following `[` or `,` in a PEP 621 or PEP 735 list (`"black>=23"`,
+ * `'black[jupyter]'`; not `profile = "black"`), or a Poetry table key (`black = "^23"`).
+ */
+export function pythonDependency(name: string): RegExp {
+  return new RegExp(
+    `(?:^|[[,])[ \\t]*["']${name}(?:\\[[^\\]"'\\n]*\\])?[ \\t]*(?:[<>=!~;@][^"'\\n]*)?["']|^[ \\t]*${name}[ \\t]*=`,
+    'm',
+  );
+}
+
+/**
+ * What a formatter's script is (black, isort): a check read by `parser` when it passes one
+ * of its check options, else a rewrite (whose output is no check to read).
+ */
+export function formatterScript(parser: string, checkOptions: readonly string[]): ScriptKnowledge {
+  return {
+    textParser: parser,
+    commandParser: (args) => (setsOption(args, ...checkOptions) ? parser : undefined),
+    kind: (body) =>
+      setsOption(body.split(/\s+/), ...checkOptions) ? 'format-check' : 'format-write',
+  };
 }

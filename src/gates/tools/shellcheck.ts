@@ -1,10 +1,111 @@
+import { shellcheckJsonParser } from '../parsers/shellcheck-json.js';
+import { lintScriptKind, optionValue } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 
-/** shellcheck: known for the files it checks; a configured gate running it gets only those. */
+/** shellcheck's options that take the next word as their value (`-f json1`, `--shell bash`). */
+const VALUE_OPTIONS = new Set([
+  '-i',
+  '--include',
+  '-e',
+  '--exclude',
+  '-f',
+  '--format',
+  '-o',
+  '--enable',
+  '-P',
+  '--source-path',
+  '-s',
+  '--shell',
+  '-S',
+  '--severity',
+  '-W',
+  '--wiki-link-count',
+  '--rcfile',
+  '--extended-analysis',
+]);
+
+/** Whether a shellcheck argv names files: any operand that is not an option's value. */
+function namesFiles(argv: readonly string[]): boolean {
+  const start = argv.findIndex((word) => /(^|[\\/])shellcheck(\.exe)?$/i.test(word));
+  for (let index = start + 1; index < argv.length; index += 1) {
+    const word = argv[index]!;
+    if (word === '--') return index + 1 < argv.length;
+    if (!word.startsWith('-') || word === '-') return true;
+    if (VALUE_OPTIONS.has(word)) index += 1;
+  }
+  return false;
+}
+
+const EXTENSIONS = ['sh', 'bash', 'ksh', 'dash'];
+// `#!/bin/sh`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`: the dialects it reads.
+const SHEBANG =
+  /^#![ \t]*(?:\S*\/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:sh|bash|dash|ksh|ash)(?:[ \t\r\n]|$)/;
+
 export const shellcheck: ToolDescriptor = {
   name: 'shellcheck',
   programs: ['shellcheck'],
-  recognise: {},
-  extensions: ['sh', 'bash'],
-  outputs: [],
+  recognise: {
+    configFiles: ['.shellcheckrc'],
+    scriptWords: ['shellcheck'],
+    preCommitHooks: ['shellcheck'],
+  },
+  // It takes files, not a directory: the gate's files are listed when it runs (runTimeFiles).
+  gates: (_project, source) => [
+    {
+      name: 'shellcheck',
+      description:
+        "shellcheck over the project's shell scripts (*.sh, *.bash, *.ksh, and files with a sh/bash/dash/ksh #! line that git tracks or does not ignore)",
+      command: ['shellcheck', '--format', 'json1'],
+      fix: null,
+      parser: shellcheckJsonParser.name,
+      paths: 'append',
+      source,
+    },
+  ],
+  extensions: EXTENSIONS,
+  runTimeFiles: {
+    namesFiles,
+    checks(file, head) {
+      const base = file.slice(file.lastIndexOf('/') + 1);
+      const dot = base.lastIndexOf('.');
+      if (dot > 0) return EXTENSIONS.includes(base.slice(dot + 1).toLowerCase());
+      return SHEBANG.test(head());
+    },
+    what: 'shell scripts',
+  },
+  // It keeps no cache and writes nothing: its only fix is a patch (-f diff) to apply by hand.
+  outputs: [{ parser: shellcheckJsonParser, machineFormat: true }],
+  script: {
+    // Its default (tty) report spreads one finding over several lines: not read as such.
+    commandParser(args) {
+      const format = optionValue(args, '--format', '-f');
+      if (format === 'json1' || format === 'json') return shellcheckJsonParser.name;
+      return format === 'gcc' ? 'generic' : undefined;
+    },
+    kind: lintScriptKind,
+  },
+  warm: { cold: 'native (Haskell), starts fast' },
+  commands: {
+    hooks: { shellcheck: { entry: ['shellcheck'] } },
+    // `--exclude` here names rule codes, not paths.
+    keepOptions: [
+      '--severity=',
+      '-S=',
+      '--exclude=',
+      '-e=',
+      '--enable=',
+      '-o=',
+      '--shell=',
+      '-s=',
+      '--external-sources',
+      '-x',
+      '--source-path=',
+      '-P=',
+      '--rcfile=',
+      '--norc',
+    ],
+  },
+  install: {
+    hint: 'install ShellCheck (Debian/Ubuntu: apt-get install shellcheck; macOS: brew install shellcheck) and put it on PATH',
+  },
 };

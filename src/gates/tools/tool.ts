@@ -33,6 +33,12 @@ export interface ToolDescriptor {
    */
   extensions?: readonly string[];
   /**
+   * The word of its marker command that stands for the whole tree (a glob, for a tool
+   * that takes no `.`): a call's paths replace it where it stands, so options and negated
+   * globs after it stay (markdownlint-cli2 applies a negation only to the globs before it).
+   */
+  wholeTreeArgument?: RegExp;
+  /**
    * Arguments given before explicit paths so the tool's own excludes still apply (ruff
    * lints an explicitly named excluded file unless told `--force-exclude`).
    */
@@ -51,6 +57,56 @@ export interface ToolDescriptor {
   warm?: WarmKnowledge;
   /** How to get a missing program: its npm package, or an install hint. */
   install?: { npmPackage: string } | { hint: string };
+  /**
+   * How a command that runs it, written in a pre-commit hook, a tox env or a nox session,
+   * becomes its check (detect/tool-command.ts); without it, that command keeps no arguments.
+   */
+  commands?: CommandKnowledge;
+  /**
+   * A tool that takes files, not a directory (shellcheck): a call with no paths whose
+   * command names no file gets the files `list` finds at run time.
+   */
+  runTimeFiles?: RunTimeFiles;
+}
+
+export interface PreCommitHookKnowledge {
+  entry: readonly string[];
+  args?: readonly string[];
+  /** The hook repository's `rev` is its own version, not the tool's: only `additional_dependencies` pins the tool. */
+  revIsNotToolVersion?: boolean;
+}
+
+/** What a command of a tool, written elsewhere, keeps when it becomes the tool's check. */
+export interface CommandKnowledge {
+  /**
+   * What a pre-commit hook of the tool runs, by hook id: its `entry`, and the `args` it
+   * gets when the config gives none (from the hook repository's .pre-commit-hooks.yaml).
+   */
+  hooks?: Readonly<Record<string, PreCommitHookKnowledge>>;
+  /**
+   * Options a check keeps (`--config=` takes a value, given as `--config x` or
+   * `--config=x`): settings of what is checked, never of output, fixing or installing.
+   * Any other option is left out, and the gate's description names it.
+   */
+  keepOptions: readonly string[];
+  /**
+   * How a check leaves out what a pre-commit hook's `exclude` (a Python regex on paths
+   * from the root) leaves out: an option taking that regex, or one taking directories
+   * (used only when the regex is just `^dir/`).
+   */
+  exclude?: { option: string; takes: 'regex' | 'directories' };
+  /** The check of a subcommand none of its marker gates runs (`biome lint`), from its first marker gate. */
+  subcommandGate?(subcommand: string, gate: MarkerGate): MarkerGate | undefined;
+}
+
+/** How a tool that takes only files gets them when a call names none (run-time-files.ts). */
+export interface RunTimeFiles {
+  /** Whether the argv already names files (operands), so nothing is added. */
+  namesFiles(argv: readonly string[]): boolean;
+  /** Which files it checks, among the project's own files (git's tracked and unignored). */
+  checks(file: string, head: () => string): boolean;
+  /** What the files are, for the report (`shell scripts`). */
+  what: string;
 }
 
 /** How a repository shows it uses a tool; detection tries these in this order. */
@@ -65,6 +121,8 @@ export interface Recognition {
   dependencies?: readonly string[];
   /** Words in a package.json script body that run it (`next lint`). */
   scriptWords?: readonly string[];
+  /** The pre-commit hook ids that run the tool. */
+  preCommitHooks?: readonly string[];
 }
 
 /** What detection reads of the project root, once, for every tool. */
@@ -110,6 +168,12 @@ export interface ScriptKnowledge {
   commandParser?(args: readonly string[]): string | undefined;
   /** What a script whose body runs only this tool is (`mutating`: it passes --fix, --write...). */
   kind?(body: string, mutating: boolean): ScriptKind | undefined;
+  /**
+   * Whether a script that is this one command runs as the gate's own step rather than
+   * through the package manager: only then can a `writes` redirect by argument reach it
+   * (stylelint deletes or writes .stylelintcache in the tree unless given --cache-location).
+   */
+  runsDirectly?(args: readonly string[]): boolean;
 }
 
 /**

@@ -5,15 +5,29 @@ import { resolveInstalledPackage } from '../warm/tool-adapter.js';
 import { optionValue, SCRIPT_EXTENSIONS } from './shared.js';
 import type { MarkerGate, ProjectFacts, ScriptKnowledge, ToolDescriptor } from './tool.js';
 
+/** The compiler a marker typecheck runs, and how its description names it. */
+export interface TypecheckCompiler {
+  program: string;
+  what: string;
+}
+
+/** tsc, or vue-tsc where the repository uses it. */
+function tscCompiler(project: ProjectFacts): TypecheckCompiler {
+  return project.dependsOn('vue-tsc')
+    ? { program: 'vue-tsc', what: 'TypeScript and Vue typecheck (vue-tsc)' }
+    : { program: 'tsc', what: 'TypeScript typecheck' };
+}
+
 /**
- * The marker typecheck: `tsc --noEmit`, or vue-tsc where the repository uses it. A root
+ * The marker typecheck: `tsc --noEmit` (or the compiler given: vue-tsc, tsgo). A root
  * tsconfig with references or `"files": []` checks nothing under --noEmit: it runs in
  * build mode through every referenced project instead, outputs kept out of the tree.
  */
-function typecheckGate(project: ProjectFacts, source: string): MarkerGate {
-  const program = project.dependsOn('vue-tsc') ? 'vue-tsc' : 'tsc';
-  const what =
-    program === 'vue-tsc' ? 'TypeScript and Vue typecheck (vue-tsc)' : 'TypeScript typecheck';
+export function typecheckGate(
+  project: ProjectFacts,
+  source: string,
+  { program, what }: TypecheckCompiler = tscCompiler(project),
+): MarkerGate {
   if (usesProjectReferences(path.join(project.root, 'tsconfig.json'))) {
     return {
       name: 'typecheck',
@@ -48,8 +62,8 @@ function tscUnsupported(runDir: string): string | undefined {
   return undefined;
 }
 
-/** tsc and vue-tsc read alike: a check only with --noEmit, and only the plain output. */
-const TSC_SCRIPT: ScriptKnowledge = {
+/** tsc, vue-tsc and tsgo read alike: a check only with --noEmit, and only the plain output. */
+export const TSC_SCRIPT: ScriptKnowledge = {
   textParser: tscParser.name,
   commandParser(args) {
     const pretty = optionValue(args, '--pretty');

@@ -102,6 +102,7 @@ function keepEngines(
   requireFromEslint: NodeJS.Require,
   modules: readonly string[],
   current: () => CallState | undefined,
+  printedWhileLinting: () => void,
 ): Map<string, Engine> {
   const engines = new Map<string, Engine>();
   const proxies = new WeakSet<object>();
@@ -116,10 +117,16 @@ function keepEngines(
           const key = `${name}\0${call?.key ?? ''}`;
           let engine = call ? engines.get(key) : undefined;
           if (!engine) {
+            // Anything printed while the engine loads its config or lints is not the
+            // CLI's report (that comes after lintFiles).
+            const writesBefore = capturedWrites();
             const made = Reflect.construct(target, args) as Engine;
+            if (capturedWrites() !== writesBefore) printedWhileLinting();
             const lintFiles = made.lintFiles;
             made.lintFiles = async function (patterns) {
+              const lintWritesBefore = capturedWrites();
               const results = await lintFiles.call(made, patterns);
+              if (capturedWrites() !== lintWritesBefore) printedWhileLinting();
               const state = current();
               if (state) state.results = results;
               return results;
@@ -258,7 +265,18 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   const warning = watchProcessWarnings(`eslint ${installed.version}`);
   const requireFromEslint = createRequire(path.join(installed.directory, 'package.json'));
   let call: CallState | undefined;
-  const engines = keepEngines(requireFromEslint, entry.engineModules, () => call);
+  /**
+   * A config, plugin, parser or rule printed while linting (the CLI's own report comes
+   * after): it may do so once per process, as typescript-eslint's banner for an
+   * unsupported TypeScript does, so a fresh worker answers the next call.
+   */
+  let printed = false;
+  const engines = keepEngines(
+    requireFromEslint,
+    entry.engineModules,
+    () => call,
+    () => (printed = true),
+  );
   const cli = requireFromEslint(entry.cliFile) as EslintCli;
   const fileLints = keepFileLints(requireFromEslint, installed.directory);
   // The engines time their own work for the DEBUG log only (--stats, whose times are
@@ -363,7 +381,11 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   // eslintrc (8.57) also reads the file --ignore-path names.
   const configFilesNamed = (args: string[]) =>
     optionValues(root, args, ['--config', '-c', '--ignore-path']);
-  return { run, configFilesNamed };
+  const retireBecause = () =>
+    printed
+      ? 'a config, plugin, parser or rule printed while linting, which some do once per process: a fresh worker answers'
+      : undefined;
+  return { run, configFilesNamed, retireBecause };
 }
 
 /**

@@ -41,6 +41,13 @@ export interface ToolAdapter {
   run(args: string[]): Promise<ToolOutcome>;
   /** Files these arguments name that the tool reads as config (any name, any place). */
   configFilesNamed(args: string[]): string[];
+  /**
+   * Why this worker must not run another call, or undefined. Tools print some things once
+   * per process (typescript-eslint's unsupported-TypeScript banner, prettier's deprecated
+   * option warning), keeping that in module state no call can reset: a worker that has
+   * printed one would leave it out of later answers, so a fresh worker answers instead.
+   */
+  retireBecause?(): string | undefined;
 }
 
 /**

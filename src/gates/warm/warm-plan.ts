@@ -81,8 +81,11 @@ export function warmPlanOf(
   env: NodeJS.ProcessEnv,
 ): WarmPlan {
   let command = [...argv];
+  // A script gate runs `<manager> run [--silent] <script>`; a marker gate recognised from
+  // package.json (a dependency, a config key) runs its tool.
   const isScript =
     gate.source === 'package.json' &&
+    gate.command[1] === 'run' &&
     !gate.steps &&
     argv.length === gate.command.length &&
     argv.every((word, index) => word === gate.command[index]);

@@ -250,6 +250,11 @@ async function handle(message: WarmRunMessage): Promise<void> {
     });
     return;
   }
+  const retired = adapter.retireBecause?.();
+  if (retired) {
+    send({ type: 'stale', id: message.id, reason: retired });
+    return;
+  }
   // Recorded before the tool reads them: an edit from now on shows on the next call.
   withoutRecording(() => {
     for (const file of adapter.configFilesNamed(message.args)) inputs.recordLoaded(file);

@@ -1,0 +1,240 @@
+import { toolOfProgram } from '../tools/index.js';
+import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
+import { readOnlyProgram, unwrap } from './makefile.js';
+
+/** Something a gate source names that detection does not serve, and why (shown by list and doctor). */
+export interface NotServed {
+  /** The file it is written in. */
+  source: string;
+  /** What it is there (`hook codespell`, `env docs`). */
+  name: string;
+  why: string;
+}
+
+/** The check a command of a known tool stands for (a pre-commit hook's, a tox env's...). */
+export interface ToolCheck {
+  tool: ToolDescriptor;
+  /** The tool's marker gate with the command's kept options and targets: a read-only check, and its fix. */
+  gate: MarkerGate;
+  /** Whether the command as written changes files (`ruff format .`, a hook with `--fix`). */
+  fixes: boolean;
+  /** What the command had that the check leaves out, and why, for the description. */
+  dropped: string[];
+  /** The paths the command named, which the check checks instead of the whole project. */
+  targets: string[];
+}
+
+export interface ToolCheckOptions {
+  /** Where the command was written: the gate's source. */
+  source: string;
+  /** Whether the root's ruff config fixes on `ruff check` (`fix = true`). */
+  ruffFixes: boolean;
+  /**
+   * What a word that is no option is: a path the command checks (a tox command, a hook
+   * that gets no file names), or an argument dropped (a hook that gets file names too).
+   */
+  positionals: 'targets' | 'drop';
+}
+
+/** Options that take no value, so the word after one is a path even when the option is left out. */
+const FLAGS = new Set([
+  '--fix',
+  '--no-fix',
+  '--unsafe-fixes',
+  '--show-fixes',
+  '--exit-non-zero-on-fix',
+  '--write',
+  '-w',
+  '--check',
+  '--diff',
+  '--apply',
+  '--install-types',
+  '--non-interactive',
+  '--pretty',
+  '--no-pretty',
+  '--show-error-codes',
+  '--show-column-numbers',
+  '--statistics',
+  '--quiet',
+  '-q',
+  '--verbose',
+  '-v',
+  '--no-cache',
+  '--cache',
+]);
+
+/** The second words that pick a tool's check: `ruff check`, `cargo fmt`, `biome lint`, `golangci-lint run`. */
+const SUBCOMMANDS = new Set(['check', 'format', 'lint', 'ci', 'fmt', 'clippy', 'vet', 'run']);
+
+/** The subcommand an argv runs, when its tool takes one (`check` in `ruff check .`). */
+function subcommandOf(words: readonly string[]): string | undefined {
+  const word = words[1];
+  return word !== undefined && SUBCOMMANDS.has(word) ? word : undefined;
+}
+
+/**
+ * Which check of which known tool a command runs (`ruff:check`, `mypy:`), or undefined
+ * when no tool of the registry runs it: two gates with the same key run the same check.
+ */
+export function checkKey(argv: readonly string[]): string | undefined {
+  const words = unwrap([...argv]);
+  const tool = toolOfProgram(words[0] ?? '');
+  return tool ? `${tool.name}:${subcommandOf(words) ?? ''}` : undefined;
+}
+
+/** Programs that check nothing (a recipe's messages and moves). */
+const INERT = new Set(['echo', 'printf', 'true', ':', 'cd']);
+
+/**
+ * Which gate runs each check (a tool and its subcommand: `ruff:check`, `mypy:`), so a
+ * later source serves a check once: a gate whose every command is a check an earlier
+ * gate runs is not served. `tool:*` stands for every check of a tool (a script that
+ * names it in a way not split into commands).
+ */
+export class CheckCoverage {
+  private readonly gateOf = new Map<string, string>();
+
+  add(gate: string, commands: readonly (readonly string[])[]): void {
+    for (const command of commands) {
+      const key = checkKey(command);
+      if (key !== undefined && !this.gateOf.has(key)) this.gateOf.set(key, gate);
+    }
+  }
+
+  addTool(gate: string, tool: string): void {
+    if (!this.gateOf.has(`${tool}:*`)) this.gateOf.set(`${tool}:*`, gate);
+  }
+
+  /** `gate \`ruff\`` when earlier gates run every one of these checks, else undefined. */
+  covering(commands: readonly (readonly string[])[]): string | undefined {
+    // `@echo linting` checks nothing: it neither adds a check nor keeps one from counting.
+    const checks = commands.filter((command) => !INERT.has(command[0] ?? ''));
+    if (checks.length === 0) return undefined;
+    const gates = new Set<string>();
+    for (const command of checks) {
+      const key = checkKey(command);
+      const gate =
+        key === undefined
+          ? undefined
+          : (this.gateOf.get(key) ?? this.gateOf.get(`${key.split(':')[0]}:*`));
+      if (gate === undefined) return undefined;
+      gates.add(gate);
+    }
+    return `${gates.size === 1 ? 'gate' : 'gates'} ${[...gates].map((gate) => `\`${gate}\``).join(', ')}`;
+  }
+}
+
+/** argv with options put before its final `.` and `targets` instead of it (or at the end). */
+export function withArguments(
+  argv: readonly string[],
+  options: readonly string[],
+  targets: readonly string[],
+): string[] {
+  const dot = argv.length > 1 && argv[argv.length - 1] === '.';
+  const base = dot ? argv.slice(0, -1) : [...argv];
+  // A flag the check already has (ruff's --force-exclude) is not given twice.
+  const extra = options.filter((option, index) => {
+    const isValue = index > 0 && options[index - 1]!.startsWith('-') && !option.startsWith('-');
+    return isValue || option.includes('=') || !base.includes(option);
+  });
+  return [...base, ...extra, ...(targets.length > 0 ? targets : dot ? ['.'] : [])];
+}
+
+/**
+ * Splits a command's arguments: options the tool's knowledge keeps (with their values),
+ * the paths it names, and what is left out. A word after a left-out option is taken as
+ * its value, never as a path: `--cache-dir .cache` does not make `.cache` a target.
+ */
+function sortArguments(
+  args: readonly string[],
+  check: readonly string[],
+  keepOptions: readonly string[],
+  project: ProjectFacts,
+  positionals: ToolCheckOptions['positionals'],
+): { kept: string[]; targets: string[]; dropped: string[] } {
+  const kept: string[] = [];
+  const targets: string[] = [];
+  const dropped: string[] = [];
+  let afterDropped = false;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg.startsWith('-') && arg !== '-') {
+      const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+      const name = equals === -1 ? arg : arg.slice(0, equals);
+      afterDropped = false;
+      // What the check already has (`--check` of `ruff format --check`) is neither kept again nor left out.
+      if (equals === -1 && check.includes(arg)) continue;
+      if (keepOptions.includes(`${name}=`)) {
+        const value = equals === -1 ? args[index + 1] : undefined;
+        if (equals !== -1) kept.push(arg);
+        else if (value !== undefined && !value.startsWith('-')) {
+          kept.push(arg, value);
+          index += 1;
+        } else dropped.push(`\`${arg}\` (no value)`);
+      } else if (equals === -1 && keepOptions.includes(name)) kept.push(arg);
+      else {
+        dropped.push(`\`${arg}\``);
+        afterDropped = equals === -1 && !FLAGS.has(name);
+      }
+      continue;
+    }
+    const path = arg.replace(/\/+$/, '') || arg;
+    if (afterDropped) dropped.push(`\`${arg}\` (taken as the value of the option before it)`);
+    else if (positionals === 'drop') dropped.push(`\`${arg}\` (the hook is given file names)`);
+    else if (path === '.')
+      continue; // the whole project, as the check runs by default
+    else if (project.exists(path)) targets.push(path);
+    else dropped.push(`\`${arg}\` (no such path)`);
+    afterDropped = false;
+  }
+  return { kept, targets, dropped };
+}
+
+/**
+ * The check a command of a known tool stands for: the tool's own marker gate (its
+ * read-only argv, its parser, its fix), with the options of the command that say what is
+ * checked (the tool's `commands.keepOptions`: a config path, selected rules) and the
+ * paths it names. Output, fixing and installing options are left out, so the check reads
+ * as the tool's marker gate does and never writes. Undefined when no known tool runs the
+ * command; a sentence when the tool is known but offers no check for it.
+ */
+export function toolCheck(
+  argv: readonly string[],
+  project: ProjectFacts,
+  options: ToolCheckOptions,
+): ToolCheck | string | undefined {
+  const words = unwrap([...argv]);
+  const tool = toolOfProgram(words[0] ?? '');
+  if (!tool) return undefined;
+  const gates = tool.gates?.(project, options.source) ?? [];
+  if (gates.length === 0) return `mcp-gates knows ${tool.name} but has no check command for it yet`;
+  const subcommand = subcommandOf(words);
+  const usesSubcommands = gates.some((gate) => subcommandOf(gate.command) !== undefined);
+  const gate = usesSubcommands
+    ? (gates.find((candidate) => candidate.command[1] === subcommand) ??
+      (subcommand === undefined
+        ? undefined
+        : tool.commands?.subcommandGate?.(subcommand, gates[0]!)))
+    : gates[0];
+  if (!gate)
+    return `\`${words.join(' ')}\` is none of the ${tool.name} checks mcp-gates knows (${gates.map((known) => known.command.slice(0, 2).join(' ')).join(', ')})`;
+  const args = words.slice(usesSubcommands ? 2 : 1);
+  const sorted = sortArguments(
+    args,
+    gate.command,
+    tool.commands?.keepOptions ?? [],
+    project,
+    options.positionals,
+  );
+  const fixes = !readOnlyProgram(words, options.ruffFixes);
+  const command = withArguments(gate.command, sorted.kept, sorted.targets);
+  const fix = gate.fix ? withArguments(gate.fix, sorted.kept, sorted.targets) : null;
+  return {
+    tool,
+    // Named paths replace the whole project: a call's paths could not narrow them.
+    gate: { ...gate!, command, fix, paths: sorted.targets.length > 0 ? 'none' : gate.paths },
+    fixes,
+    dropped: sorted.dropped,
+    targets: sorted.targets,
+  };
+}

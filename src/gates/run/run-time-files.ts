@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { GateSpec } from '../gate-spec.js';
+import { toolOfCommand } from '../tools/index.js';
+import { ChangedFilesError, listProjectFiles } from './changed-files.js';
+
+/** How many bytes of a file without an extension are read for its `#!` line. */
+const HEAD_BYTES = 256;
+
+/** The first bytes of a file as text (empty when unreadable). */
+function fileHead(file: string): string {
+  let descriptor: number | undefined;
+  try {
+    descriptor = fs.openSync(file, 'r');
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const read = fs.readSync(descriptor, buffer, 0, HEAD_BYTES, 0);
+    return buffer.toString('latin1', 0, read);
+  } catch {
+    return '';
+  } finally {
+    if (descriptor !== undefined) fs.closeSync(descriptor);
+  }
+}
+
+/** The files a call runs on: the call's own, or those listed now; or why there are none. */
+export type RunTimeFilesAnswer =
+  { paths: string[]; listed?: string } | { nothing: string } | { error: string };
+
+/**
+ * The paths a call passes to a tool that takes only files (tools/*.ts `runTimeFiles`):
+ * with no paths and a command naming no file, the project's files it checks, listed with
+ * git now (root-relative); none of them is `nothing` (the gate checked nothing, no pass).
+ * Any other gate, or a call with paths, keeps its paths.
+ */
+export async function runTimeFiles(
+  gate: GateSpec,
+  paths: string[],
+  where: { root: string; runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
+): Promise<RunTimeFilesAnswer> {
+  const spec = toolOfCommand(gate.command, (tool) => tool.runTimeFiles !== undefined)?.runTimeFiles;
+  if (!spec || paths.length > 0 || gate.steps || spec.namesFiles(gate.command)) return { paths };
+  let files: string[];
+  try {
+    files = await listProjectFiles(where.runDir, { env: where.env, signal: where.signal });
+  } catch (error) {
+    if (!(error instanceof ChangedFilesError)) throw error;
+    const cause =
+      error.code === 'EGIT_NOT_REPOSITORY'
+        ? `${where.runDir} is not inside a git work tree`
+        : error.code === 'EGIT_NOT_FOUND'
+          ? 'git was not found on PATH'
+          : error.message;
+    return {
+      error: `the ${spec.what} to check are listed with git, and ${cause}; call the gate with paths, or name the files in its command (mcp-gates.json)`,
+    };
+  }
+  const chosen = files.filter((file) =>
+    spec.checks(file, () => fileHead(path.join(where.runDir, file))),
+  );
+  if (chosen.length === 0)
+    return {
+      nothing: `the project has no ${spec.what} (none among the ${files.length} files git tracks or does not ignore)`,
+    };
+  return {
+    paths: chosen.map((file) =>
+      path.relative(where.root, path.join(where.runDir, file)).split(path.sep).join('/'),
+    ),
+    listed: `checked the project's ${chosen.length} ${spec.what}, listed with git`,
+  };
+}

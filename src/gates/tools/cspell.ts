@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { cspellParser } from '../parsers/cspell.js';
+import { lintScriptKind, setsOption } from './shared.js';
+import type { ToolDescriptor } from './tool.js';
+
+/** cspell's commands that are no spelling check of the tree (`cspell lint` and bare globs are). */
+const NOT_A_CHECK = new Set(['trace', 'check', 'suggest', 'link', 'dictionaries', 'init', 'help']);
+
+export const cspell: ToolDescriptor = {
+  name: 'cspell',
+  programs: ['cspell', 'cspell-cli'],
+  recognise: {
+    configFiles: [
+      'cspell.json',
+      '.cspell.json',
+      'cspell.jsonc',
+      '.cspell.jsonc',
+      'cSpell.json',
+      '.cSpell.json',
+      'cspell.config.js',
+      'cspell.config.cjs',
+      'cspell.config.mjs',
+      'cspell.config.json',
+      'cspell.config.yaml',
+      'cspell.config.yml',
+      'cspell.yaml',
+      'cspell.yml',
+    ],
+    dependencies: ['cspell'],
+    scriptWords: ['cspell', 'cspell-cli'],
+    preCommitHooks: ['cspell'],
+  },
+  gates: (_project, source) => [
+    {
+      name: 'cspell',
+      description:
+        'cspell spelling check of the tree (skips what .gitignore lists; no cache is read or written)',
+      // The summary stays on (stderr): its file count tells a run that checked nothing.
+      command: ['cspell', 'lint', '--no-progress', '--no-color', '--no-cache', '--gitignore', '.'],
+      fix: null,
+      parser: cspellParser.name,
+      paths: 'append',
+      source,
+    },
+  ],
+  yieldsToScripts: {},
+  writes: [
+    {
+      // With --cache, or `useCache` in its config, cspell writes .cspellcache where it runs.
+      path: '.cspellcache',
+      why: 'cspell writes its cache file with --cache or a config that turns it on',
+      redirect: {
+        args: (directory) => ['--cache-location', path.join(directory, '.cspellcache')],
+        applies: (argv) => !setsOption(argv, '--cache-location', '--no-cache'),
+      },
+    },
+  ],
+  outputs: [{ parser: cspellParser }],
+  script: {
+    textParser: cspellParser.name,
+    commandParser: (args) => (NOT_A_CHECK.has(args[0] ?? '') ? undefined : cspellParser.name),
+    kind: lintScriptKind,
+    runsDirectly: (args) => setsOption(args, '--cache') && !setsOption(args, '--cache-location'),
+  },
+  warm: { cold: 'no warm worker yet: each call starts it' },
+  install: { npmPackage: 'cspell' },
+};
