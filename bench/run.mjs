@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The benchmark: `npm run bench` (full, writes bench/RESULTS.md) or `npm run bench -- --quick`
-// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates,check,warm,large,treecost
+// (smoke: tiny N). Options: --servers ours,floor  --only protocol,capture,gates,check,warm,large,treecost,hooks
 // --json --results PATH (where to write the markdown; the full run defaults to bench/RESULTS.md).
 // A run of only `large` and/or `treecost` (issue 19) replaces that part of the existing results
-// file and keeps the rest.
+// file and keeps the rest. A run of only `hooks` (issue 22) prints its table and writes no file.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,6 +40,8 @@ const FULL = {
   largeRounds: 3,
   treeSizes: [700, 3000, 150000],
   treePairs: 15,
+  hooksFiles: 640,
+  hooksRounds: 5,
 };
 const QUICK = {
   coldRounds: 1,
@@ -59,8 +61,10 @@ const QUICK = {
   largeRounds: 1,
   treeSizes: [700, 3000],
   treePairs: 3,
+  hooksFiles: 60,
+  hooksRounds: 1,
 };
-const SECTIONS = ['protocol', 'capture', 'gates', 'check', 'warm', 'large', 'treecost'];
+const SECTIONS = ['protocol', 'capture', 'gates', 'check', 'warm', 'large', 'treecost', 'hooks'];
 /** Sections whose report part is spliced into an existing results file when run alone. */
 const LARGE_SECTIONS = ['large', 'treecost'];
 const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
@@ -179,6 +183,25 @@ async function main() {
       progress,
     );
   }
+  let hooksText = '';
+  if (options.sections.includes('hooks')) {
+    const { benchHooks, renderHooksReport } = await import('./lib/hooks-bench.mjs');
+    results.hooks = await benchHooks(
+      { files: sizes.hooksFiles, rounds: sizes.hooksRounds },
+      progress,
+    );
+    hooksText = renderHooksReport(
+      results.hooks,
+      `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+    );
+    // Run alone, the hooks section is printed and leaves the results file as it is.
+    if (options.sections.length === 1) {
+      process.stdout.write(
+        options.json ? `${JSON.stringify(results.hooks, null, 2)}\n` : hooksText,
+      );
+      return;
+    }
+  }
   meta.durationSeconds = Math.round((Date.now() - started) / 1000);
   const targets = judgeTargets(results);
   const onlyLarge =
@@ -190,7 +213,7 @@ async function main() {
         fs.readFileSync(options.resultsPath, 'utf8'),
         renderLargeReport({ meta, results }),
       )
-    : renderReport({ meta, sizes, results, targets });
+    : renderReport({ meta, sizes, results, targets }) + (hooksText ? `\n${hooksText}` : '');
   if (options.resultsPath) {
     fs.writeFileSync(options.resultsPath, report);
     progress(`wrote ${options.resultsPath} (${meta.durationSeconds} s)`);

@@ -95,16 +95,24 @@ describe('live tool list (mcp-gates serve, official v2 client)', function () {
         (await session.client.listTools(undefined, { cacheMode: 'refresh' })).tools
           .map((tool) => tool.name)
           .sort();
-      expect(await names()).to.deep.equal(['alpha']);
+      // Every served gate set comes with the hook tools: session_start, after_edit, before_stop.
+      expect(await names()).to.deep.equal(['after_edit', 'alpha', 'before_stop', 'session_start']);
 
       let changed = nextChange(session.waiting);
       writeConfig(root, { alpha: gate('first gate'), beta: gate('second gate') });
       // Two gates: the combined `check` tool joins them.
-      expect(await changed).to.deep.equal(['alpha', 'beta', 'check']);
+      expect(await changed).to.deep.equal([
+        'after_edit',
+        'alpha',
+        'before_stop',
+        'beta',
+        'check',
+        'session_start',
+      ]);
 
       changed = nextChange(session.waiting);
       writeConfig(root, { beta: gate('second gate') });
-      expect(await changed).to.deep.equal(['beta']);
+      expect(await changed).to.deep.equal(['after_edit', 'before_stop', 'beta', 'session_start']);
 
       // A config that no longer loads: the last good tools stay, stderr says why.
       fs.writeFileSync(path.join(root, 'mcp-gates.json'), '{ "gates": { "gamma": ');
@@ -113,7 +121,7 @@ describe('live tool list (mcp-gates serve, official v2 client)', function () {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(session.stderr()).to.match(/kept the last good gates: .*mcp-gates\.json/);
-      expect(await names()).to.deep.equal(['beta']);
+      expect(await names()).to.deep.equal(['after_edit', 'before_stop', 'beta', 'session_start']);
       const call = await session.client.callTool({ name: 'beta', arguments: {} });
       expect(call.isError).to.equal(false);
 

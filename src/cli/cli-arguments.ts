@@ -1,6 +1,7 @@
 import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
 import { HOSTS, type HostName } from './host-config.js';
+import { HOOK_EVENTS, HOOK_HOSTS, type HookHost } from '../gates/hooks/hook-hosts.js';
 
 export const COMMANDS = [
   'serve',
@@ -10,6 +11,7 @@ export const COMMANDS = [
   'baseline',
   'init',
   'doctor',
+  'hook',
   'help',
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -36,6 +38,10 @@ export interface CliArguments {
   host: HostName | undefined;
   /** init --host: write into the host's project file. */
   write: boolean;
+  /** init: write this host's hook configuration (hook tools or `mcp-gates hook`). */
+  hooks: HookHost | undefined;
+  /** hook: how long the hook waits for its gates, in ms. */
+  budgetMs: number | undefined;
   /** Positionals after the command (run: the gate, then paths; baseline: gates). */
   positionals: string[];
 }
@@ -46,13 +52,23 @@ const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
   run: ['--root', '--json', '--fix', '--no-warm', '--changed', '--base', '--new', '--max-chars'],
   check: ['--root', '--json', '--max-chars'],
   baseline: ['--root', '--write-file'],
-  init: ['--root', '--host', '--write'],
+  init: ['--root', '--host', '--write', '--hooks'],
   doctor: ['--root', '--json'],
+  hook: ['--root', '--host', '--base', '--budget-ms'],
   help: [],
 };
 
 function usage(message: string): GatesError {
   return new GatesError('EGATES_USAGE', message, { fix: 'run `mcp-gates --help` for usage' });
+}
+
+/** A flag's value that must be one of `names`; the usage error suggests the closest. */
+function oneOf<T extends string>(flag: string, value: string | undefined, names: readonly T[]): T {
+  if (value !== undefined && (names as readonly string[]).includes(value)) return value as T;
+  const close = value ? closestName(value, names) : undefined;
+  throw usage(
+    `${flag} needs one of ${names.join(', ')}${value ? ` (got "${value}"${close ? `; did you mean ${close}?` : ''})` : ''}`,
+  );
 }
 
 /** Parses `mcp-gates [command] [options] [args]`; `--` ends options. */
@@ -72,6 +88,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     writeFile: false,
     host: undefined,
     write: false,
+    hooks: undefined,
+    budgetMs: undefined,
     positionals: [],
   };
   let commandSeen = false;
@@ -123,15 +141,20 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           parsed.write = true;
           flags.push(flag);
           break;
-        case '--host': {
+        case '--host':
+          parsed.host = oneOf(flag, inline ?? argv[(index += 1)], HOSTS);
+          flags.push(flag);
+          break;
+        case '--hooks':
+          parsed.hooks = oneOf(flag, inline ?? argv[(index += 1)], HOOK_HOSTS);
+          flags.push(flag);
+          break;
+        case '--budget-ms': {
           const value = inline ?? argv[(index += 1)];
-          if (value === undefined || !(HOSTS as readonly string[]).includes(value)) {
-            const close = value ? closestName(value, HOSTS) : undefined;
-            throw usage(
-              `--host needs one of ${HOSTS.join(', ')}${value ? ` (got "${value}"${close ? `; did you mean ${close}?` : ''})` : ''}`,
-            );
-          }
-          parsed.host = value as HostName;
+          const number = Number(value);
+          if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(number))
+            throw usage('--budget-ms needs a whole number of milliseconds, e.g. 10000');
+          parsed.budgetMs = number;
           flags.push(flag);
           break;
         }
@@ -187,9 +210,24 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       if (!FLAGS_BY_COMMAND[parsed.command].includes(flag))
         throw usage(`${flag} does not apply to \`${parsed.command}\``);
     }
-    if (parsed.base !== undefined && !parsed.changed) throw usage('--base goes with --changed');
+    if (parsed.base !== undefined && !parsed.changed && parsed.command !== 'hook')
+      throw usage('--base goes with --changed');
     if (parsed.write && parsed.host === undefined) throw usage('--write goes with --host');
-    if (!['run', 'help', 'baseline'].includes(parsed.command) && parsed.positionals.length > 0) {
+    if (parsed.hooks !== undefined && (parsed.host !== undefined || parsed.write))
+      throw usage(
+        '--hooks writes the hook configuration on its own; run it without --host and --write',
+      );
+    if (parsed.command === 'hook') {
+      const event = parsed.positionals[0];
+      if (parsed.positionals.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event!))
+        throw usage(`\`mcp-gates hook\` takes one event: ${HOOK_EVENTS.join(' or ')}`);
+      if (parsed.host === undefined || !(HOOK_HOSTS as readonly string[]).includes(parsed.host))
+        throw usage(`\`mcp-gates hook\` needs --host, one of ${HOOK_HOSTS.join(', ')}`);
+    }
+    if (
+      !['run', 'help', 'baseline', 'hook'].includes(parsed.command) &&
+      parsed.positionals.length > 0
+    ) {
       throw usage(
         `\`${parsed.command}\` takes no arguments (got ${JSON.stringify(parsed.positionals[0])})`,
       );

@@ -15,6 +15,7 @@ Commands:
   baseline [gate]  record the current findings, so --new lists only new ones
   init             write mcp-gates.json from what detection finds
   doctor           check the setup: versions, capture mode, root, gates, programs
+  hook <event>     a host's command hook: after-edit or before-stop (JSON on stdin)
 
 Options:
 ${ROOT_LINE}
@@ -87,6 +88,7 @@ ${ROOT_LINE}
   --write-file write the baseline into the repository`,
   init: `Usage: mcp-gates init [--root DIR]
        mcp-gates init --host HOST [--write] [--root DIR]
+       mcp-gates init --hooks HOST [--root DIR]
 
 Writes mcp-gates.json at the root from what detection finds, for you to edit.
 Refuses to overwrite an existing file.
@@ -100,8 +102,40 @@ to the host's project file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
 
 Options:
 ${ROOT_LINE}
+With --hooks, writes HOST's hook configuration next to its server configuration,
+so the gates run after every edit and before the agent stops, reporting only what
+is new: Claude Code's hooks call the served session_start, after_edit and before_stop
+tools (.claude/settings.json); Codex (.codex/hooks.json), Cursor (.cursor/hooks.json) and
+Gemini CLI (.gemini/settings.json) run \`mcp-gates hook\`. HOST is one of
+claude-code, codex, cursor, gemini. Refuses to overwrite hooks of its own already there.
+
+Options:
+${ROOT_LINE}
   --host HOST  print HOST's config for this server
-  --write      with --host: write it into HOST's project file`,
+  --write      with --host: write it into HOST's project file
+  --hooks HOST write HOST's hook configuration`,
+  hook: `Usage: mcp-gates hook session-start|after-edit|before-stop --host HOST
+                      [--root DIR] [--base REF] [--budget-ms MS]
+
+A command hook for hosts without MCP tool hooks (HOST: claude-code, codex, cursor,
+gemini). Reads the host's hook JSON on stdin and answers in that host's decision
+format on stdout (exit 0): session-start has the server take the session's baseline in
+the background (on the first prompt; run cold it leaves it to the first edit); after-edit
+runs the gates that check the edited file and blocks with the errors the edit
+introduced; before-stop runs every gate on the files
+changed against the merge base with REF (default: origin/HEAD, main or master, the first
+that exists; else HEAD) and blocks while new errors remain, never twice in a row on the
+same ones. Only findings new since the host's session began count. It asks the server
+running for the same root first (a Unix socket in a directory private to you), which
+answers warm; without one it runs the gates cold and keeps the session in
+~/.cache/mcp-gates/<root hash>/hook-sessions/. It says which on stderr.
+
+Options:
+${ROOT_LINE}
+  --host HOST    the host whose hook format is read and written
+  --base REF     before-stop: the changed files against the merge base with REF
+  --budget-ms MS how long to wait for the gates (default 60000 after an edit,
+                 300000 before a stop); the answer names the gates that did not finish`,
   doctor: `Usage: mcp-gates doctor [--root DIR] [--json]
 
 Reports the version, Node, platform, output capture mode (native or degraded, and

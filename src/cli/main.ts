@@ -4,6 +4,7 @@ import { GatesError } from '../gates/gates-error.js';
 import { parseCliArguments, type CliArguments } from './cli-arguments.js';
 import { processOutput, type CliOutput } from './cli-output.js';
 import { doctorCommand } from './commands/doctor.js';
+import { hookCommand } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { baselineCommand, checkCommand, runCommand } from './commands/run.js';
@@ -30,6 +31,8 @@ function dispatch(args: CliArguments, output: CliOutput): number | Promise<numbe
       return initCommand(args, output);
     case 'doctor':
       return doctorCommand(args, output);
+    case 'hook':
+      return hookCommand(args, output);
     case 'help': {
       const topic = args.positionals[0];
       if (topic && !(COMMANDS as readonly string[]).includes(topic)) {

@@ -16,7 +16,10 @@ import type { GateSpec } from './gate-spec.js';
 import { runGateCall, type GateToolOptions } from './run/run-gate.js';
 
 /** Runs `tasks` with at most `limit` at once; results in the order given. */
-async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+export async function inParallel<T>(
+  tasks: readonly (() => Promise<T>)[],
+  limit: number,
+): Promise<T[]> {
   const results = new Array<T>(tasks.length);
   let next = 0;
   const worker = async () => {

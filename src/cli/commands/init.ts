@@ -20,6 +20,8 @@ import {
   serversKey,
   type HostName,
 } from '../host-config.js';
+import { hookSettings, isOwnHook } from '../hook-config.js';
+import type { HookHost } from '../../gates/hooks/hook-hosts.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
 import { notServedText } from './list.js';
@@ -226,8 +228,74 @@ function refuseEntry(file: string, host: HostName): never {
   );
 }
 
+/** Reads a JSON settings file for init to extend ({} when there is none). */
+function readSettings(file: string, fix: string): Record<string, unknown> {
+  const existing = readIfExists(file);
+  if (existing === undefined) return {};
+  try {
+    const document: unknown = JSON.parse(existing);
+    if (typeof document === 'object' && document !== null && !Array.isArray(document))
+      return document as Record<string, unknown>;
+    throw new Error('not a JSON object');
+  } catch (error) {
+    throw new GatesError('EGATES_ROOT', `is not a JSON object: ${(error as Error).message}`, {
+      file,
+      fix,
+    });
+  }
+}
+
+/**
+ * `init --hooks`: adds the host's hooks (after every edit, before a stop) to its settings
+ * file, keeping everything else there; refuses when hooks of its own are there already.
+ */
+function initHooks(host: HookHost, root: string, output: CliOutput): number {
+  const launch = serverLaunch(root);
+  const settings = hookSettings(host, launch);
+  const file = path.join(root, settings.file);
+  const fix = `fix ${settings.file}, or add the hooks by hand (see the README, "Gates after every edit")`;
+  const document = { ...settings.leading, ...readSettings(file, fix) };
+  const hooks = (document.hooks ?? {}) as Record<string, unknown>;
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
+    throw new GatesError('EGATES_ROOT', '"hooks" is not an object', { file, fix });
+  for (const [event, group] of Object.entries(settings.groups)) {
+    const list = hooks[event] ?? [];
+    if (!Array.isArray(list))
+      throw new GatesError('EGATES_ROOT', `"hooks.${event}" is not an array`, { file, fix });
+    if (list.some(isOwnHook))
+      throw new GatesError(
+        'EGATES_EXISTS',
+        `already has mcp-gates hooks for ${event}; init never overwrites them`,
+        {
+          file,
+          fix: `remove them and run \`mcp-gates init --hooks ${host}\` again, or edit them by hand`,
+        },
+      );
+    hooks[event] = [...list, group];
+  }
+  document.hooks = hooks;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, formatConfig(document));
+  } catch (error) {
+    throw new GatesError('EGATES_ROOT', `cannot write: ${(error as Error).message}`, { file, fix });
+  }
+  output.out(
+    `Wrote ${hostTitle(host)} hooks into ${file}: the gates run after every edit and before the agent stops, and report only what is new.`,
+  );
+  const formatted = formatWithProjectPrettier(root, file);
+  if (formatted) output.out(formatted);
+  output.out(
+    host === 'claude-code'
+      ? `They call the "${SERVER_NAME}" server's after_edit and before_stop tools (Claude Code 2.1.118 or later): configure the server too if it is not (\`mcp-gates init --host claude-code --write\`).`
+      : `They run \`mcp-gates hook\` cold on each event; ${hostTitle(host)} may ask you to trust the new hooks first.`,
+  );
+  return 0;
+}
+
 export function initCommand(args: CliArguments, output: CliOutput): number {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
+  if (args.hooks !== undefined) return initHooks(args.hooks, root, output);
   if (args.host !== undefined) return initHost(args.host, args.write, root, output);
   const file = path.join(root, CONFIG_FILE);
   refuseExisting(file);

@@ -1,4 +1,10 @@
 import { createGateTools } from '../../gates/gate-tools.js';
+import { listenForHooks, type ChannelRequest } from '../../gates/hooks/hook-channel.js';
+import { HookSession } from '../../gates/hooks/hook-session.js';
+import { hookContext, runHookEvent } from '../../gates/hooks/run-hooks.js';
+import { createHookTools } from '../../gates/hooks/hook-tools.js';
+import type { GateSpec } from '../../gates/gate-spec.js';
+import type { GateToolOptions } from '../../gates/run/run-gate.js';
 import { loadGates } from '../../gates/load-gates.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { TreeWatches } from '../../gates/run/tree-watch.js';
@@ -11,6 +17,46 @@ import type { CliArguments } from '../cli-arguments.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
 
+/** Command hooks' sessions by the host's session id; the oldest goes past this many. */
+const MAX_CHANNEL_SESSIONS = 64;
+
+/**
+ * Answers `mcp-gates hook` requests that reach this server through the local channel,
+ * with its warm gates; each host session keeps its own baseline.
+ */
+function channelHandler(current: () => readonly GateSpec[], options: GateToolOptions) {
+  const sessions = new Map<string, HookSession>();
+  return async (request: ChannelRequest, signal: AbortSignal) => {
+    let session = sessions.get(request.sessionId);
+    if (session === undefined) {
+      session = new HookSession();
+      if (sessions.size >= MAX_CHANNEL_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      sessions.set(request.sessionId, session);
+    }
+    const hook = {
+      gates: current(),
+      context: hookContext(signal, 'hook-channel'),
+      options,
+      session,
+      ...(request.budgetMs !== undefined ? { budgetMs: request.budgetMs } : {}),
+    };
+    const outcome = await runHookEvent(request.event, hook, request);
+    return { verdict: outcome.verdict, cancelled: outcome.cancelled };
+  };
+}
+
+/** A gate tool for each gate, and the hook tools over them (one session for the server's life). */
+function servedTools(
+  gates: readonly GateSpec[],
+  options: GateToolOptions,
+  session: HookSession,
+): Tool[] {
+  const tools = createGateTools(gates, options);
+  if (gates.length === 0) return tools;
+  const hooks = createHookTools(gates, options, session);
+  return [...tools, ...hooks.filter((hook) => !tools.some((tool) => tool.name === hook.name))];
+}
+
 function instructions(root: string, names: string[]): string {
   if (names.length === 0) {
     return `No gates were found in ${root}. The user can add package.json scripts or tool configs, or write mcp-gates.json (\`npx mcp-gates init\`).`;
@@ -19,6 +65,7 @@ function instructions(root: string, names: string[]): string {
     `These tools run the project's own quality gates in ${root}: ${names.join(', ')}.`,
     'Call a gate to check the project (or some paths, where the tool takes them); the result has the report and structured findings, and isError is true when the gate fails.',
     'A <gate>_fix tool applies the automatic fixes; run the gate again afterwards to see what is left.',
+    'after_edit and before_stop are for host hooks: they answer in a hook decision format, with only the findings new since the session began.',
   ].join(' ');
 }
 
@@ -44,7 +91,9 @@ export async function serveCommand(args: CliArguments): Promise<number> {
   // Each directory gates run in is watched from its first call until the server closes.
   const trees = new TreeWatches();
   const gateOptions = { root, trees, ...(warm ? { warm } : {}) };
-  const tools = createGateTools(served.gates, gateOptions);
+  // The hook tools' session: the findings it began with, kept across gate reloads.
+  const session = new HookSession();
+  const tools = servedTools(served.gates, gateOptions, session);
   if (served.gates.length === 0) {
     process.stderr.write(
       `mcp-gates: no gates found in ${root}; serving no tools (run \`mcp-gates doctor --root ${root}\`)\n`,
@@ -72,9 +121,21 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     log: (line) => void process.stderr.write(`${line}\n`),
   });
   let current = tools;
+  let currentGates = served.gates;
+  // Command hooks of hosts without MCP tool hooks reach these warm gates through it.
+  const channel =
+    served.gates.length > 0
+      ? await listenForHooks(
+          root,
+          channelHandler(() => currentGates, gateOptions),
+        )
+      : undefined;
+  if (channel && 'why' in channel)
+    process.stderr.write(`mcp-gates: no hook channel (command hooks run cold): ${channel.why}\n`);
   const watcher = watchGates(root, served, {
     onChange: (next) => {
-      const nextTools = createGateTools(next.gates, gateOptions);
+      currentGates = next.gates;
+      const nextTools = servedTools(next.gates, gateOptions, session);
       replaceTools(server, current, nextTools);
       current = nextTools;
       const names = nextTools.map((tool) => tool.name).join(', ') || 'none';
@@ -91,6 +152,7 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     await serveStdio(server);
   } finally {
     watcher.close();
+    if (channel && 'close' in channel) channel.close();
     trees.close();
     // Before exiting: each worker goes with its tree and removes its private directory.
     await warm?.close();

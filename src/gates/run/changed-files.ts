@@ -373,6 +373,81 @@ export async function listChangedFiles(
   return [...files].filter((file) => exists(root, file)).sort();
 }
 
+/** Lines of a file that differ from HEAD: a set of 1-based line numbers, or 'all' (not in HEAD). */
+export type ChangedLines = ReadonlySet<number> | 'all';
+
+/**
+ * Hunks of `git diff -U0` output, by file (relative to the root): the lines each hunk
+ * added or changed, and for a pure deletion the lines on both sides of the gap.
+ */
+function hunkLines(diff: string): Map<string, Set<number>> {
+  const byFile = new Map<string, Set<number>>();
+  let current: Set<number> | undefined;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('+++ ')) {
+      const name = line.slice(4);
+      current = undefined;
+      if (name === '/dev/null') continue;
+      const file = name.startsWith('b/') ? name.slice(2) : name;
+      current = byFile.get(file) ?? new Set<number>();
+      byFile.set(file, current);
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (!hunk || !current) continue;
+    const start = Number(hunk[1]);
+    const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    if (count === 0) {
+      current.add(start);
+      current.add(start + 1);
+    }
+    for (let offset = 0; offset < count; offset += 1) current.add(start + offset);
+  }
+  return byFile;
+}
+
+/**
+ * For each of `files` (relative to `root`), the lines that differ from HEAD, read-only
+ * (no index refresh): 'all' for a file HEAD does not hold, an empty set for an unchanged
+ * one. null when there is no HEAD to compare with (no git, no commit, git failed).
+ */
+export async function changedLinesAgainstHead(
+  root: string,
+  files: readonly string[],
+  options: Pick<ChangedFilesOptions, 'env' | 'signal' | 'timeoutMs'> = {},
+): Promise<Map<string, ChangedLines> | null> {
+  const run = gitRunIn(root, options);
+  try {
+    if ((await resolveCommit(run, 'HEAD')) === null) return null;
+    const result = new Map<string, ChangedLines>();
+    if (files.length === 0) return result;
+    const prefix = await workTreePrefix(run);
+    const listed = ['ls-tree', '-r', '-z', '--name-only', '--full-name', 'HEAD', '--', ...files];
+    const tracked = new Set(splitPaths(await gitOutput(run, listed)));
+    const diff = await gitOutput(run, [
+      '--literal-pathspecs',
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-renames',
+      '--relative',
+      '-U0',
+      'HEAD',
+      '--',
+      ...files,
+    ]);
+    const lines = hunkLines(diff.toString('utf8'));
+    for (const file of files) {
+      if (!tracked.has(`${prefix}${file}`)) result.set(file, 'all');
+      else result.set(file, lines.get(file) ?? new Set<number>());
+    }
+    return result;
+  } catch (error) {
+    if (error instanceof ChangedFilesError) return null;
+    throw error;
+  }
+}
+
 /**
  * The project's own files under `root`, relative to it with forward slashes, sorted:
  * tracked and untracked files git does not ignore (a new script counts before it is

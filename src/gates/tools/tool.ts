@@ -27,7 +27,10 @@ export interface ToolDescriptor {
    * as running it (`lint` for eslint).
    */
   yieldsToScripts?: { scriptGate?: string };
-  /** The file extensions (no dot, lower case) it checks: a changed scope passes it only these. */
+  /**
+   * The file extensions (no dot, lower case) it checks: a changed scope passes it only
+   * these, and an after-edit hook runs it when the edited file has one.
+   */
   extensions?: readonly string[];
   /**
    * The word of its marker command that stands for the whole tree (a glob, for a tool

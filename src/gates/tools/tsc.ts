@@ -2,7 +2,7 @@ import path from 'node:path';
 import { tscParser } from '../parsers/tsc.js';
 import { usesProjectReferences } from '../run/tsc-build.js';
 import { resolveInstalledPackage } from '../warm/tool-adapter.js';
-import { optionValue } from './shared.js';
+import { optionValue, SCRIPT_EXTENSIONS } from './shared.js';
 import type { MarkerGate, ProjectFacts, ScriptKnowledge, ToolDescriptor } from './tool.js';
 
 /** The compiler a marker typecheck runs, and how its description names it. */
@@ -82,6 +82,7 @@ export const tsc: ToolDescriptor = {
   gates: (project, source) => [typecheckGate(project, source)],
   yieldsToScripts: { scriptGate: 'typecheck' },
   outputs: [{ parser: tscParser }],
+  extensions: SCRIPT_EXTENSIONS,
   script: TSC_SCRIPT,
   warm: { worker: 'tsc', unsupported: tscUnsupported },
   install: { npmPackage: 'typescript' },
@@ -93,5 +94,6 @@ export const vueTsc: ToolDescriptor = {
   programs: ['vue-tsc'],
   recognise: { scriptWords: ['vue-tsc'] },
   outputs: [{ parser: tscParser }],
+  extensions: [...SCRIPT_EXTENSIONS, 'vue'],
   script: TSC_SCRIPT,
 };

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { GatesError } from '../../gates/gates-error.js';
+import {
+  hookAnswer,
+  readHookInput,
+  type HookEvent,
+  type HookHost,
+  type HookVerdict,
+} from '../../gates/hooks/hook-hosts.js';
+import { askServer, CHANNEL_VERSION } from '../../gates/hooks/hook-channel.js';
+import { loadSession, saveSession } from '../../gates/hooks/hook-session.js';
+import { hookContext, MIN_BUDGET_MS, runHookEvent } from '../../gates/hooks/run-hooks.js';
+import { loadGates } from '../../gates/load-gates.js';
+import type { CliArguments } from '../cli-arguments.js';
+import type { CliOutput } from '../cli-output.js';
+import { resolveProjectRoot } from '../project-root.js';
+
+/** A host's hook JSON is small; more than this on stdin is not a hook's input. */
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > MAX_INPUT_BYTES)
+      throw new GatesError('EGATES_USAGE', `more than ${MAX_INPUT_BYTES} bytes on stdin`, {
+        fix: "run `mcp-gates hook` from a host's hook, which sends its hook JSON on stdin",
+      });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * `mcp-gates hook <after-edit|before-stop> --host H`: a command hook for hosts without
+ * MCP tool hooks. Reads the host's hook JSON on stdin and answers in the host's format
+ * and exit-code convention: through the server running for the root when one can be
+ * reached safely (warm; gates/hooks/hook-channel.ts), else by running the gates here,
+ * cold, with the session (the findings it began with, the last stop it blocked) kept in
+ * the per-root cache.
+ */
+export async function hookCommand(args: CliArguments, output: CliOutput): Promise<number> {
+  const host = args.host as HookHost;
+  const event = args.positionals[0] as HookEvent;
+  if (process.stdin.isTTY)
+    throw new GatesError('EGATES_USAGE', 'no hook JSON on stdin', {
+      fix: `run it from a host's hook (see \`mcp-gates init --hooks ${host}\`), or pipe the JSON in, e.g. echo '{"tool_input":{"file_path":"src/a.ts"}}' | mcp-gates hook after-edit --host ${host}`,
+    });
+  if (args.budgetMs !== undefined && args.budgetMs < MIN_BUDGET_MS)
+    throw new GatesError('EGATES_USAGE', `--budget-ms ${args.budgetMs} is below ${MIN_BUDGET_MS}`, {
+      fix: `pass at least ${MIN_BUDGET_MS}`,
+    });
+  let input: unknown;
+  try {
+    input = JSON.parse(await readStdin());
+  } catch (error) {
+    if (error instanceof GatesError) throw error;
+    throw new GatesError('EGATES_USAGE', `stdin is not JSON: ${(error as Error).message}`, {
+      fix: `configure the hook as \`mcp-gates init --hooks ${host}\` writes it; the host sends its hook JSON on stdin`,
+    });
+  }
+  const hookInput = readHookInput(host, input);
+  const root = resolveProjectRoot({
+    root: args.root ?? hookInput.cwd,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  const sessionId = hookInput.sessionId ?? 'no-session-id';
+  // A host names edited files relative to where it runs (Codex's patch paths), which
+  // need not be the root.
+  const paths = hookInput.paths.map((file) => path.resolve(hookInput.cwd ?? process.cwd(), file));
+  const stop = {
+    ...(args.base ? { base: args.base } : {}),
+    loopFlag: hookInput.loopFlag,
+  };
+  const budget = args.budgetMs !== undefined ? { budgetMs: args.budgetMs } : {};
+  // The host ending the hook (SIGTERM on its timeout, Ctrl-C) cancels the gates' trees.
+  const cancel = new AbortController();
+  const onSignal = () => cancel.abort();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  try {
+    const request = { version: CHANNEL_VERSION, event, paths, sessionId };
+    const served = await askServer(root, { ...request, ...stop, ...budget }, cancel.signal);
+    let verdict: HookVerdict;
+    if ('verdict' in served) {
+      if (served.cancelled) return 130;
+      output.err('mcp-gates: answered by the server running for this root (warm)');
+      verdict = served.verdict;
+    } else if (event === 'session-start') {
+      // Run here, the baseline would hold up the prompt: the first edit's hook takes it.
+      output.err(
+        `mcp-gates: no baseline taken now (${served.why}); the first edit's hook takes it`,
+      );
+      verdict = { block: false, reason: '', note: '' };
+    } else {
+      if (cancel.signal.aborted) return 130;
+      output.err(`mcp-gates: running the gates here (cold): ${served.why}`);
+      const session = loadSession(root, sessionId, process.env);
+      const hook = {
+        gates: loadGates(root).gates,
+        context: hookContext(cancel.signal, 'cli'),
+        options: { root },
+        session,
+        ...budget,
+      };
+      const outcome = await runHookEvent(event, hook, { paths, ...stop });
+      if (outcome.cancelled) return 130;
+      saveSession(root, sessionId, session, process.env);
+      verdict = outcome.verdict;
+    }
+    if (event === 'after-edit' && hookInput.paths.length === 0)
+      output.err(`mcp-gates: the ${host} hook input named no edited file`);
+    const answer = hookAnswer(host, event, verdict);
+    process.stdout.write(answer.stdout);
+    return answer.exitCode;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+}

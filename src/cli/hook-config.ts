@@ -1,0 +1,127 @@
+import path from 'node:path';
+import {
+  EDIT_TOOL_MATCHERS,
+  HOOK_EVENTS,
+  HOST_EVENT_NAMES,
+  type HookEvent,
+  type HookHost,
+} from '../gates/hooks/hook-hosts.js';
+import {
+  AFTER_EDIT_TOOL,
+  BEFORE_STOP_TOOL,
+  SESSION_START_TOOL,
+} from '../gates/hooks/hook-tools.js';
+import { SERVER_NAME, type ServerLaunch } from './host-config.js';
+
+/**
+ * The hook configurations `mcp-gates init --hooks` writes, one per host, each next to the
+ * host's server configuration (sources for every format: gates/hooks/hook-hosts.ts):
+ * - Claude Code: `.claude/settings.json`, `"type": "mcp_tool"` hooks calling the served
+ *   `session_start` (UserPromptSubmit), `after_edit` (PostToolUse on Edit|Write|MultiEdit,
+ *   `${tool_input.file_path}` substituted) and `before_stop` (Stop); `timeout` in seconds.
+ * - Codex: `.codex/hooks.json`, command hooks (UserPromptSubmit, PostToolUse on
+ *   `^apply_patch$`, Stop); `timeout` in seconds.
+ * - Cursor: `.cursor/hooks.json`, `{"version": 1, "hooks": {afterFileEdit, stop}}` (its
+ *   prompt hook decides whether the prompt goes on, so no session start there).
+ * - Gemini CLI: `.gemini/settings.json`, command hooks (BeforeAgent, AfterTool on
+ *   write_file|replace, AfterAgent); `timeout` in milliseconds.
+ */
+
+/** Each hook's own budget, and the host's timeout a little above it (the hook answers first). */
+const BUDGET_MS: Record<HookEvent, number> = {
+  'session-start': 300_000,
+  'after-edit': 30_000,
+  'before-stop': 240_000,
+};
+const HOST_TIMEOUT_MS: Record<HookEvent, number> = {
+  // The session's baseline is taken in the background: the prompt hook answers at once.
+  'session-start': 30_000,
+  'after-edit': 60_000,
+  'before-stop': 300_000,
+};
+
+const HOOK_TOOLS: Record<HookEvent, string> = {
+  'session-start': SESSION_START_TOOL,
+  'after-edit': AFTER_EDIT_TOOL,
+  'before-stop': BEFORE_STOP_TOOL,
+};
+
+export interface HookSettings {
+  /** The file, relative to the project root. */
+  file: string;
+  /** Top-level keys the file needs besides `hooks` (Cursor's version). */
+  leading: Record<string, unknown>;
+  /** The matcher groups to add, by the host's event name. */
+  groups: Record<string, Record<string, unknown>>;
+}
+
+/** A POSIX shell word: hosts run a command hook's string through a shell. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line of `mcp-gates hook` for a host's command hook. */
+export function hookCommandLine(host: HookHost, event: HookEvent, launch: ServerLaunch): string {
+  return [launch.node, launch.main, 'hook', event, '--host', host, '--root', launch.root]
+    .concat(['--budget-ms', String(BUDGET_MS[event])])
+    .map(shellWord)
+    .join(' ');
+}
+
+/** The one hook of an event, as the host's settings hold it. */
+function handler(host: HookHost, event: HookEvent, launch: ServerLaunch): Record<string, unknown> {
+  const seconds = HOST_TIMEOUT_MS[event] / 1000;
+  switch (host) {
+    case 'claude-code':
+      return {
+        type: 'mcp_tool',
+        server: SERVER_NAME,
+        tool: HOOK_TOOLS[event],
+        input:
+          event === 'after-edit'
+            ? { path: '${tool_input.file_path}', budgetMs: BUDGET_MS[event] }
+            : { budgetMs: BUDGET_MS[event] },
+        timeout: seconds,
+      };
+    case 'codex':
+      return { type: 'command', command: hookCommandLine(host, event, launch), timeout: seconds };
+    case 'cursor':
+      return { command: hookCommandLine(host, event, launch) };
+    case 'gemini':
+      return {
+        type: 'command',
+        name: `mcp-gates ${event}`,
+        command: hookCommandLine(host, event, launch),
+        timeout: HOST_TIMEOUT_MS[event],
+      };
+  }
+}
+
+const FILES: Record<HookHost, string> = {
+  'claude-code': path.join('.claude', 'settings.json'),
+  codex: path.join('.codex', 'hooks.json'),
+  cursor: path.join('.cursor', 'hooks.json'),
+  gemini: path.join('.gemini', 'settings.json'),
+};
+
+export function hookSettings(host: HookHost, launch: ServerLaunch): HookSettings {
+  const groups: Record<string, Record<string, unknown>> = {};
+  for (const event of HOOK_EVENTS) {
+    const name = HOST_EVENT_NAMES[host][event];
+    if (name === undefined) continue;
+    const hook = handler(host, event, launch);
+    const matcher = event === 'after-edit' ? EDIT_TOOL_MATCHERS[host] : undefined;
+    // Cursor's events list the hooks themselves; the others group them under a matcher.
+    groups[name] = host === 'cursor' ? hook : { ...(matcher ? { matcher } : {}), hooks: [hook] };
+  }
+  return { file: FILES[host], leading: host === 'cursor' ? { version: 1 } : {}, groups };
+}
+
+/** Whether a hook entry (a group or a Cursor hook) is one `init --hooks` wrote. */
+export function isOwnHook(entry: unknown): boolean {
+  const text = JSON.stringify(entry);
+  return (
+    Object.values(HOOK_TOOLS).some((tool) => text.includes(`"tool":"${tool}"`)) ||
+    / hook (session-start|after-edit|before-stop) --host /.test(text)
+  );
+}

@@ -1,0 +1,489 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolContext } from '../../server/tool.js';
+import { inParallel } from '../check-tool.js';
+import type { GateSpec } from '../gate-spec.js';
+import { GatesError } from '../gates-error.js';
+import type { Finding } from '../report/finding.js';
+import type { GateStatus, GateStructuredContent } from '../report/gate-result.js';
+import {
+  baseCommitOf,
+  ChangedFilesError,
+  changedLinesAgainstHead,
+  listChangedFiles,
+} from '../run/changed-files.js';
+import { filesTheToolChecks, gateTool } from '../run/changed-scope.js';
+import { confinePaths } from '../run/confine-paths.js';
+import { runGateCall, type GateToolOptions } from '../run/run-gate.js';
+import { toolOfCommand } from '../tools/index.js';
+import type { HookEvent, HookVerdict } from './hook-hosts.js';
+import { findingsKey, type HookSession } from './hook-session.js';
+
+/** How long a hook waits for its gates by default; a call's `budgetMs` overrides it. */
+export const DEFAULT_BUDGET_MS = {
+  sessionStart: 300_000,
+  afterEdit: 60_000,
+  beforeStop: 300_000,
+} as const;
+export const MIN_BUDGET_MS = 100;
+/** The reason shown to the model stays short: a hook's answer is read on every edit. */
+export const MAX_REASON_CHARS = 4000;
+
+/** One gate's part in a hook call. */
+export interface HookGateRow {
+  gate: string;
+  status: GateStatus;
+  /** The hook's own budget ran out before the gate finished. */
+  overBudget: boolean;
+  newFindings: number;
+  newErrors: number;
+  /** It failed and its findings could not be read: no verdict on the edit. */
+  unread: boolean;
+  /** The gate's verdict line (what ran and how it ended). */
+  verdict: string;
+}
+
+export interface HookOutcome {
+  verdict: HookVerdict;
+  rows: HookGateRow[];
+  /** Every new finding, its rule prefixed with its gate. */
+  newFindings: Finding[];
+  /** The host cancelled the call: no verdict to act on. */
+  cancelled: boolean;
+}
+
+interface PlannedRun {
+  gate: GateSpec;
+  args: Record<string, unknown>;
+  scope: readonly string[] | 'all';
+}
+
+/** The known tools a gate runs: its command's, else its steps' (a split package.json script). */
+function toolsOf(gate: GateSpec) {
+  const own = gateTool(gate);
+  if (own) return [own];
+  return (gate.steps ?? []).flatMap((step) => {
+    const tool = toolOfCommand(step.command, (candidate) => candidate.extensions !== undefined);
+    return tool ? [tool] : [];
+  });
+}
+
+/** Whether a known tool of the gate checks files with this one's extension. */
+function checksExtensionOf(gate: GateSpec, file: string): boolean {
+  const extension = path.extname(file).slice(1).toLowerCase();
+  return toolsOf(gate).some((tool) => tool.extensions?.includes(extension));
+}
+
+/**
+ * The gates to run on `files`: a gate that takes paths runs on the ones its tool checks;
+ * a whole-project gate runs whole. After an edit (`editedOnly`), only gates whose known
+ * tool checks such files run (lint and format of the file, and the typecheck, which also
+ * reports what the edit broke elsewhere); a gate whose tool is unknown is left to the stop.
+ */
+export function planRuns(
+  gates: readonly GateSpec[],
+  files: readonly string[],
+  editedOnly: boolean,
+): PlannedRun[] {
+  const runs: PlannedRun[] = [];
+  for (const gate of gates) {
+    const checked = editedOnly ? files.filter((file) => checksExtensionOf(gate, file)) : files;
+    if (checked.length === 0) continue;
+    if (gate.paths === 'append') {
+      const paths = filesTheToolChecks(gate, checked);
+      if (paths.length > 0) runs.push({ gate, args: { paths }, scope: paths });
+    } else {
+      runs.push({ gate, args: {}, scope: 'all' });
+    }
+  }
+  return runs;
+}
+
+/** A context for the gates of one hook call: the host's cancel or the hook's budget ends them. */
+function budgetedContext(context: ToolContext, signal: AbortSignal): ToolContext {
+  return {
+    signal,
+    wantsProgress: false,
+    progress: () => {},
+    log: (level, data, logger) => context.log?.(level, data, logger),
+    revision: context.revision,
+    meta: context.meta,
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
+function location(finding: Finding): string {
+  if (finding.file === null) return '(project)';
+  if (finding.line === null) return finding.file;
+  return `${finding.file}:${finding.line}${finding.column === null ? '' : `:${finding.column}`}`;
+}
+
+/**
+ * New findings as the model reads them: errors first, those in the edited files before
+ * those elsewhere, one line each, within MAX_REASON_CHARS.
+ */
+function findingLines(findings: readonly Finding[], edited: ReadonlySet<string>): string[] {
+  const rank = (finding: Finding) =>
+    (finding.severity === 'error' ? 0 : 2) +
+    (finding.file !== null && edited.has(finding.file) ? 0 : 1);
+  return [...findings]
+    .map((finding, index) => ({ finding, index }))
+    .sort((a, b) => rank(a.finding) - rank(b.finding) || a.index - b.index)
+    .map(({ finding }) =>
+      `${location(finding)} ${finding.severity} ${finding.rule ?? ''} ${finding.message.split('\n')[0]}`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    );
+}
+
+function bounded(head: string, lines: readonly string[], tail: readonly string[]): string {
+  const end = tail.length > 0 ? `\n${tail.join('\n')}` : '';
+  let text = head;
+  for (let index = 0; index < lines.length; index += 1) {
+    const more = `\n… and ${lines.length - index} more (run the gates for the full list)`;
+    const next = `${text}\n${lines[index]}`;
+    if (next.length + more.length + end.length > MAX_REASON_CHARS)
+      return `${text}${more}${end}`.slice(0, MAX_REASON_CHARS);
+    text = next;
+  }
+  return `${text}${end}`.slice(0, MAX_REASON_CHARS);
+}
+
+interface HookCall {
+  kind: 'after-edit' | 'before-stop';
+  /** Before a stop: what the changed files were taken against. */
+  against?: string;
+  gates: readonly GateSpec[];
+  runs: PlannedRun[];
+  /** The edited files (after-edit) or the changed ones (before-stop), relative to the root. */
+  files: readonly string[];
+  /** What was not checked and why (paths outside the root, a deleted file...). */
+  skipped: string[];
+  budgetMs: number;
+  context: ToolContext;
+  options: GateToolOptions;
+  session: HookSession;
+}
+
+/** Runs the planned gates within the budget and splits their findings against the session. */
+async function runPlanned(
+  call: HookCall,
+): Promise<Omit<HookOutcome, 'verdict'> & { ranNames: string[] }> {
+  const { runs, context, options, session } = call;
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(), call.budgetMs);
+  const onCancel = () => budget.abort();
+  context.signal.addEventListener('abort', onCancel, { once: true });
+  if (context.signal.aborted) budget.abort();
+  const gateContext = budgetedContext(context, budget.signal);
+  const isolated: GateToolOptions = { ...options, ownTranscript: true };
+  try {
+    const outcomes = await inParallel(
+      runs.map((run) => () => runGateCall(run.gate, false, run.args, gateContext, isolated)),
+      Math.max(1, os.availableParallelism()),
+    );
+    const rows: HookGateRow[] = [];
+    const newFindings: Finding[] = [];
+    const ranNames: string[] = [];
+    for (const [index, { result, run: data }] of outcomes.entries()) {
+      const planned = runs[index]!;
+      const structured = result.structuredContent as unknown as GateStructuredContent;
+      const status = structured.status;
+      const overBudget = status === 'cancelled' && !context.signal.aborted;
+      let fresh: Finding[] = [];
+      if (data && (status === 'passed' || status === 'failed')) {
+        ranNames.push(planned.gate.name);
+        const findings = data.parsed.findings;
+        // Only files met for the first time need HEAD's lines (and git): the rest are known.
+        const unseen = session.unseenFiles(planned.gate.name, findings);
+        const changedLines =
+          unseen.length === 0
+            ? new Map()
+            : await changedLinesAgainstHead(options.root, unseen, {
+                ...(options.env ? { env: options.env } : {}),
+              });
+        fresh = session.newFindings(options.root, {
+          gate: planned.gate.name,
+          findings,
+          scope: planned.scope,
+          changedLines,
+        });
+      }
+      newFindings.push(
+        ...fresh.map((finding) => ({
+          ...finding,
+          rule: `${planned.gate.name}:${finding.rule ?? ''}`,
+        })),
+      );
+      rows.push({
+        gate: planned.gate.name,
+        status,
+        overBudget,
+        newFindings: fresh.length,
+        newErrors: fresh.filter((finding) => finding.severity === 'error').length,
+        unread: status === 'failed' && (data?.parsed.unparsed ?? false) && fresh.length === 0,
+        verdict: (result.text ?? '').split('\n')[0]!,
+      });
+    }
+    return { rows, newFindings, ranNames, cancelled: context.signal.aborted };
+  } finally {
+    clearTimeout(timer);
+    context.signal.removeEventListener('abort', onCancel);
+  }
+}
+
+/** What the answer says about gates that did not give a verdict. */
+function troubles(rows: readonly HookGateRow[], budgetMs: number): string[] {
+  return rows.flatMap((row) => {
+    if (row.overBudget)
+      return [`${row.gate} did not finish within the hook's ${seconds(budgetMs)} budget`];
+    // A failed run whose findings could not be read is no pass either.
+    if (row.unread) return [`${row.gate}: ${row.verdict}`];
+    if (row.status === 'passed' || row.status === 'failed') return [];
+    if (row.status === 'nothing-to-check') return [];
+    return [`${row.gate} gave no verdict: ${row.verdict}`];
+  });
+}
+
+function verdictOf(
+  call: HookCall,
+  ran: Awaited<ReturnType<typeof runPlanned>>,
+  blockAllowed: boolean,
+) {
+  const edited = new Set(call.files);
+  const errors = ran.newFindings.filter((finding) => finding.severity === 'error');
+  const problems = [...call.skipped, ...troubles(ran.rows, call.budgetMs)];
+  const where =
+    call.kind === 'after-edit'
+      ? ` on ${call.files.join(', ')}`
+      : ` on the ${call.files.length} files changed against ${call.against}`;
+  const ranText =
+    ran.ranNames.length > 0 ? `ran ${ran.ranNames.join(', ')}${where}` : 'no gate ran';
+  const block = errors.length > 0 && blockAllowed;
+  const lines = findingLines(ran.newFindings, edited);
+  const count = `${errors.length} new error${errors.length === 1 ? '' : 's'}`;
+  const head =
+    call.kind === 'after-edit'
+      ? `mcp-gates: the edit introduced ${count} (${ranText}); fix ${errors.length === 1 ? 'it' : 'them'}:`
+      : `mcp-gates: ${count} since the session began ${errors.length === 1 ? 'remains' : 'remain'} (${ranText}); fix ${errors.length === 1 ? 'it' : 'them'} before stopping:`;
+  const reason = errors.length > 0 ? bounded(head, lines, problems) : '';
+  const newCount = ran.newFindings.length;
+  const summary =
+    errors.length > 0 && !block
+      ? `mcp-gates: ${count} ${errors.length === 1 ? 'remains' : 'remain'} (${ranText}); not blocking again for the same findings`
+      : newCount > 0
+        ? `mcp-gates: ${ranText}: ${newCount} new warning${newCount === 1 ? '' : 's'}, no new error`
+        : `mcp-gates: ${ranText}: nothing new`;
+  const note = [summary, ...problems].join('; ');
+  return {
+    block,
+    reason: block ? reason : '',
+    note,
+    errorsKey: findingsKey(errors.map((finding) => ({ gate: '', finding }))),
+    errorCount: errors.length,
+  };
+}
+
+/** The edited paths inside the root that still exist; the others are named in `skipped`. */
+function confineEdited(
+  root: string,
+  given: readonly string[],
+): { files: string[]; skipped: string[] } {
+  const files: string[] = [];
+  const skipped: string[] = [];
+  for (const file of given) {
+    try {
+      files.push(
+        ...confinePaths(root, [file]).map((relative) => relative.split(path.sep).join('/')),
+      );
+    } catch (error) {
+      if (!(error instanceof GatesError)) throw error;
+      skipped.push(`not checked: ${error.message}`);
+    }
+  }
+  return { files: [...new Set(files)], skipped };
+}
+
+export interface HookRequest {
+  gates: readonly GateSpec[];
+  context: ToolContext;
+  options: GateToolOptions;
+  session: HookSession;
+  budgetMs?: number;
+}
+
+/**
+ * `session_start`: takes the session's baseline in the background, before the agent's
+ * first edit: every gate on the whole project, its findings on lines unchanged since HEAD
+ * (so an edit already made while it runs still counts as new). Once per session; answers
+ * at once. It also starts the warm workers, so the first edit's hook is warm too.
+ */
+export function startSession(request: HookRequest): 'started' | 'already started' {
+  const { session } = request;
+  if (session.started) return 'already started';
+  const call: HookCall = {
+    kind: 'after-edit',
+    ...request,
+    // Its own context: the call that started it ends at once, the baseline goes on.
+    context: hookContext(new AbortController().signal, request.context.revision),
+    runs: request.gates.map((gate) => ({ gate, args: {}, scope: 'all' })),
+    files: [],
+    skipped: [],
+    budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.sessionStart,
+  };
+  session.priming = runPlanned(call).catch(() => undefined);
+  return 'started';
+}
+
+/** Waits for a baseline still being taken, at most `budgetMs` (the hook's own budget). */
+async function primed(session: HookSession, budgetMs: number): Promise<void> {
+  if (session.priming === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    session.priming,
+    new Promise((resolve) => (timer = setTimeout(resolve, budgetMs))),
+  ]);
+  clearTimeout(timer);
+}
+
+/** `after_edit`: the gates that check the edited files, warm, new findings only. */
+export async function runAfterEdit(
+  request: HookRequest,
+  paths: readonly string[],
+): Promise<HookOutcome> {
+  await primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
+  const { files, skipped } = confineEdited(request.options.root, paths);
+  const runs = planRuns(request.gates, files, true);
+  if (files.length > 0 && runs.length === 0)
+    skipped.push(`no gate checks ${files.join(', ')}: nothing ran`);
+  const call: HookCall = {
+    kind: 'after-edit',
+    ...request,
+    runs,
+    files,
+    skipped,
+    budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit,
+  };
+  const ran = await runPlanned(call);
+  const { block, reason, note } = verdictOf(call, ran, true);
+  return {
+    verdict: { block, reason, note },
+    rows: ran.rows,
+    newFindings: ran.newFindings,
+    cancelled: ran.cancelled,
+  };
+}
+
+/** Where a stop's changed files are taken from when the call names no base. */
+const DEFAULT_BASES = ['origin/HEAD', 'main', 'master'];
+
+/** The first of DEFAULT_BASES the repository has, or undefined (then HEAD is the base). */
+async function defaultBase(
+  root: string,
+  options: { env?: NodeJS.ProcessEnv },
+): Promise<string | undefined> {
+  for (const candidate of DEFAULT_BASES)
+    if ((await baseCommitOf(root, candidate, options)) !== undefined) return candidate;
+  return undefined;
+}
+
+/**
+ * `before_stop`: every gate on the files changed against the merge base (or HEAD), new
+ * findings only. Blocks while new errors remain, never twice in a row on the same ones,
+ * and never when the host says the stop already follows a blocked one and the session
+ * has no record of it.
+ */
+export async function runBeforeStop(
+  request: HookRequest,
+  stop: { base?: string; loopFlag: boolean },
+): Promise<HookOutcome> {
+  const { options, session } = request;
+  await primed(session, request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop);
+  const skipped: string[] = [];
+  const envOption = options.env ? { env: options.env } : {};
+  // Work the agent committed counts too: by default against the merge base with the
+  // default branch, when the repository has one of the usual names.
+  const base = stop.base ?? (await defaultBase(options.root, envOption));
+  let changed: string[];
+  try {
+    changed = await listChangedFiles(options.root, {
+      ...(base ? { base } : {}),
+      signal: request.context.signal,
+      ...(options.env ? { env: options.env } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof ChangedFilesError)) throw error;
+    const note = `mcp-gates: no gate ran: ${error.message}`;
+    return {
+      verdict: { block: false, reason: '', note },
+      rows: [],
+      newFindings: [],
+      cancelled: false,
+    };
+  }
+  const against = base ? `the merge base with ${base}` : 'HEAD';
+  if (changed.length === 0) {
+    const note = `mcp-gates: no gate ran: no files changed against ${against}`;
+    session.state.lastStopBlock = null;
+    return {
+      verdict: { block: false, reason: '', note },
+      rows: [],
+      newFindings: [],
+      cancelled: false,
+    };
+  }
+  const call: HookCall = {
+    kind: 'before-stop',
+    against,
+    ...request,
+    runs: planRuns(request.gates, changed, false),
+    files: changed,
+    skipped,
+    budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop,
+  };
+  const ran = await runPlanned(call);
+  const probe = verdictOf(call, ran, true);
+  const again =
+    probe.errorCount > 0 &&
+    (session.state.lastStopBlock === probe.errorsKey ||
+      (stop.loopFlag && session.state.lastStopBlock === null));
+  const { block, reason, note } = again ? verdictOf(call, ran, false) : probe;
+  if (!ran.cancelled) session.state.lastStopBlock = block ? probe.errorsKey : null;
+  return {
+    verdict: { block, reason, note },
+    rows: ran.rows,
+    newFindings: ran.newFindings,
+    cancelled: ran.cancelled,
+  };
+}
+
+/** A context for a hook run outside an MCP call (the CLI, the channel): no progress, no log. */
+export function hookContext(signal: AbortSignal, revision: string): ToolContext {
+  return { signal, progress: () => {}, log: () => {}, wantsProgress: false, revision, meta: {} };
+}
+
+/** Runs a hook event: the edited `paths` after an edit; the changed files before a stop. */
+export async function runHookEvent(
+  event: HookEvent,
+  request: HookRequest,
+  input: { paths: readonly string[]; base?: string; loopFlag: boolean },
+): Promise<HookOutcome> {
+  if (event === 'session-start') {
+    const state = startSession(request);
+    const note = `mcp-gates: the session's baseline: ${state}`;
+    return {
+      verdict: { block: false, reason: '', note },
+      rows: [],
+      newFindings: [],
+      cancelled: false,
+    };
+  }
+  return event === 'after-edit'
+    ? runAfterEdit(request, input.paths)
+    : runBeforeStop(request, {
+        ...(input.base ? { base: input.base } : {}),
+        loopFlag: input.loopFlag,
+      });
+}
