@@ -183,6 +183,8 @@ describe('JavaScript tools: detection', () => {
         'markdownlint markdownlint-cli2 .markdownlint-cli2.yaml',
       ],
       [{ 'cspell.config.yaml': 'words: []\n' }, 'cspell cspell cspell.config.yaml'],
+      [{ '.cspell.yaml': 'words: []\n' }, 'cspell cspell .cspell.yaml'],
+      [{ '.cspell.config.json': '{}' }, 'cspell cspell .cspell.config.json'],
       [{ 'package.json': { devDependencies: { cspell: '9' } } }, 'cspell cspell package.json'],
       [{ '.knip.jsonc': '{}' }, 'knip knip .knip.jsonc'],
       [{ 'package.json': { knip: { entry: [] } } }, 'knip knip package.json'],
