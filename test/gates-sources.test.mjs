@@ -104,6 +104,15 @@ describe('Makefile and justfile targets as gates (issue 20, item 3)', function (
     expect(judgeMore('deps').writer).to.equal('`node_modules`, which no rule here makes');
     expect(judgeMore('out').writer).to.include('shell syntax not judged');
     expect(judgeMore('sub').writer).to.include('another directory or file');
+    // `$(info ...)` / `$(warning ...)` print when make expands the line and run nothing.
+    const messages = parseMakefile(
+      'lint:\n\t$(info ****** running lint tools ******)\n\t@$(warning careful)\n\truff check .\n' +
+        'info:\n\t$(info $(SRC))\n',
+    );
+    expect(messages.get('lint').lines).to.deep.equal(['ruff check .']);
+    expect(judgeTarget(messages, 'lint', 'make', false).readOnly).to.equal(true);
+    // One holding a reference is a shell's to judge: kept, not judged.
+    expect(messages.get('info').lines).to.deep.equal(['$(info $(SRC))']);
   });
 
   it('serves check-named targets as `make <target>`, says which may write, pairs fixes', () => {

@@ -161,6 +161,26 @@ describe('JavaScript tools: recorded outputs of every version', () => {
       new Set(['warning']),
     );
   });
+
+  it('cspell: a config it cannot load is an error of the run, not "checked 0 files"', () => {
+    // cspell 10.0.1 offline, as in open-telemetry/opentelemetry-specification (its config
+    // imports a URL): the summary ends `with 1 error`.
+    const parsed = findParser('cspell').parse({
+      stdout: '',
+      stderr: [
+        'Configuration Error: Failed to read config file: "https://cdn.example/cspell-ext.json"',
+        '  getaddrinfo ENOTFOUND cdn.example',
+        '-------------------------------------------',
+        'CSpell: Files checked: 0, Issues found: 0 in 0 files with 1 error.',
+      ].join('\n'),
+      exitCode: 1,
+      truncated: false,
+      root,
+    });
+    expect(parsed).to.include({ passed: false, unparsed: true });
+    expect(parsed.nothingChecked).to.equal(undefined);
+    expect(parsed.note).to.match(/1 error of its own/);
+  });
 });
 
 describe('JavaScript tools: detection', () => {
@@ -184,6 +204,8 @@ describe('JavaScript tools: detection', () => {
         'markdownlint markdownlint-cli2 .markdownlint-cli2.yaml',
       ],
       [{ 'cspell.config.yaml': 'words: []\n' }, 'cspell cspell cspell.config.yaml'],
+      [{ '.cspell.yaml': 'words: []\n' }, 'cspell cspell .cspell.yaml'],
+      [{ '.cspell.config.json': '{}' }, 'cspell cspell .cspell.config.json'],
       [{ 'package.json': { devDependencies: { cspell: '9' } } }, 'cspell cspell package.json'],
       [{ '.knip.jsonc': '{}' }, 'knip knip .knip.jsonc'],
       [{ 'package.json': { knip: { entry: [] } } }, 'knip knip package.json'],

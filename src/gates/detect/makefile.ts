@@ -55,6 +55,13 @@ function logicalLines(text: string): string[] {
  * variables are not rules we serve; a target that several rules give recipes keeps the
  * last, as make does (it warns).
  */
+/**
+ * A recipe line that is only `$(info text)` or `$(warning text)` with no reference in it:
+ * make prints the text when it expands the line, which is then empty and runs no command
+ * (spf13/cobra's `lint:` starts with one). Not a command: neither judged nor a step.
+ */
+const MAKE_MESSAGE = /^[@+-]*\$([({])(info|warning)\s[^$(){}]*[)}]$/;
+
 export function parseMakefile(text: string): Map<string, RecipeTarget> {
   const targets = new Map<string, RecipeTarget>();
   let current: RecipeTarget[] = [];
@@ -66,7 +73,7 @@ export function parseMakefile(text: string): Map<string, RecipeTarget> {
     }
     if (line.startsWith('\t')) {
       const recipe = line.slice(1).trim();
-      if (recipe !== '' && !recipe.startsWith('#'))
+      if (recipe !== '' && !recipe.startsWith('#') && !MAKE_MESSAGE.test(recipe))
         for (const target of current) target.lines.push(recipe);
       continue;
     }

@@ -10,6 +10,8 @@ const ISSUE = /^(?<file>[^:\s][^:]*):(?<line>\d{1,9}):(?<col>\d{1,9}) - (?<msg>\
 /** The kind of issue, before the word in parentheses: `Unknown word`, `Forbidden word`. */
 const KIND = /^([A-Z][a-z]+(?: [a-z]+){0,3}) \(/;
 const SUMMARY = /^CSpell: Files checked: (\d+)/m;
+/** The summary's tail when cspell itself failed (a config it could not load): `... with 1 error.` */
+const RUN_ERRORS = /^CSpell: Files checked: \d+,.* with (\d+) errors?\b/m;
 
 export function parseCspellText(text: string, root: string): Finding[] {
   const findings: Finding[] = [];
@@ -44,6 +46,16 @@ export const cspellParser: Parser = {
       output.exitCode,
       parseCspellText(`${output.stdout}\n${output.stderr}`, output.root),
     );
+    const failed = RUN_ERRORS.exec(output.stderr) ?? RUN_ERRORS.exec(output.stdout);
+    // A configuration error also ends in `Files checked: 0`: cspell could not run its check,
+    // which is an error (not "nothing to check", which a host may read as no failure).
+    if (failed && Number(failed[1]) > 0 && result.findings.length === 0)
+      return {
+        ...result,
+        passed: false,
+        unparsed: true,
+        note: `cspell reported ${failed[1]} error${failed[1] === '1' ? '' : 's'} of its own (a configuration it could not load?): read the output`,
+      };
     const checked = SUMMARY.exec(output.stderr) ?? SUMMARY.exec(output.stdout);
     if (checked && Number(checked[1]) === 0 && result.findings.length === 0)
       return withCoverage(result, output, [], 'cspell checked 0 files (its globs matched none)');

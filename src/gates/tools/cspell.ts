@@ -25,6 +25,16 @@ export const cspell: ToolDescriptor = {
       'cspell.config.yml',
       'cspell.yaml',
       'cspell.yml',
+      // cspell also reads these (cspell-lib's search list); a repository with only one of
+      // them, spell-checking through a GitHub action or npx, had no gate.
+      '.cspell.yaml',
+      '.cspell.yml',
+      '.cspell.config.js',
+      '.cspell.config.cjs',
+      '.cspell.config.mjs',
+      '.cspell.config.json',
+      '.cspell.config.yaml',
+      '.cspell.config.yml',
     ],
     dependencies: ['cspell'],
     scriptWords: ['cspell', 'cspell-cli'],
