@@ -75,6 +75,8 @@ const EXPECTED = {
   knip: {
     dirty: { parser: 'knip', findings: KNIP_DIRTY, passed: false },
     'dirty-json': { parser: 'knip', findings: KNIP_DIRTY, passed: false },
+    // A script running bare `knip` prints the default report: the same findings.
+    'dirty-text': { parser: 'knip', findings: KNIP_DIRTY, passed: false },
     clean: { parser: 'knip', findings: [], passed: true },
   },
   tsd: {
@@ -370,6 +372,22 @@ describe('JavaScript tools: real runs through the CLI', function () {
         expect(report.changedFiles).to.deep.equal([]);
         expect(treeSnapshot(root)).to.deep.equal(before);
       });
+
+      if (tool === 'knip')
+        it('a knip.ts config, which jiti compiles, leaves node_modules/.cache untouched', () => {
+          // Found on a real repository: jiti caches what it compiled in node_modules/.cache/jiti.
+          const root = project('knip-dirty');
+          fs.rmSync(path.join(root, 'knip.json'));
+          fs.writeFileSync(
+            path.join(root, 'knip.ts'),
+            "export default { entry: ['src/index.ts'], project: ['src/**/*.ts'] };\n",
+          );
+          const before = treeSnapshot(root);
+          const report = JSON.parse(run(root).stdout);
+          expect(report.findings.map((f) => `${f.file}:${f.line} ${f.rule}`)).to.include(violation);
+          expect(treeSnapshot(root)).to.deep.equal(before);
+          expect(fs.existsSync(path.join(root, 'node_modules', '.cache', 'jiti'))).to.equal(false);
+        });
 
       it('the clean repository passes, the tree byte-identical', () => {
         const root = project(`${tool}-clean`);

@@ -127,15 +127,57 @@ function fromJson(
   return findings;
 }
 
+/** `Unused exports (2)`: a section of knip's default (symbols) report. */
+const SECTION = /^(\S.*?) \((\d+)\)$/;
+/** `unused  function  src/util.ts:5:17`: an item's last column, its place. */
+const PLACE = /^(.+?):(\d+)(?::(\d+))?$/;
+
+/**
+ * knip's default report: a `Title (count)` line, then one line per issue, its columns
+ * two spaces apart, the last its place (`file:line:col`); unused files are the file alone.
+ * Undefined when no section is there. Severities as for the JSON report.
+ */
+function fromSymbols(stdout: string, root: string, exitCode: number | null): Finding[] | undefined {
+  const severity = exitCode === 0 ? 'warning' : 'error';
+  const findings: Finding[] = [];
+  let title: string | undefined;
+  for (const line of stdout.split(/\r?\n/)) {
+    const section = SECTION.exec(line);
+    if (section) {
+      title = section[1]!;
+      continue;
+    }
+    if (!title || line.trim() === '') continue;
+    const columns = line.trim().split(/\s{2,}/);
+    const last = columns[columns.length - 1]!;
+    const place = columns.length > 1 ? PLACE.exec(last) : null;
+    const name = columns[0]!;
+    const file =
+      title === 'Unused files' ? name : place ? place[1]! : columns.length > 1 ? last : null;
+    findings.push(
+      createFinding({
+        file: file === null ? null : relativeToRoot(file, root),
+        line: place ? positiveInteger(Number(place[2])) : null,
+        column: place?.[3] ? positiveInteger(Number(place[3])) : null,
+        severity,
+        rule: ruleOf(title),
+        message: `${issuePrefix(title)}: ${name}`,
+      }),
+    );
+  }
+  return title === undefined ? undefined : findings;
+}
+
 /**
  * knip's machine reports: `--reporter codeclimate` (an array of issues with severity and
  * location; the marker gate's) and `--reporter json` (`{files?, issues[{file, exports[{name,
  * line, col}], dependencies[{name}], ...}]}`). Exit 1 when an error-level issue was found,
- * 2 on a config or run error (no report).
+ * 2 on a config or run error (no report). A script running bare `knip` prints its default
+ * report, read too.
  */
 export const knipParser: Parser = {
   name: 'knip',
-  summary: 'knip --reporter codeclimate or --reporter json (stdout)',
+  summary: 'knip --reporter codeclimate, --reporter json, or its default report (stdout)',
   parse(output) {
     const climate = extractJson(output.stdout, '[');
     if (Array.isArray(climate))
@@ -144,6 +186,8 @@ export const knipParser: Parser = {
       { files?: unknown; issues?: JsonRow[] } | undefined;
     if (document && Array.isArray(document.issues))
       return verdict(output.exitCode, fromJson(document, output.root, output.exitCode));
+    const symbols = fromSymbols(output.stdout, output.root, output.exitCode);
+    if (symbols) return verdict(output.exitCode, symbols);
     return textFallback(
       output,
       'no knip report on stdout: read the output (a config or run error)',

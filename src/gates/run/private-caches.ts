@@ -86,7 +86,8 @@ export function privateCaches(
   removeAtExit(directory);
   const env: NodeJS.ProcessEnv = {};
   for (const write of ENV_REDIRECTS)
-    if (write.redirect && 'env' in write.redirect) env[write.redirect.env] = directory;
+    if (write.redirect && 'env' in write.redirect)
+      env[write.redirect.env] = write.redirect.value ?? directory;
   const viaNode = resolved.args.length > argv.length - 1;
   const script = viaNode ? resolved.args[0]! : resolved.file;
   const extra = redirectArgs(toolOfProgram(argv[0] ?? ''), argv, script, directory);

@@ -6,6 +6,7 @@ import { stripAnsi } from '../report/ansi.js';
 import { BoundedTranscript } from './bounded-transcript.js';
 import { releaseGate, watchGate } from './gate-lifeline.js';
 import { signalProcessTree, terminateProcessTree } from './process-tree.js';
+import { ENV_REDIRECTS } from '../tools/index.js';
 import { privateCaches } from './private-caches.js';
 import { childPathValue, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 
@@ -181,6 +182,10 @@ export function gateEnvironment(root: string, base: NodeJS.ProcessEnv): NodeJS.P
     FORCE_COLOR: '0',
     CARGO_TERM_COLOR: 'never',
   };
+  // Caches a tool cannot be sent elsewhere are turned off, warm workers included.
+  for (const write of ENV_REDIRECTS)
+    if (write.redirect && 'env' in write.redirect && write.redirect.value !== undefined)
+      env[write.redirect.env] = write.redirect.value;
   // Windows spells it Path; set whichever the environment already uses.
   const key = Object.keys(env).find((name) => name.toUpperCase() === 'PATH') ?? 'PATH';
   env[key] = childPathValue(root, base);

@@ -56,6 +56,11 @@ export const eslint: ToolDescriptor = {
   extensions: ESLINT_EXTENSIONS,
   writes: [
     {
+      path: 'node_modules/.cache/jiti',
+      why: 'jiti, which compiles eslint.config.ts (ESLint 9.18 on), caches what it compiled there (it takes no other place)',
+      redirect: { env: 'JITI_FS_CACHE', value: 'false' },
+    },
+    {
       // ESLint 8 (eslintrc) unlinks its cache file on every run without --cache.
       path: '.eslintcache',
       why: 'ESLint 8 deletes its cache file on every run without --cache',

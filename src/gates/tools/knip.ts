@@ -48,6 +48,11 @@ export const knip: ToolDescriptor = {
   yieldsToScripts: {},
   writes: [
     {
+      path: 'node_modules/.cache/jiti',
+      why: 'jiti, which compiles the *.config.ts files knip reads, caches what it compiled there (it takes no other place)',
+      redirect: { env: 'JITI_FS_CACHE', value: 'false' },
+    },
+    {
       path: 'node_modules/.cache/knip',
       why: 'knip --cache keeps its analysis under node_modules/.cache',
       redirect: {
@@ -58,9 +63,12 @@ export const knip: ToolDescriptor = {
   ],
   outputs: [{ parser: knipParser, machineFormat: true }],
   script: {
+    textParser: knipParser.name,
     commandParser(args) {
       const reporter = optionValue(args, '--reporter');
-      return reporter === 'json' || reporter === 'codeclimate' ? knipParser.name : undefined;
+      return reporter === undefined || reporter === 'json' || reporter === 'codeclimate'
+        ? knipParser.name
+        : undefined;
     },
     kind: lintScriptKind,
     runsDirectly: (args) => setsOption(args, '--cache') && !setsOption(args, '--cache-location'),

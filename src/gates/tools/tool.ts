@@ -107,6 +107,12 @@ export interface RunTimeFiles {
   checks(file: string, head: () => string): boolean;
   /** What the files are, for the report (`shell scripts`). */
   what: string;
+  /**
+   * It walks directories itself: it gets the top-level entries holding such files instead
+   * of the files (what git ignores at the top, `.venv` or `node_modules`, is never read,
+   * and the command line stays short).
+   */
+  topLevel?: boolean;
 }
 
 /** How a repository shows it uses a tool; detection tries these in this order. */
@@ -140,7 +146,8 @@ export type MarkerGate = Omit<GateSpec, 'timeoutMs'>;
 
 /**
  * A path a check run writes (relative to where it runs), and how a check sends it to a
- * private temporary directory: an environment variable set to that directory, or
+ * private temporary directory: an environment variable set to that directory (or to a
+ * value that turns the cache off), or
  * arguments naming a place inside it (`applies` says when: a version that has the option,
  * argv the user has not already set).
  */
@@ -148,7 +155,14 @@ export interface CacheWrite {
   path: string;
   why: string;
   redirect?:
-    | { env: string }
+    | {
+        env: string;
+        /**
+         * What turns the cache off where it cannot be sent elsewhere (set for every gate
+         * run, warm workers included); without it the variable names the private directory.
+         */
+        value?: string;
+      }
     | {
         args: (privateDirectory: string) => string[];
         applies: (argv: readonly string[], version: string | undefined) => boolean;
