@@ -557,6 +557,22 @@ describe('real runs through the CLI', function () {
     });
   }
 
+  it('codespell reads no git-ignored directory (a local .venv, node_modules)', function () {
+    if (!hasCommand('codespell')) this.skip(); // reason: codespell is not installed (apt-get install codespell)
+    // Found on a real repository: run bare, codespell walked .venv and node_modules, and the
+    // injected finding was one of 66.
+    const root = committedCopy('py-style-dirty');
+    fs.writeFileSync(path.join(root, '.gitignore'), '.venv/\nnode_modules/\n');
+    git(root, 'add', '.gitignore');
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'ignore');
+    fs.mkdirSync(path.join(root, '.venv', 'lib'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.venv', 'lib', 'x.py'), '# recieve\n');
+    fs.mkdirSync(path.join(root, 'node_modules', 'dep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'node_modules', 'dep', 'index.js'), '// teh\n');
+    const result = runJson(root, 'codespell');
+    expect(located(result)).to.deep.equal(['src/app.py:6 codespell']);
+  });
+
   it('isort given only a file its config skips (a changed scope): nothing-checked, not passed', function () {
     if (!hasCommand('isort')) this.skip(); // reason: isort is not installed (apt-get install isort)
     const root = committedCopy('py-isort-skip');

@@ -61,10 +61,15 @@ export async function runTimeFiles(
     return {
       nothing: `the project has no ${spec.what} (none among the ${files.length} files git tracks or does not ignore)`,
     };
+  const given = spec.topLevel
+    ? [...new Set(chosen.map((file) => file.split('/')[0]!))].sort()
+    : chosen;
   return {
-    paths: chosen.map((file) =>
+    paths: given.map((file) =>
       path.relative(where.root, path.join(where.runDir, file)).split(path.sep).join('/'),
     ),
-    listed: `checked the project's ${chosen.length} ${spec.what}, listed with git`,
+    listed: spec.topLevel
+      ? `checked the ${given.length} top-level entries holding the project's ${chosen.length} ${spec.what}, listed with git`
+      : `checked the project's ${chosen.length} ${spec.what}, listed with git`,
   };
 }

@@ -1,8 +1,39 @@
 import { codespellParser } from '../parsers/codespell.js';
-import { lintScriptKind, pythonDependency, setsOption } from './shared.js';
+import { lintScriptKind, namesOperands, pythonDependency, setsOption } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 
 const TOOL_SECTION = /^\s*\[tool\.codespell\]/m;
+
+/** codespell's options that take the next word as their value. */
+const VALUE_OPTIONS = new Set([
+  '--toml',
+  '--config',
+  '-S',
+  '--skip',
+  '-L',
+  '--ignore-words-list',
+  '-I',
+  '--ignore-words',
+  '-D',
+  '--dictionary',
+  '--builtin',
+  '-x',
+  '--exclude-file',
+  '-i',
+  '--interactive',
+  '--ignore-regex',
+  '--ignore-multiline-regex',
+  '--uri-ignore-words-list',
+  '--regex',
+  '-A',
+  '--after-context',
+  '-B',
+  '--before-context',
+  '-C',
+  '--context',
+  '-q',
+  '--quiet-level',
+]);
 
 export const codespell: ToolDescriptor = {
   name: 'codespell',
@@ -38,6 +69,15 @@ export const codespell: ToolDescriptor = {
         source,
       },
     ];
+  },
+  // Run bare it walks the directory, git-ignored ones included (a local .venv or
+  // node_modules, which CI's checkout lacks); so it gets the top-level entries git tracks
+  // or does not ignore, and walks those. A named file its config skips is still skipped.
+  runTimeFiles: {
+    namesFiles: namesOperands('codespell', VALUE_OPTIONS),
+    checks: () => true,
+    what: 'files',
+    topLevel: true,
   },
   // It checks every text file: no extension list, so a changed scope gives it every file.
   // It writes nothing but what -w fixes: no cache.

@@ -112,3 +112,24 @@ export function formatterScript(parser: string, checkOptions: readonly string[])
       setsOption(body.split(/\s+/), ...checkOptions) ? 'format-check' : 'format-write',
   };
 }
+
+/**
+ * Whether an argv running `program` names operands (files or directories): any word after
+ * the program that is neither an option nor the value of one of `valueOptions`.
+ */
+export function namesOperands(
+  program: string,
+  valueOptions: ReadonlySet<string>,
+): (argv: readonly string[]) => boolean {
+  const isProgram = new RegExp(`(^|[\\\\/])${program}(\\.exe)?$`, 'i');
+  return (argv) => {
+    const start = argv.findIndex((word) => isProgram.test(word));
+    for (let index = start + 1; index < argv.length; index += 1) {
+      const word = argv[index]!;
+      if (word === '--') return index + 1 < argv.length;
+      if (!word.startsWith('-') || word === '-') return true;
+      if (valueOptions.has(word)) index += 1;
+    }
+    return false;
+  };
+}

@@ -1,5 +1,5 @@
 import { shellcheckJsonParser } from '../parsers/shellcheck-json.js';
-import { lintScriptKind, optionValue } from './shared.js';
+import { lintScriptKind, namesOperands, optionValue } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 
 /** shellcheck's options that take the next word as their value (`-f json1`, `--shell bash`). */
@@ -23,18 +23,6 @@ const VALUE_OPTIONS = new Set([
   '--rcfile',
   '--extended-analysis',
 ]);
-
-/** Whether a shellcheck argv names files: any operand that is not an option's value. */
-function namesFiles(argv: readonly string[]): boolean {
-  const start = argv.findIndex((word) => /(^|[\\/])shellcheck(\.exe)?$/i.test(word));
-  for (let index = start + 1; index < argv.length; index += 1) {
-    const word = argv[index]!;
-    if (word === '--') return index + 1 < argv.length;
-    if (!word.startsWith('-') || word === '-') return true;
-    if (VALUE_OPTIONS.has(word)) index += 1;
-  }
-  return false;
-}
 
 const EXTENSIONS = ['sh', 'bash', 'ksh', 'dash'];
 // `#!/bin/sh`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`: the dialects it reads.
@@ -64,7 +52,7 @@ export const shellcheck: ToolDescriptor = {
   ],
   extensions: EXTENSIONS,
   runTimeFiles: {
-    namesFiles,
+    namesFiles: namesOperands('shellcheck', VALUE_OPTIONS),
     checks(file, head) {
       const base = file.slice(file.lastIndexOf('/') + 1);
       const dot = base.lastIndexOf('.');
