@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, detectGates } from '../dist/gates/index.js';
-import { parsePreCommitConfig } from '../dist/gates/detect/pre-commit.js';
+import { filesAsDirectories, parsePreCommitConfig } from '../dist/gates/detect/pre-commit.js';
 import { parseNoxfile, parseToxIni } from '../dist/gates/detect/tox-nox.js';
 import {
   cleanupTemporary,
@@ -97,6 +97,42 @@ function fakeProgram(root, program, versionLine) {
 describe('pre-commit hooks as gates (issue 20, item 3)', function () {
   this.timeout(60000);
   afterEach(cleanupTemporary);
+
+  it('proposes no ruff format check where black is the formatter, unless ruff formats too', () => {
+    // Found on a real repository: ruff lints, a black hook formats; `ruff format --check`
+    // failed on 5 files CI never checks with it.
+    const names = (files) => detectGates(makeRepo(files)).gates.map((gate) => gate.name);
+    const ruffAndBlack = '[tool.ruff]\nline-length = 100\n\n[tool.black]\nline-length = 100\n';
+    expect(names({ 'pyproject.toml': ruffAndBlack }))
+      .to.include('ruff')
+      .and.not.include('ruff_format');
+    expect(
+      names({
+        'pyproject.toml': '[tool.ruff]\n',
+        '.pre-commit-config.yaml':
+          'repos:\n  - repo: https://github.com/psf/black\n    rev: 24.1.0\n    hooks:\n      - id: black\n',
+      }),
+    ).to.not.include('ruff_format');
+    expect(
+      names({ 'pyproject.toml': `${ruffAndBlack}\n[tool.ruff.format]\nquote-style = "single"\n` }),
+    ).to.include('ruff_format');
+    expect(names({ 'pyproject.toml': '[tool.ruff]\n' })).to.include('ruff_format');
+  });
+
+  it("takes a hook's files pattern as directories, also with the tool's own extension after them", () => {
+    // Found on a real repository: mypy's `files: "^src/.*\\.py$"` was not applied, and the
+    // gate checked tests, docs and scripts CI does not.
+    const root = makeRepo({ 'src/a.py': '', 'tests/b.py': '' });
+    const project = { exists: (relative) => fs.existsSync(path.join(root, relative)) };
+    expect(filesAsDirectories('^(src|tests)/', project)).to.deep.equal(['src', 'tests']);
+    expect(filesAsDirectories('^src/.*\\.py$', project, ['py', 'pyi'])).to.deep.equal(['src']);
+    expect(filesAsDirectories('^src/.*$', project, ['py'])).to.deep.equal(['src']);
+    // Another extension, or no tool extensions given: not only directories.
+    expect(filesAsDirectories('^src/.*\\.md$', project, ['py'])).to.equal(undefined);
+    expect(filesAsDirectories('^src/.*\\.py$', project)).to.equal(undefined);
+    expect(filesAsDirectories('^src/.*\\.py$', project, ['py'])).to.deep.equal(['src']);
+    expect(filesAsDirectories('^missing/.*\\.py$', project, ['py'])).to.equal(undefined);
+  });
 
   it('reads hooks with their repository, rev, args, files, types and dependencies', () => {
     const hooks = parsePreCommitConfig(PRE_COMMIT);
@@ -477,6 +513,25 @@ commands = sphinx-build -W docs docs/_build
     expect(
       parseToxIni('[testenv:lint]\ncommands = ruff check {envsitepackagesdir}\n')[0].commands,
     ).to.include('substitution a gate cannot make');
+  });
+
+  it('serves envs named after a tool (black-check, check_isort) after the check-named ones', () => {
+    // Found on a real repository: its black-check and isort-check envs were neither served
+    // nor listed as not served.
+    const root = makeRepo({
+      'tox.ini':
+        '[testenv:black-check]\ncommands = black --check .\n\n[testenv:check_isort]\ncommands = isort --check-only src\n\n[testenv:py311]\ncommands = pytest\n\n[testenv:lint]\ncommands = flake8 src\n',
+      'src/demo.py': '',
+    });
+    const { gates, notServed } = detectGates(root);
+    expect(gates.map((gate) => [gate.name, gate.source])).to.deep.equal([
+      ['lint', 'tox.ini'],
+      ['black-check', 'tox.ini'],
+      ['check_isort', 'tox.ini'],
+    ]);
+    expect(gates[1].command[0]).to.equal('black');
+    expect(gates[2].command[0]).to.equal('isort');
+    expect(notServed).to.deep.equal([]);
   });
 
   it("serves check-named envs as their commands, each a step in the project's environment, never tox", () => {

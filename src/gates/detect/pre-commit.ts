@@ -80,9 +80,20 @@ export function parsePreCommitConfig(source: string): PreCommitHook[] | string {
   return hooks;
 }
 
-/** The directories a hook's `files` pattern keeps (`^src/`, `^(src|tests)/`), when it is only that. */
-export function filesAsDirectories(pattern: string, project: ProjectFacts): string[] | undefined {
-  const match = /^\^(?:\(([^()]+)\)|([^()|]+))\/?$/.exec(pattern.replace(/\\\//g, '/'));
+/**
+ * The directories a hook's `files` pattern keeps (`^src/`, `^(src|tests)/`), when it is only
+ * that; with `extensions` (the tool's), also the files of those under them (`^src/.*\.py$`).
+ */
+export function filesAsDirectories(
+  pattern: string,
+  project: ProjectFacts,
+  extensions?: readonly string[],
+): string[] | undefined {
+  let directoryPattern = pattern.replace(/\\\//g, '/');
+  const files = /\/\.\*(?:\\\.([a-z0-9]+))?\$?$/.exec(directoryPattern);
+  if (files && extensions && (files[1] === undefined || extensions.includes(files[1])))
+    directoryPattern = directoryPattern.slice(0, files.index + 1);
+  const match = /^\^(?:\(([^()]+)\)|([^()|]+))\/?$/.exec(directoryPattern);
   const body = match?.[1] ?? match?.[2];
   if (body === undefined) return undefined;
   const directories = body.split('|').map((part) => part.replace(/\/$/, ''));
@@ -207,7 +218,9 @@ export function preCommitGates(
     const notes: string[] = [];
     let { command, fix, paths } = check.gate;
     const directories =
-      hook.files === undefined ? undefined : filesAsDirectories(hook.files, project);
+      hook.files === undefined
+        ? undefined
+        : filesAsDirectories(hook.files, project, check.tool.extensions);
     if (directories && check.targets.length === 0) {
       // `files: ^src/` keeps the hook to src: so does the check.
       command = withArguments(command, [], directories);

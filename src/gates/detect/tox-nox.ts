@@ -2,6 +2,7 @@ import { parse as parseToml } from 'smol-toml';
 import { DEFAULT_TIMEOUT_MS, type GateSpec, type GateStep, type PathsMode } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import type { ProjectFacts } from '../tools/tool.js';
+import { TOOLS } from '../tools/index.js';
 import { bodyParser, readOnlyProgram, unwrap } from './makefile.js';
 import { splitChain } from './scripts.js';
 import { toolCheck, type CheckCoverage, type NotServed } from './tool-command.js';
@@ -19,6 +20,35 @@ export const CHECK_ENVIRONMENTS: { names: string[]; what: string }[] = [
   },
   { names: ['check', 'checks', 'pre-commit', 'precommit'], what: 'Project check' },
 ];
+
+/** Words of an env name (`black-check`, `check_isort`) that make it a check too: a known tool's name. */
+const TOOL_WORDS: ReadonlySet<string> = new Set(
+  TOOLS.flatMap((tool) => [tool.name, ...tool.programs]),
+);
+const CHECK_WORDS = new Set(['lint', 'check', 'format', 'fmt', 'style', 'typecheck', 'types']);
+
+/**
+ * The environments that are checks, in CHECK_ENVIRONMENTS' order, then any other whose
+ * name has a known tool's name or a check word in it (`black-check`, `isort`, `lint-docs`),
+ * in the order they are written.
+ */
+function checkEnvironments(
+  environments: readonly EnvironmentCommands[],
+): { environment: EnvironmentCommands; what: string }[] {
+  const chosen: { environment: EnvironmentCommands; what: string }[] = [];
+  for (const kind of CHECK_ENVIRONMENTS)
+    for (const name of kind.names) {
+      const environment = environments.find((env) => env.name === name);
+      if (environment) chosen.push({ environment, what: kind.what });
+    }
+  for (const environment of environments) {
+    if (chosen.some((entry) => entry.environment === environment)) continue;
+    const words = environment.name.toLowerCase().split(/[-_:.]/);
+    if (words.some((word) => TOOL_WORDS.has(word) || CHECK_WORDS.has(word)))
+      chosen.push({ environment, what: 'Check' });
+  }
+  return chosen;
+}
 
 /** One tox env or nox session: the commands it runs, as written, or why they cannot be read. */
 export interface EnvironmentCommands {
@@ -417,98 +447,92 @@ export function environmentGates(
   for (const source of [toxSource(project, notServed), noxSource(project)]) {
     if (!source) continue;
     const label = source.runner === 'tox' ? 'env' : 'session';
-    for (const kind of CHECK_ENVIRONMENTS) {
-      for (const envName of kind.names) {
-        const environment = source.environments.find((env) => env.name === envName);
-        if (!environment) continue;
-        const skip = (why: string) =>
-          notServed.push({
-            source: source.file,
-            name: `${source.runner} ${label} ${envName}`,
-            why,
-          });
-        if (typeof environment.commands === 'string') {
-          skip(environment.commands);
-          continue;
-        }
-
-        const steps: GateStep[] = [];
-        const fixes: string[][] = [];
-        const notes = [...environment.notes];
-        let refused: string | undefined;
-        // One known tool's check takes a call's paths as its marker gate does.
-        let singlePaths: PathsMode = 'none';
-        for (const command of environment.commands) {
-          if (installs(unwrap([...command]))) {
-            notes.push(
-              `\`${command.join(' ')}\` is not run: the gate uses the project's environment`,
-            );
-            continue;
-          }
-          if (printsVersion(unwrap([...command]))) continue;
-          const check = toolCheck(command, project, {
-            source: source.file,
-            ruffFixes,
-            positionals: 'targets',
-          });
-          if (check && typeof check !== 'string') {
-            steps.push({ command: check.gate.command, parser: check.gate.parser });
-            singlePaths = check.gate.paths;
-            if (check.fixes && check.gate.fix) fixes.push(check.gate.fix);
-            if (check.dropped.length > 0)
-              notes.push(`leaves out ${check.dropped.join(', ')} of \`${command.join(' ')}\``);
-            continue;
-          }
-          const words = unwrap([...command]);
-          if (readOnlyProgram(words, ruffFixes)) {
-            steps.push({ command: words, parser: bodyParser([words.join(' ')]) });
-            continue;
-          }
-          refused =
-            words[0] === 'pre-commit' && preCommit
-              ? `it runs \`${command.join(' ')}\`: its hooks are served from .pre-commit-config.yaml`
-              : `it runs \`${command.join(' ')}\`, which is not a known read-only check${typeof check === 'string' ? ` (${check})` : ''}`;
-          break;
-        }
-        if (refused || steps.length === 0) {
-          skip(refused ?? 'it runs no check');
-          continue;
-        }
-        const earlier = coverage.covering(steps.map((step) => step.command));
-        if (earlier) {
-          skip(`it runs only checks already run by ${earlier}`);
-          continue;
-        }
-        const gateName = (names.has(envName) ? `${source.runner}.${envName}` : envName).slice(
-          0,
-          60,
-        );
-        names.add(gateName);
-        coverage.add(
-          gateName,
-          steps.map((step) => step.command),
-        );
-        const single = steps.length === 1 ? steps[0]! : undefined;
-        gates.push({
-          name: gateName,
-          description: [
-            `${kind.what}: the ${source.runner} ${label} "${envName}" (${source.file}), its commands run with the project's own programs, not in ${source.runner}'s environment (${source.runner} is not run)`,
-            ...notes,
-          ].join('; '),
-          // Several commands: `command` names the runner for hosts; the check runs the steps.
-          command: single
-            ? single.command
-            : source.runner === 'tox'
-              ? ['tox', '-e', envName]
-              : ['nox', '-s', envName],
-          fix: fixes.length === 1 ? fixes[0]! : null,
-          parser: single ? single.parser : combinedParserName(steps.map((step) => step.parser)),
-          ...(single ? {} : { steps }),
-          timeoutMs: DEFAULT_TIMEOUT_MS,
-          paths: single ? singlePaths : 'none',
+    for (const { environment, what } of checkEnvironments(source.environments)) {
+      const envName = environment.name;
+      const skip = (why: string) =>
+        notServed.push({
           source: source.file,
+          name: `${source.runner} ${label} ${envName}`,
+          why,
         });
+      if (typeof environment.commands === 'string') {
+        skip(environment.commands);
+        continue;
       }
+
+      const steps: GateStep[] = [];
+      const fixes: string[][] = [];
+      const notes = [...environment.notes];
+      let refused: string | undefined;
+      // One known tool's check takes a call's paths as its marker gate does.
+      let singlePaths: PathsMode = 'none';
+      for (const command of environment.commands) {
+        if (installs(unwrap([...command]))) {
+          notes.push(
+            `\`${command.join(' ')}\` is not run: the gate uses the project's environment`,
+          );
+          continue;
+        }
+        if (printsVersion(unwrap([...command]))) continue;
+        const check = toolCheck(command, project, {
+          source: source.file,
+          ruffFixes,
+          positionals: 'targets',
+        });
+        if (check && typeof check !== 'string') {
+          steps.push({ command: check.gate.command, parser: check.gate.parser });
+          singlePaths = check.gate.paths;
+          if (check.fixes && check.gate.fix) fixes.push(check.gate.fix);
+          if (check.dropped.length > 0)
+            notes.push(`leaves out ${check.dropped.join(', ')} of \`${command.join(' ')}\``);
+          continue;
+        }
+        const words = unwrap([...command]);
+        if (readOnlyProgram(words, ruffFixes)) {
+          steps.push({ command: words, parser: bodyParser([words.join(' ')]) });
+          continue;
+        }
+        refused =
+          words[0] === 'pre-commit' && preCommit
+            ? `it runs \`${command.join(' ')}\`: its hooks are served from .pre-commit-config.yaml`
+            : `it runs \`${command.join(' ')}\`, which is not a known read-only check${typeof check === 'string' ? ` (${check})` : ''}`;
+        break;
+      }
+      if (refused || steps.length === 0) {
+        skip(refused ?? 'it runs no check');
+        continue;
+      }
+      const earlier = coverage.covering(steps.map((step) => step.command));
+      if (earlier) {
+        skip(`it runs only checks already run by ${earlier}`);
+        continue;
+      }
+      const gateName = (names.has(envName) ? `${source.runner}.${envName}` : envName).slice(0, 60);
+      names.add(gateName);
+      coverage.add(
+        gateName,
+        steps.map((step) => step.command),
+      );
+      const single = steps.length === 1 ? steps[0]! : undefined;
+      gates.push({
+        name: gateName,
+        description: [
+          `${what}: the ${source.runner} ${label} "${envName}" (${source.file}), its commands run with the project's own programs, not in ${source.runner}'s environment (${source.runner} is not run)`,
+          ...notes,
+        ].join('; '),
+        // Several commands: `command` names the runner for hosts; the check runs the steps.
+        command: single
+          ? single.command
+          : source.runner === 'tox'
+            ? ['tox', '-e', envName]
+            : ['nox', '-s', envName],
+        fix: fixes.length === 1 ? fixes[0]! : null,
+        parser: single ? single.parser : combinedParserName(steps.map((step) => step.parser)),
+        ...(single ? {} : { steps }),
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        paths: single ? singlePaths : 'none',
+        source: source.file,
+      });
     }
   }
   return { gates, notServed };

@@ -1,7 +1,21 @@
 import { ruffFormatParser } from '../parsers/ruff-format.js';
 import { ruffJsonParser } from '../parsers/ruff-json.js';
 import { PYTHON_EXTENSIONS } from './shared.js';
-import type { ToolDescriptor } from './tool.js';
+import type { MarkerGate, ProjectFacts, ToolDescriptor } from './tool.js';
+
+/**
+ * Whether the project formats with ruff: not where black is its formatter (its [tool.black]
+ * section or black pre-commit hook) unless it says ruff formats too (a [tool.ruff.format]
+ * section or the ruff-format hook). A project that lints with ruff and formats with black
+ * would otherwise get a format check its CI never runs, failing on black's style.
+ */
+function formatsWithRuff(project: ProjectFacts): boolean {
+  const pyproject = project.readText('pyproject.toml') ?? '';
+  const hooks = project.readText('.pre-commit-config.yaml') ?? '';
+  const hook = (id: string) => new RegExp(`\\bid:\\s*['"]?${id}['"]?\\s*$`, 'm').test(hooks);
+  if (/^\s*\[tool\.ruff\.format\]/m.test(pyproject) || hook('ruff-format')) return true;
+  return !(/^\s*\[tool\.black\]/m.test(pyproject) || hook('black'));
+}
 
 export const ruff: ToolDescriptor = {
   name: 'ruff',
@@ -11,7 +25,7 @@ export const ruff: ToolDescriptor = {
     configSections: [{ file: 'pyproject.toml', section: /^\s*\[tool\.ruff[\].]/m }],
     preCommitHooks: ['ruff-check', 'ruff', 'ruff-format'],
   },
-  gates: (_project, source) => [
+  gates: (project, source): MarkerGate[] => [
     {
       name: 'ruff',
       description: 'Ruff lint',
@@ -21,15 +35,19 @@ export const ruff: ToolDescriptor = {
       paths: 'append',
       source,
     },
-    {
-      name: 'ruff_format',
-      description: 'Ruff format check',
-      command: ['ruff', 'format', '--check'],
-      fix: ['ruff', 'format'],
-      parser: ruffFormatParser.name,
-      paths: 'append',
-      source,
-    },
+    ...(formatsWithRuff(project)
+      ? [
+          {
+            name: 'ruff_format',
+            description: 'Ruff format check',
+            command: ['ruff', 'format', '--check'],
+            fix: ['ruff', 'format'],
+            parser: ruffFormatParser.name,
+            paths: 'append' as const,
+            source,
+          },
+        ]
+      : []),
   ],
   extensions: PYTHON_EXTENSIONS,
   // Explicit paths bypass `exclude` unless told otherwise: a changed .venv file would be linted.
