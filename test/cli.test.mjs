@@ -1,5 +1,5 @@
 // The mcp-gates CLI end to end: a real process per command, in temp repositories.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -25,6 +25,21 @@ function acceptanceRepo() {
 describe('mcp-gates CLI', function () {
   this.timeout(60000);
   afterEach(cleanupTemporary);
+
+  it('stops quietly when its reader closes the pipe early (`list | head`): no stack trace, status 141', async () => {
+    const root = acceptanceRepo();
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/cli/main.js'), 'list'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Closed before the first write: that write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).to.equal('');
+    expect(code).to.equal(141);
+  });
 
   describe('help and version', () => {
     for (const command of ['', 'serve', 'list', 'run', 'init', 'doctor']) {

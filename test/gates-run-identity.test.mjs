@@ -252,8 +252,8 @@ describe('nothing checked is not clean', function () {
       expect(data, gate).to.include({ status: 'nothing-checked', passed: false, exitCode: 0 });
       expect(data.notChecked, gate).to.deep.equal(['src/math.ts']);
       expect(data.findings, gate).to.deep.equal([]);
-      // Not a failure either: the CLI exits 0, as for nothing-to-check.
-      expect(code, gate).to.equal(0);
+      // Not a failure, and no pass for a script reading the exit code either: 3.
+      expect(code, gate).to.equal(3);
       const text = runCli(['run', gate, 'src/math.ts', '--root', root], {
         cwd: root,
         env: envWithTools(),

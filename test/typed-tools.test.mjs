@@ -143,6 +143,15 @@ describe('typed tools compile under strict against the published types', functio
     // reason: require(esm) is on by default from Node 20.19 and 22.12 only
     if (!process.features.require_module) this.skip();
     const root = project({}, {}, { type: 'commonjs' });
+    // Run, not only compiled: its runtime dependencies are installed beside it, as npm does.
+    const { dependencies } = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
+    );
+    for (const name of Object.keys(dependencies)) {
+      const target = path.join(root, 'node_modules', name);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', name), target);
+    }
     const script = [
       "const { McpServer, serveStdio } = require('mcp-gates');",
       "const { loadGates } = require('mcp-gates/gates');",

@@ -68,6 +68,13 @@ async function main(argv: readonly string[], output: CliOutput): Promise<number>
   }
 }
 
+// A reader that stops early (`mcp-gates list | head`) closes the pipe: stop quietly with
+// the status a shell gives a program its pipe ended (128 + SIGPIPE), not a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(141);
+});
+
 main(process.argv.slice(2), processOutput).then(
   (code) => {
     process.exitCode = code;

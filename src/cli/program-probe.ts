@@ -17,10 +17,19 @@ export interface ProbeResult {
   status: 'ok' | 'fails' | 'slow';
   exitCode: number | null;
   signal: NodeJS.Signals | null;
-  /** First non-empty line of stdout (the version, usually). */
-  firstOutputLine: string | null;
+  /** The line of stdout with the version (ShellCheck's is its second), else its first. */
+  versionLine: string | null;
   /** First non-empty line of stderr, or why the program did not start. */
   firstErrorLine: string | null;
+}
+
+/** The first non-empty line with a version number (1.2) in it, else the first non-empty line. */
+function versionLine(text: string): string | null {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.find((line) => /\d+\.\d+/.test(line)) ?? lines[0] ?? null;
 }
 
 function firstLine(text: string): string | null {
@@ -91,7 +100,7 @@ export function probeProgram(
         status: 'fails',
         exitCode: null,
         signal: null,
-        firstOutputLine: null,
+        versionLine: null,
         firstErrorLine: `could not start: ${error.message}`,
       }),
     );
@@ -100,7 +109,7 @@ export function probeProgram(
         status: timedOut ? 'slow' : exitCode === 0 ? 'ok' : 'fails',
         exitCode,
         signal,
-        firstOutputLine: firstLine(stdout),
+        versionLine: versionLine(stdout),
         firstErrorLine: timedOut
           ? `did not answer within ${timeoutMs / 1000} s`
           : (firstLine(stderr) ?? (exitCode === 0 ? null : firstLine(stdout))),

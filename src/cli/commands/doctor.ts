@@ -128,7 +128,7 @@ async function checkProgram(
     return {
       ...found,
       status: 'ok',
-      ...(probe.firstOutputLine ? { version: probe.firstOutputLine } : {}),
+      ...(probe.versionLine ? { version: probe.versionLine } : {}),
       probe,
     };
   }

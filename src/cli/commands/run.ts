@@ -103,7 +103,17 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
     args.json ? JSON.stringify(result.structuredContent ?? {}, null, 2) : (result.text ?? ''),
   );
   if (interrupted) return INTERRUPTED_EXIT_CODE;
-  return result.isError ? 1 : 0;
+  return exitCodeOf(result);
+}
+
+/** A gate that checked nothing is no pass, for a script reading the exit code either. */
+export const NOTHING_CHECKED_EXIT_CODE = 3;
+
+/** 1 when the gate failed, 3 when it checked nothing (`nothing-checked`), else 0. */
+function exitCodeOf(result: { isError?: boolean; structuredContent?: unknown }): number {
+  if (result.isError) return 1;
+  const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
+  return status === 'nothing-checked' ? NOTHING_CHECKED_EXIT_CODE : 0;
 }
 
 /**
@@ -162,7 +172,7 @@ export async function checkCommand(args: CliArguments, output: CliOutput): Promi
     args.json ? JSON.stringify(result.structuredContent ?? {}, null, 2) : (result.text ?? ''),
   );
   if (interrupted) return INTERRUPTED_EXIT_CODE;
-  return result.isError ? 1 : 0;
+  return exitCodeOf(result);
 }
 
 /** `mcp-gates baseline [gate...]`: records each gate's current findings. */
