@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { recipeGates, ruffConfigFixes } from './makefile.js';
-import { preCommitGates } from './pre-commit.js';
+import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
@@ -250,6 +250,7 @@ export function detectGates(
   const coverage = new CheckCoverage();
   for (const gate of gates) coverScript(coverage, gate, packageJson);
   const texts = new Map<string, string | undefined>();
+  let hookIds: string[] | undefined;
   const project: ProjectFacts = {
     root,
     packageJson,
@@ -259,6 +260,13 @@ export function detectGates(
     },
     exists: (relative) => fs.existsSync(path.join(root, relative)),
     dependsOn: (name) => hasDependency(packageJson, name),
+    preCommitHookIds() {
+      if (hookIds === undefined) {
+        const hooks = parsePreCommitConfig(project.readText('.pre-commit-config.yaml') ?? '');
+        hookIds = typeof hooks === 'string' ? [] : hooks.map((hook) => hook.id);
+      }
+      return hookIds;
+    },
   };
 
   const ruffFixes = ruffConfigFixes(root);

@@ -11,10 +11,9 @@ import type { MarkerGate, ProjectFacts, ToolDescriptor } from './tool.js';
  */
 function formatsWithRuff(project: ProjectFacts): boolean {
   const pyproject = project.readText('pyproject.toml') ?? '';
-  const hooks = project.readText('.pre-commit-config.yaml') ?? '';
-  const hook = (id: string) => new RegExp(`\\bid:\\s*['"]?${id}['"]?\\s*$`, 'm').test(hooks);
-  if (/^\s*\[tool\.ruff\.format\]/m.test(pyproject) || hook('ruff-format')) return true;
-  return !(/^\s*\[tool\.black\]/m.test(pyproject) || hook('black'));
+  const hooks = project.preCommitHookIds();
+  if (/^\s*\[tool\.ruff\.format\]/m.test(pyproject) || hooks.includes('ruff-format')) return true;
+  return !(/^\s*\[tool\.black\]/m.test(pyproject) || hooks.includes('black'));
 }
 
 export const ruff: ToolDescriptor = {

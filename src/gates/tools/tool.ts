@@ -139,6 +139,8 @@ export interface ProjectFacts {
   readText(relative: string): string | undefined;
   exists(relative: string): boolean;
   dependsOn(name: string): boolean;
+  /** The ids of the hooks `.pre-commit-config.yaml` runs (none when it is absent or unreadable). */
+  preCommitHookIds(): readonly string[];
 }
 
 /** A gate as a tool module proposes it; detection adds the timeout. */
