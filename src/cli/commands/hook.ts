@@ -9,7 +9,12 @@ import {
 } from '../../gates/hooks/hook-hosts.js';
 import { askServer, CHANNEL_VERSION } from '../../gates/hooks/hook-channel.js';
 import { loadSession, saveSession } from '../../gates/hooks/hook-session.js';
-import { hookContext, MIN_BUDGET_MS, runHookEvent } from '../../gates/hooks/run-hooks.js';
+import {
+  hookContext,
+  MIN_BUDGET_MS,
+  recordSessionStart,
+  runHookEvent,
+} from '../../gates/hooks/run-hooks.js';
 import { loadGates } from '../../gates/load-gates.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
@@ -90,6 +95,15 @@ export async function hookCommand(args: CliArguments, output: CliOutput): Promis
       verdict = served.verdict;
     } else if (event === 'session-start') {
       // Run here, the baseline would hold up the prompt: the first edit's hook takes it.
+      // Where the session began (HEAD) is recorded now, so its commits count at the stop.
+      const session = loadSession(root, sessionId, process.env);
+      await recordSessionStart({
+        gates: [],
+        context: hookContext(cancel.signal, 'cli'),
+        options: { root },
+        session,
+      });
+      saveSession(root, sessionId, session, process.env);
       output.err(
         `mcp-gates: no baseline taken now (${served.why}); the first edit's hook takes it`,
       );

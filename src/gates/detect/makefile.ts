@@ -424,6 +424,27 @@ const RUNNERS: {
 ];
 
 /**
+ * The commands `argv` runs when it is a recipe runner's call of a target (`make lint`,
+ * `just lint`, `deno task lint`) in `root`: the target's recipe and its prerequisites',
+ * split into commands (`$(info ...)` lines and prefixes dropped). Undefined when argv is
+ * no such call, or the file or target cannot be read.
+ */
+export function recipeCommandsOf(root: string, argv: readonly string[]): string[][] | undefined {
+  for (const { runner, files, parse, argv: callOf } of RUNNERS) {
+    const target = argv[argv.length - 1];
+    if (target === undefined || argv.length !== callOf(target).length) continue;
+    if (!callOf(target).every((word, index) => word === argv[index])) continue;
+    const file = files.find((name) => fs.existsSync(path.join(root, name)));
+    const text = file === undefined ? undefined : readText(path.join(root, file));
+    if (text === undefined) return undefined;
+    const targets = parse(text);
+    if (!targets.has(target)) return undefined;
+    return bodyCommands(judgeTarget(targets, target, runner, ruffConfigFixes(root)).body);
+  }
+  return undefined;
+}
+
+/**
  * Gates from the targets of the root's Makefile and justfile, and the tasks of its
  * deno.json, that are named like checks (`lint`, `format-check`, `typecheck`, `vet`,
  * `check`, …). Each runs `make <target>`, `just <target>` or `deno task <task>`. Its description says whether it only reads: read-only when every

@@ -20,8 +20,9 @@ import type { ChangedLines } from '../run/changed-files.js';
  * told from the project's old ones however lines move.
  *
  * The baseline grows as the session meets files: the first time a gate's findings in a
- * file are seen, those on lines unchanged since HEAD are the file's baseline, and those on
- * lines the working tree changed are new (the session's edits, or edits made before it).
+ * file are seen, those on lines unchanged since the session's start (its HEAD then, see
+ * `startCommit`) are the file's baseline, and those on lines changed since are new (the
+ * session's edits and commits, or edits made before it).
  * Without git or a commit, every finding of a first-seen file is taken as old.
  */
 export interface GateMemory {
@@ -39,6 +40,19 @@ export interface SessionState {
   gates: Record<string, GateMemory>;
   /** The fingerprints `before_stop` last blocked on, or null when its last answer let the agent stop. */
   lastStopBlock: string | null;
+  /**
+   * HEAD when the session began (its first hook call), null without git or a commit,
+   * absent until recorded: a stop checks what changed since, commits and branch switches
+   * included, and a first-seen finding on a line changed since is new.
+   */
+  startCommit?: string | null;
+}
+
+/** The gate run on the session's start tree (a private copy in `root`), over `scope`. */
+export interface StartRun {
+  root: string;
+  findings: readonly Finding[];
+  scope: readonly string[] | 'all';
 }
 
 /** What the split needs to know about one run of a gate. */
@@ -94,17 +108,62 @@ export class HookSession {
   }
 
   /**
-   * The run's findings that are new for the session: first-seen files join the baseline
-   * (their findings on lines unchanged since HEAD), then the run is split against it.
+   * The run's first-seen findings on lines not changed since the session's start: only the
+   * start tree can tell whether they were there (an edit breaks an unchanged line too: an
+   * import of a deleted module, a declaration whose last use was removed).
    */
-  newFindings(root: string, run: GateRunView): Finding[] {
+  undecided(run: GateRunView): Finding[] {
+    if (run.changedLines === null) return [];
+    const memory = this.state.gates[run.gate] ?? emptyMemory(run.gate);
+    const seen = new Set(memory.seen);
+    return run.findings.filter(
+      (finding) =>
+        (finding.file === null
+          ? !memory.seenProject
+          : !memory.seenAll && !seen.has(finding.file)) &&
+        !onChangedLine(finding, run.changedLines),
+    );
+  }
+
+  /**
+   * The run's findings that are new for the session. What the start tree said (`start`:
+   * the gate run there, on `scope`) becomes the baseline of the files it covered; other
+   * first-seen files join the baseline with their findings on lines unchanged since the
+   * start, unless the start tree could not be checked (`'unknown'`): then they count as
+   * new (told of, never hidden). Then the run is split against the baseline.
+   */
+  newFindings(root: string, run: GateRunView, start?: StartRun | 'unknown'): Finding[] {
     const memory = (this.state.gates[run.gate] ??= emptyMemory(run.gate));
     const access = rootFileAccess(root);
     const seen = new Set(memory.seen);
+    if (start !== undefined && start !== 'unknown') {
+      const startAccess = rootFileAccess(start.root);
+      const covered = (file: string | null) =>
+        start.scope === 'all' ? true : file !== null && start.scope.includes(file);
+      const fromStart = createBaseline(
+        run.gate,
+        start.findings.filter((finding) => covered(finding.file)),
+        startAccess.readLines,
+        startAccess.fileHash,
+      );
+      if (start.scope === 'all') {
+        memory.baseline = fromStart;
+        memory.seenAll = true;
+        memory.seenProject = true;
+      } else {
+        for (const file of start.scope) {
+          const record = fromStart.files[file];
+          if (record) memory.baseline.files[file] = record;
+          else delete memory.baseline.files[file];
+          seen.add(file);
+        }
+      }
+    }
     const firstSeen = (finding: Finding) =>
       finding.file === null ? !memory.seenProject : !memory.seenAll && !seen.has(finding.file);
     const joining = run.findings.filter(
-      (finding) => firstSeen(finding) && !onChangedLine(finding, run.changedLines),
+      (finding) =>
+        start !== 'unknown' && firstSeen(finding) && !onChangedLine(finding, run.changedLines),
     );
     const added = createBaseline(run.gate, joining, access.readLines, access.fileHash);
     for (const [file, record] of Object.entries(added.files)) memory.baseline.files[file] = record;
@@ -142,7 +201,10 @@ function isSessionState(value: unknown): value is SessionState {
     state.version === 1 &&
     typeof state.gates === 'object' &&
     state.gates !== null &&
-    (state.lastStopBlock === null || typeof state.lastStopBlock === 'string')
+    (state.lastStopBlock === null || typeof state.lastStopBlock === 'string') &&
+    (state.startCommit === undefined ||
+      state.startCommit === null ||
+      typeof state.startCommit === 'string')
   );
 }
 

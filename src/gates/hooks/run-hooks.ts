@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../../server/tool.js';
@@ -9,15 +10,18 @@ import type { GateStatus, GateStructuredContent } from '../report/gate-result.js
 import {
   baseCommitOf,
   ChangedFilesError,
-  changedLinesAgainstHead,
-  listChangedFiles,
+  changedLinesAgainst,
+  extractTree,
+  headCommitOf,
+  listChanges,
+  mergeBaseOf,
+  type Changes,
 } from '../run/changed-files.js';
-import { filesTheToolChecks, gateTool } from '../run/changed-scope.js';
 import { confinePaths } from '../run/confine-paths.js';
 import { runGateCall, type GateToolOptions } from '../run/run-gate.js';
-import { toolOfCommand } from '../tools/index.js';
 import type { HookEvent, HookVerdict } from './hook-hosts.js';
-import { findingsKey, type HookSession } from './hook-session.js';
+import { pathArgument, planRuns, type PlannedRun } from './hook-plan.js';
+import { findingsKey, type HookSession, type StartRun } from './hook-session.js';
 
 /** How long a hook waits for its gates by default; a call's `budgetMs` overrides it. */
 export const DEFAULT_BUDGET_MS = {
@@ -50,53 +54,6 @@ export interface HookOutcome {
   newFindings: Finding[];
   /** The host cancelled the call: no verdict to act on. */
   cancelled: boolean;
-}
-
-interface PlannedRun {
-  gate: GateSpec;
-  args: Record<string, unknown>;
-  scope: readonly string[] | 'all';
-}
-
-/** The known tools a gate runs: its command's, else its steps' (a split package.json script). */
-function toolsOf(gate: GateSpec) {
-  const own = gateTool(gate);
-  if (own) return [own];
-  return (gate.steps ?? []).flatMap((step) => {
-    const tool = toolOfCommand(step.command, (candidate) => candidate.extensions !== undefined);
-    return tool ? [tool] : [];
-  });
-}
-
-/** Whether a known tool of the gate checks files with this one's extension. */
-function checksExtensionOf(gate: GateSpec, file: string): boolean {
-  const extension = path.extname(file).slice(1).toLowerCase();
-  return toolsOf(gate).some((tool) => tool.extensions?.includes(extension));
-}
-
-/**
- * The gates to run on `files`: a gate that takes paths runs on the ones its tool checks;
- * a whole-project gate runs whole. After an edit (`editedOnly`), only gates whose known
- * tool checks such files run (lint and format of the file, and the typecheck, which also
- * reports what the edit broke elsewhere); a gate whose tool is unknown is left to the stop.
- */
-export function planRuns(
-  gates: readonly GateSpec[],
-  files: readonly string[],
-  editedOnly: boolean,
-): PlannedRun[] {
-  const runs: PlannedRun[] = [];
-  for (const gate of gates) {
-    const checked = editedOnly ? files.filter((file) => checksExtensionOf(gate, file)) : files;
-    if (checked.length === 0) continue;
-    if (gate.paths === 'append') {
-      const paths = filesTheToolChecks(gate, checked);
-      if (paths.length > 0) runs.push({ gate, args: { paths }, scope: paths });
-    } else {
-      runs.push({ gate, args: {}, scope: 'all' });
-    }
-  }
-  return runs;
 }
 
 /** A context for the gates of one hook call: the host's cancel or the hook's budget ends them. */
@@ -153,10 +110,17 @@ function bounded(head: string, lines: readonly string[], tail: readonly string[]
 
 interface HookCall {
   kind: 'after-edit' | 'before-stop';
-  /** Before a stop: what the changed files were taken against. */
+  /** Before a stop: what the changed files were taken against, for the note. */
   against?: string;
+  /**
+   * The commit the session's first-seen findings are split against: on lines changed
+   * since it they are new (the session start's HEAD, else the merge base, else HEAD).
+   */
+  since: string | undefined;
   gates: readonly GateSpec[];
   runs: PlannedRun[];
+  /** The tree is the session's start as it is (session_start's baseline): nothing to look up. */
+  liveIsStart?: boolean;
   /** The edited files (after-edit) or the changed ones (before-stop), relative to the root. */
   files: readonly string[];
   /** What was not checked and why (paths outside the root, a deleted file...). */
@@ -170,7 +134,7 @@ interface HookCall {
 /** Runs the planned gates within the budget and splits their findings against the session. */
 async function runPlanned(
   call: HookCall,
-): Promise<Omit<HookOutcome, 'verdict'> & { ranNames: string[] }> {
+): Promise<Omit<HookOutcome, 'verdict'> & { ranNames: string[]; problems: string[] }> {
   const { runs, context, options, session } = call;
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(), call.budgetMs);
@@ -179,6 +143,8 @@ async function runPlanned(
   if (context.signal.aborted) budget.abort();
   const gateContext = budgetedContext(context, budget.signal);
   const isolated: GateToolOptions = { ...options, ownTranscript: true };
+  const startTree: StartTree = { root: undefined };
+  const startProblems = new Set<string>();
   try {
     const outcomes = await inParallel(
       runs.map((run) => () => runGateCall(run.gate, false, run.args, gateContext, isolated)),
@@ -201,15 +167,21 @@ async function runPlanned(
         const changedLines =
           unseen.length === 0
             ? new Map()
-            : await changedLinesAgainstHead(options.root, unseen, {
+            : await changedLinesAgainst(options.root, unseen, {
                 ...(options.env ? { env: options.env } : {}),
+                ...(call.since ? { against: call.since } : {}),
               });
-        fresh = session.newFindings(options.root, {
-          gate: planned.gate.name,
-          findings,
-          scope: planned.scope,
-          changedLines,
-        });
+        const view = { gate: planned.gate.name, findings, scope: planned.scope, changedLines };
+        const undecided = call.liveIsStart ? [] : session.undecided(view);
+        const start =
+          undecided.length > 0 && call.since
+            ? await startTreeRun(call, planned, undecided, startTree, gateContext)
+            : undefined;
+        if (start === 'unknown')
+          startProblems.add(
+            `${planned.gate.name}: the session's start could not be checked, so its ${undecided.length} finding(s) on unchanged lines count as new`,
+          );
+        fresh = session.newFindings(options.root, view, start);
       }
       newFindings.push(
         ...fresh.map((finding) => ({
@@ -227,11 +199,73 @@ async function runPlanned(
         verdict: (result.text ?? '').split('\n')[0]!,
       });
     }
-    return { rows, newFindings, ranNames, cancelled: context.signal.aborted };
+    return {
+      rows,
+      newFindings,
+      ranNames,
+      cancelled: context.signal.aborted,
+      problems: [...startProblems],
+    };
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener('abort', onCancel);
+    if (startTree.root !== undefined) fs.rmSync(startTree.root, { recursive: true, force: true });
   }
+}
+
+/** The session's start tree of one hook call, written on first need, removed at its end. */
+interface StartTree {
+  root: string | undefined;
+  /** Why it could not be written. */
+  problem?: string;
+}
+
+/**
+ * The gate run on the tree the session started from (a private copy outside the root, its
+ * ignored environments linked in), cold, on the files whose first-seen findings lie on
+ * unchanged lines (a gate that takes no paths, or a whole run: the whole project). 'unknown'
+ * when the tree cannot be written or the gate gives no verdict there.
+ */
+async function startTreeRun(
+  call: HookCall,
+  planned: PlannedRun,
+  undecided: readonly Finding[],
+  tree: StartTree,
+  context: ToolContext,
+): Promise<StartRun | 'unknown'> {
+  const { options } = call;
+  if (tree.problem !== undefined || context.signal.aborted) return 'unknown';
+  if (tree.root === undefined) {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-start-'));
+    try {
+      await extractTree(options.root, call.since!, directory, {
+        signal: context.signal,
+        ...(options.env ? { env: options.env } : {}),
+      });
+      tree.root = directory;
+    } catch (error) {
+      fs.rmSync(directory, { recursive: true, force: true });
+      if (!(error instanceof ChangedFilesError)) throw error;
+      tree.problem = error.message;
+      return 'unknown';
+    }
+  }
+  const files = [...new Set(undecided.flatMap((finding) => (finding.file ? [finding.file] : [])))];
+  const whole =
+    planned.scope === 'all' ||
+    planned.gate.paths !== 'append' ||
+    undecided.some((finding) => finding.file === null);
+  const args = whole ? {} : { paths: files.map(pathArgument) };
+  // Cold and on its own: the start tree is another root, never the warm workers' or the watch's.
+  const startOptions: GateToolOptions = {
+    root: tree.root,
+    ownTranscript: true,
+    ...(options.env ? { env: options.env } : {}),
+  };
+  const { result, run } = await runGateCall(planned.gate, false, args, context, startOptions);
+  const status = (result.structuredContent as unknown as GateStructuredContent).status;
+  if (!run || (status !== 'passed' && status !== 'failed')) return 'unknown';
+  return { root: tree.root, findings: run.parsed.findings, scope: whole ? 'all' : files };
 }
 
 /** What the answer says about gates that did not give a verdict. */
@@ -254,7 +288,7 @@ function verdictOf(
 ) {
   const edited = new Set(call.files);
   const errors = ran.newFindings.filter((finding) => finding.severity === 'error');
-  const problems = [...call.skipped, ...troubles(ran.rows, call.budgetMs)];
+  const problems = [...call.skipped, ...troubles(ran.rows, call.budgetMs), ...ran.problems];
   const where =
     call.kind === 'after-edit'
       ? ` on ${call.files.join(', ')}`
@@ -286,24 +320,66 @@ function verdictOf(
   };
 }
 
-/** The edited paths inside the root that still exist; the others are named in `skipped`. */
+/**
+ * A host's path as the root spells it: an absolute path through another spelling of the
+ * root (a symlinked workspace, /tmp for /private/tmp) is taken through the real paths.
+ */
+function underRoot(root: string, given: string): string {
+  if (!path.isAbsolute(given)) return given;
+  const relative = path.relative(root, given);
+  if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+    return given;
+  try {
+    const realRoot = fs.realpathSync(root);
+    // The file itself may be gone (deleted): its directory's real path is enough.
+    const realDirectory = fs.realpathSync(path.dirname(given));
+    const inside = path.relative(realRoot, path.join(realDirectory, path.basename(given)));
+    if (inside !== '..' && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside))
+      return path.join(root, inside);
+  } catch {
+    // Its directory is gone too, or the root: confinePaths says why.
+  }
+  return given;
+}
+
+/**
+ * The edited paths inside the root, relative to it: those that exist, and those that are
+ * gone (deleted by the edit; what imported them may break). The others (outside the root,
+ * a directory...) are named in `skipped`.
+ */
 function confineEdited(
   root: string,
   given: readonly string[],
-): { files: string[]; skipped: string[] } {
+): { files: string[]; deleted: string[]; skipped: string[] } {
   const files: string[] = [];
+  const deleted: string[] = [];
   const skipped: string[] = [];
-  for (const file of given) {
+  for (const original of given) {
+    const file = underRoot(root, original);
+    const absolute = path.resolve(root, file);
+    const relative = path.relative(root, absolute).split(path.sep).join('/');
+    const inside =
+      relative !== '' &&
+      relative !== '..' &&
+      !relative.startsWith('../') &&
+      !path.isAbsolute(relative);
+    if (inside && !fs.existsSync(absolute)) {
+      deleted.push(relative);
+      continue;
+    }
     try {
-      files.push(
-        ...confinePaths(root, [file]).map((relative) => relative.split(path.sep).join('/')),
-      );
+      const [confined] = confinePaths(root, [absolute]);
+      if (fs.statSync(absolute).isDirectory()) {
+        skipped.push(`not checked: ${original} is a directory; name the edited files`);
+        continue;
+      }
+      files.push(confined!.split(path.sep).join('/').replace(/^\.\//, ''));
     } catch (error) {
       if (!(error instanceof GatesError)) throw error;
       skipped.push(`not checked: ${error.message}`);
     }
   }
-  return { files: [...new Set(files)], skipped };
+  return { files: [...new Set(files)], deleted: [...new Set(deleted)], skipped };
 }
 
 export interface HookRequest {
@@ -315,17 +391,50 @@ export interface HookRequest {
 }
 
 /**
- * `session_start`: takes the session's baseline in the background, before the agent's
- * first edit: every gate on the whole project, its findings on lines unchanged since HEAD
- * (so an edit already made while it runs still counts as new). Once per session; answers
- * at once. It also starts the warm workers, so the first edit's hook is warm too.
+ * The session's anchor: HEAD when the session began, recorded by its first hook call
+ * (session_start, else the first edit or stop it sees). Returns the commit first-seen
+ * findings are split against: the recorded start, or for a call that is the session's
+ * first, the merge base with the default branch (work committed before it counts as the
+ * session's), else HEAD.
  */
-export function startSession(request: HookRequest): 'started' | 'already started' {
+async function sessionSince(request: HookRequest, base?: string): Promise<string | undefined> {
+  const { session, options } = request;
+  const envOption = options.env ? { env: options.env } : {};
+  if (session.state.startCommit !== undefined) return session.state.startCommit ?? undefined;
+  session.state.startCommit = await headCommitOf(options.root, envOption);
+  const against = base ?? (await defaultBase(options.root, envOption));
+  if (against !== undefined) {
+    try {
+      return (await mergeBaseOf(options.root, against, envOption)) ?? undefined;
+    } catch (error) {
+      if (!(error instanceof ChangedFilesError)) throw error;
+    }
+  }
+  return session.state.startCommit ?? undefined;
+}
+
+/** Records the session's start (HEAD now) where nothing was recorded yet; for a cold prompt hook. */
+export async function recordSessionStart(request: HookRequest): Promise<void> {
+  await sessionSince(request);
+}
+
+/**
+ * `session_start`: takes the session's baseline in the background, before the agent's
+ * first edit: every gate on the whole project, its findings on lines unchanged since the
+ * session's start (so an edit already made while it runs still counts as new). Once per
+ * session; answers once HEAD is recorded. It also starts the warm workers, so the first
+ * edit's hook is warm too.
+ */
+export async function startSession(request: HookRequest): Promise<'started' | 'already started'> {
   const { session } = request;
-  if (session.started) return 'already started';
+  const started = session.started;
+  await sessionSince(request);
+  if (started) return 'already started';
   const call: HookCall = {
     kind: 'after-edit',
     ...request,
+    since: session.state.startCommit ?? undefined,
+    liveIsStart: true,
     // Its own context: the call that started it ends at once, the baseline goes on.
     context: hookContext(new AbortController().signal, request.context.revision),
     runs: request.gates.map((gate) => ({ gate, args: {}, scope: 'all' })),
@@ -348,21 +457,31 @@ async function primed(session: HookSession, budgetMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** `after_edit`: the gates that check the edited files, warm, new findings only. */
+/** What the answer says about files no gate reads: which, and which tools were asked. */
+function unreadNote(unread: { files: string[]; tools: string[] }): string[] {
+  if (unread.files.length === 0) return [];
+  const tools = unread.tools.length > 0 ? unread.tools.join(', ') : 'none known';
+  return [
+    `no gate reads ${unread.files.join(', ')} (the gates' tools: ${tools}): nothing checked ${unread.files.length === 1 ? 'it' : 'them'}`,
+  ];
+}
+
+/** `after_edit`: the gates the edited files concern, warm, new findings only. */
 export async function runAfterEdit(
   request: HookRequest,
   paths: readonly string[],
 ): Promise<HookOutcome> {
   await primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
-  const { files, skipped } = confineEdited(request.options.root, paths);
-  const runs = planRuns(request.gates, files, true);
-  if (files.length > 0 && runs.length === 0)
-    skipped.push(`no gate checks ${files.join(', ')}: nothing ran`);
+  const since = await sessionSince(request);
+  const { files, deleted, skipped } = confineEdited(request.options.root, paths);
+  const plan = planRuns(request.gates, request.options.root, { files, deleted }, true);
+  skipped.push(...unreadNote(plan.unread));
   const call: HookCall = {
     kind: 'after-edit',
     ...request,
-    runs,
-    files,
+    since,
+    runs: plan.runs,
+    files: [...files, ...deleted],
     skipped,
     budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit,
   };
@@ -390,10 +509,47 @@ async function defaultBase(
 }
 
 /**
- * `before_stop`: every gate on the files changed against the merge base (or HEAD), new
- * findings only. Blocks while new errors remain, never twice in a row on the same ones,
- * and never when the host says the stop already follows a blocked one and the session
- * has no record of it.
+ * What a stop checks: everything changed since the session began (its recorded start,
+ * whatever was committed or switched to since) and against the merge base with `base`
+ * (the default branch by default), deletions and renames included.
+ */
+async function stopChanges(
+  request: HookRequest,
+  base: string | undefined,
+): Promise<{ changes: Changes; against: string } | { error: string }> {
+  const { options, session } = request;
+  const envOption = options.env ? { env: options.env } : {};
+  const since: string[] = [];
+  const described: string[] = [];
+  if (session.state.startCommit) {
+    since.push(session.state.startCommit);
+    described.push('the session start');
+  }
+  try {
+    if (base !== undefined) {
+      const mergeBase = await mergeBaseOf(options.root, base, envOption);
+      if (mergeBase !== null) {
+        since.push(mergeBase);
+        described.push(`the merge base with ${base}`);
+      }
+    }
+    const changes = await listChanges(options.root, {
+      since,
+      signal: request.context.signal,
+      ...envOption,
+    });
+    return { changes, against: described.length > 0 ? described.join(' and ') : 'HEAD' };
+  } catch (error) {
+    if (!(error instanceof ChangedFilesError)) throw error;
+    return { error: error.message };
+  }
+}
+
+/**
+ * `before_stop`: every gate on what changed since the session began and against the
+ * merge base (see stopChanges), new findings only. Blocks while new errors remain, never
+ * twice in a row on the same ones, and never when the host says the stop already follows
+ * a blocked one and the session has no record of it.
  */
 export async function runBeforeStop(
   request: HookRequest,
@@ -401,46 +557,31 @@ export async function runBeforeStop(
 ): Promise<HookOutcome> {
   const { options, session } = request;
   await primed(session, request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop);
-  const skipped: string[] = [];
   const envOption = options.env ? { env: options.env } : {};
-  // Work the agent committed counts too: by default against the merge base with the
-  // default branch, when the repository has one of the usual names.
   const base = stop.base ?? (await defaultBase(options.root, envOption));
-  let changed: string[];
-  try {
-    changed = await listChangedFiles(options.root, {
-      ...(base ? { base } : {}),
-      signal: request.context.signal,
-      ...(options.env ? { env: options.env } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof ChangedFilesError)) throw error;
-    const note = `mcp-gates: no gate ran: ${error.message}`;
-    return {
-      verdict: { block: false, reason: '', note },
-      rows: [],
-      newFindings: [],
-      cancelled: false,
-    };
-  }
-  const against = base ? `the merge base with ${base}` : 'HEAD';
-  if (changed.length === 0) {
-    const note = `mcp-gates: no gate ran: no files changed against ${against}`;
+  const since = await sessionSince(request, base);
+  const listed = await stopChanges(request, base);
+  const quiet = (note: string): HookOutcome => ({
+    verdict: { block: false, reason: '', note },
+    rows: [],
+    newFindings: [],
+    cancelled: false,
+  });
+  if ('error' in listed) return quiet(`mcp-gates: no gate ran: ${listed.error}`);
+  const { changes, against } = listed;
+  if (changes.files.length + changes.deleted.length === 0) {
     session.state.lastStopBlock = null;
-    return {
-      verdict: { block: false, reason: '', note },
-      rows: [],
-      newFindings: [],
-      cancelled: false,
-    };
+    return quiet(`mcp-gates: no gate ran: no files changed against ${against}`);
   }
+  const plan = planRuns(request.gates, options.root, changes, false);
   const call: HookCall = {
     kind: 'before-stop',
     against,
+    since,
     ...request,
-    runs: planRuns(request.gates, changed, false),
-    files: changed,
-    skipped,
+    runs: plan.runs,
+    files: [...changes.files, ...changes.deleted],
+    skipped: [],
     budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop,
   };
   const ran = await runPlanned(call);
@@ -471,7 +612,7 @@ export async function runHookEvent(
   input: { paths: readonly string[]; base?: string; loopFlag: boolean },
 ): Promise<HookOutcome> {
   if (event === 'session-start') {
-    const state = startSession(request);
+    const state = await startSession(request);
     const note = `mcp-gates: the session's baseline: ${state}`;
     return {
       verdict: { block: false, reason: '', note },

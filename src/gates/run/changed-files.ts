@@ -312,25 +312,38 @@ function exists(root: string, file: string): boolean {
   }
 }
 
+/** What changed under `root` against one or more commits, relative to it with forward slashes. */
+export interface Changes {
+  /** Changed files that exist: added, modified, a rename's new path, untracked. Sorted. */
+  files: string[];
+  /** Files that no longer exist: deleted, or a rename's old path. Sorted. */
+  deleted: string[];
+}
+
+export interface ChangesOptions extends Omit<ChangedFilesOptions, 'base'> {
+  /**
+   * Commits (or refs) to compare with besides HEAD: what HEAD's commits changed since each
+   * counts too (work committed during a session, a branch switched to). Each must name a
+   * commit (ChangedFilesError EGIT_UNKNOWN_REF otherwise).
+   */
+  since?: readonly string[];
+}
+
 /**
- * The files changed under `root`, relative to it with forward slashes, sorted: against
- * HEAD (staged, unstaged and untracked; ignored files and untracked environments
- * (node_modules, .venv, any directory holding pyvenv.cfg) left out), or against the merge-base
- * of HEAD and `base`. Deleted files are left out; a renamed file gives its new path.
- * Without any commit yet, every staged and untracked file counts.
+ * The files changed under `root`: against HEAD (staged, unstaged and untracked; ignored
+ * files and untracked environments (node_modules, .venv, any directory holding pyvenv.cfg)
+ * left out), and against each of `since` (the trees of that commit and HEAD compared, so
+ * a commit need not be an ancestor). Deleted files and a rename's old path are listed
+ * apart. Without any commit yet, every staged and untracked file counts.
  */
-export async function listChangedFiles(
-  root: string,
-  options: ChangedFilesOptions = {},
-): Promise<string[]> {
+export async function listChanges(root: string, options: ChangesOptions = {}): Promise<Changes> {
   const run = gitRunIn(root, options);
   const prefix = await workTreePrefix(run);
   const head = await resolveCommit(run, 'HEAD');
-  let since: string | null = null;
-  if (options.base !== undefined) {
-    const baseCommit = await resolveBase(run, options.base);
-    // No commit on HEAD yet: nothing to branch from, everything counts.
-    if (head !== null) since = await mergeBase(run, options.base, baseCommit);
+  const since: string[] = [];
+  for (const ref of options.since ?? []) {
+    const commit = await resolveBase(run, ref);
+    if (head !== null && commit !== head && !since.includes(commit)) since.push(commit);
   }
 
   // `git status` (not `git diff`): with optional locks off it never rewrites the index, and
@@ -352,8 +365,8 @@ export async function listChangedFiles(
       .filter((entry) => !(entry.untracked && inEnvironment(root, entry.path, venvs)))
       .map((entry) => entry.path),
   );
-  if (since !== null) {
-    // What HEAD's commits changed since the merge-base: two trees, no index or work tree.
+  for (const commit of since) {
+    // What HEAD's commits changed since then: two trees, no index or work tree.
     const committed = [
       'diff',
       '--name-only',
@@ -362,30 +375,118 @@ export async function listChangedFiles(
       '--no-ext-diff',
       '--ignore-submodules',
       '--relative',
-      since,
+      commit,
       'HEAD',
       '--',
     ];
     for (const file of splitPaths(await gitOutput(run, committed))) files.add(file);
   }
-  // Deleted files (in commits, the index or the work tree) are left out; a rename is a
-  // deletion plus an addition, so its new path stays.
-  return [...files].filter((file) => exists(root, file)).sort();
+  const sorted = [...files].sort();
+  return {
+    files: sorted.filter((file) => exists(root, file)),
+    deleted: sorted.filter((file) => !exists(root, file)),
+  };
 }
 
-/** Lines of a file that differ from HEAD: a set of 1-based line numbers, or 'all' (not in HEAD). */
+/**
+ * The files changed under `root`, relative to it with forward slashes, sorted: against
+ * HEAD (see listChanges), or also against the merge-base of HEAD and `base`. Deleted files
+ * are left out; a renamed file gives its new path.
+ */
+export async function listChangedFiles(
+  root: string,
+  options: ChangedFilesOptions = {},
+): Promise<string[]> {
+  const { base, ...rest } = options;
+  const since = base === undefined ? [] : [await mergeBaseOf(root, base, rest)];
+  return (await listChanges(root, { ...rest, since: since.filter((c) => c !== null) })).files;
+}
+
+/**
+ * The merge-base of HEAD and `base`, or null when HEAD has no commit yet. EGIT_UNKNOWN_REF
+ * when `base` names no commit, EGIT_NO_MERGE_BASE when they share no history.
+ */
+export async function mergeBaseOf(
+  root: string,
+  base: string,
+  options: Omit<ChangedFilesOptions, 'base'> = {},
+): Promise<string | null> {
+  const run = gitRunIn(root, options);
+  await workTreePrefix(run);
+  const baseCommit = await resolveBase(run, base);
+  if ((await resolveCommit(run, 'HEAD')) === null) return null;
+  return mergeBase(run, base, baseCommit);
+}
+
+/** The commit HEAD names, or null without git, a repository or a commit. */
+export async function headCommitOf(
+  root: string,
+  options: Pick<ChangedFilesOptions, 'env' | 'signal'> = {},
+): Promise<string | null> {
+  try {
+    const run = gitRunIn(root, options);
+    await workTreePrefix(run);
+    return await resolveCommit(run, 'HEAD');
+  } catch (error) {
+    if (error instanceof ChangedFilesError) return null;
+    throw error;
+  }
+}
+
+/** Lines of a file that differ from a commit: a set of 1-based line numbers, or 'all' (not in it). */
 export type ChangedLines = ReadonlySet<number> | 'all';
+
+const C_ESCAPES: Record<string, number> = {
+  a: 7,
+  b: 8,
+  t: 9,
+  n: 10,
+  v: 11,
+  f: 12,
+  r: 13,
+  '"': 34,
+  '\\': 92,
+};
+
+/**
+ * A name as git prints it in a patch header: C-quoted ("...", with \ooo octal bytes) when
+ * it holds a quote, a backslash or a control byte, or non-ASCII under core.quotePath.
+ */
+export function unquoteGitName(name: string): string {
+  if (!name.startsWith('"') || !name.endsWith('"') || name.length < 2) return name;
+  const bytes: number[] = [];
+  const body = name.slice(1, -1);
+  for (let index = 0; index < body.length; index += 1) {
+    const char = body[index]!;
+    if (char !== '\\') {
+      bytes.push(...Buffer.from(char, 'utf8'));
+      continue;
+    }
+    const next = body[index + 1] ?? '';
+    const octal = /^[0-7]{3}/.exec(body.slice(index + 1));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      index += 3;
+    } else {
+      bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
+      index += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
 
 /**
  * Hunks of `git diff -U0` output, by file (relative to the root): the lines each hunk
- * added or changed, and for a pure deletion the lines on both sides of the gap.
+ * added or changed, and for a pure deletion the lines on both sides of the gap. The
+ * diff is asked with fixed prefixes (a/, b/); a name git quoted is unquoted, and the tab
+ * git adds after a name holding a space is dropped.
  */
 function hunkLines(diff: string): Map<string, Set<number>> {
   const byFile = new Map<string, Set<number>>();
   let current: Set<number> | undefined;
   for (const line of diff.split('\n')) {
     if (line.startsWith('+++ ')) {
-      const name = line.slice(4);
+      const name = unquoteGitName(line.slice(4).replace(/\t$/, ''));
       current = undefined;
       if (name === '/dev/null') continue;
       const file = name.startsWith('b/') ? name.slice(2) : name;
@@ -406,33 +507,50 @@ function hunkLines(diff: string): Map<string, Set<number>> {
   return byFile;
 }
 
+/** Settings that change how `git diff` spells names and prefixes, pinned for parsing. */
+const DIFF_SETTINGS = [
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'diff.mnemonicPrefix=false',
+  '-c',
+  'diff.noprefix=false',
+  '-c',
+  'diff.relative=false',
+];
+
 /**
- * For each of `files` (relative to `root`), the lines that differ from HEAD, read-only
- * (no index refresh): 'all' for a file HEAD does not hold, an empty set for an unchanged
- * one. null when there is no HEAD to compare with (no git, no commit, git failed).
+ * For each of `files` (relative to `root`), the lines that differ from `against` (a
+ * commit; default HEAD), read-only (no index refresh): 'all' for a file that commit does
+ * not hold, an empty set for an unchanged one. null when there is nothing to compare with
+ * (no git, no commit, git failed).
  */
-export async function changedLinesAgainstHead(
+export async function changedLinesAgainst(
   root: string,
   files: readonly string[],
-  options: Pick<ChangedFilesOptions, 'env' | 'signal' | 'timeoutMs'> = {},
+  options: Pick<ChangedFilesOptions, 'env' | 'signal' | 'timeoutMs'> & { against?: string } = {},
 ): Promise<Map<string, ChangedLines> | null> {
   const run = gitRunIn(root, options);
   try {
-    if ((await resolveCommit(run, 'HEAD')) === null) return null;
+    const commit = await resolveCommit(run, options.against ?? 'HEAD');
+    if (commit === null) return null;
     const result = new Map<string, ChangedLines>();
     if (files.length === 0) return result;
     const prefix = await workTreePrefix(run);
-    const listed = ['ls-tree', '-r', '-z', '--name-only', '--full-name', 'HEAD', '--', ...files];
-    const tracked = new Set(splitPaths(await gitOutput(run, listed)));
+    const listed = ['ls-tree', '-r', '-z', '--name-only', '--full-name', commit, '--', ...files];
+    const tracked = new Set(splitPaths(await gitOutput(run, ['--literal-pathspecs', ...listed])));
     const diff = await gitOutput(run, [
+      ...DIFF_SETTINGS,
       '--literal-pathspecs',
       'diff',
       '--no-color',
       '--no-ext-diff',
       '--no-renames',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
       '--relative',
       '-U0',
-      'HEAD',
+      commit,
       '--',
       ...files,
     ]);
@@ -477,4 +595,99 @@ export async function listProjectFiles(
       }
     })
     .sort();
+}
+
+/**
+ * Writes the tree of `commit` below the root (the root's part of it, when the root is a
+ * subdirectory of its work tree) into the empty directory `into`, read-only for the
+ * repository (`git archive` into `tar`), then links in what git ignores there (node_modules,
+ * a virtual environment, build outputs), so tools run in `into` as in the root.
+ */
+export async function extractTree(
+  root: string,
+  commit: string,
+  into: string,
+  options: Omit<ChangedFilesOptions, 'base'> = {},
+): Promise<void> {
+  const run = gitRunIn(root, options);
+  const prefix = await workTreePrefix(run);
+  const treeish = prefix === '' ? commit : `${commit}:${prefix.replace(/\/$/, '')}`;
+  await new Promise<void>((resolve, reject) => {
+    const archive = spawn(
+      'git',
+      ['-c', 'core.fsmonitor=false', 'archive', '--format=tar', treeish],
+      {
+        cwd: root,
+        env: run.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      },
+    );
+    const tar = spawn('tar', ['-x', '-f', '-', '-C', into], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      windowsHide: true,
+    });
+    const errors: string[] = [];
+    archive.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString('utf8')));
+    tar.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString('utf8')));
+    archive.stdout.pipe(tar.stdin);
+    const timer = setTimeout(
+      () => {
+        archive.kill('SIGKILL');
+        tar.kill('SIGKILL');
+      },
+      Math.max(0, run.deadline - Date.now()),
+    );
+    const onAbort = () => {
+      archive.kill('SIGKILL');
+      tar.kill('SIGKILL');
+    };
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    let pending = 2;
+    let failed: string | undefined;
+    const done = (what: string) => (code: number | null) => {
+      if (code !== 0) failed ??= `${what} exited with ${code}`;
+      pending -= 1;
+      if (pending > 0) return;
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      if (failed)
+        reject(
+          new ChangedFilesError(
+            'EGIT_FAILED',
+            `could not write the tree of ${commit} from ${root}: ${failed}: ${errors.join('').trim() || 'no message'}`,
+          ),
+        );
+      else resolve();
+    };
+    archive.on('error', (error) =>
+      reject(new ChangedFilesError('EGIT_NOT_FOUND', `cannot start git: ${error.message}`)),
+    );
+    tar.on('error', (error) =>
+      reject(new ChangedFilesError('EGIT_FAILED', `cannot start tar: ${error.message}`)),
+    );
+    archive.on('close', done('git archive'));
+    tar.on('close', done('tar'));
+  });
+  const ignored = splitPaths(
+    await gitOutput(run, [
+      'ls-files',
+      '-z',
+      '--others',
+      '--ignored',
+      '--exclude-standard',
+      '--directory',
+    ]),
+  );
+  for (const entry of ignored) {
+    const relative = entry.replace(/\/$/, '');
+    if (relative === '' || relative.split('/').includes('.git')) continue;
+    const link = path.join(into, relative);
+    if (!fs.existsSync(path.dirname(link)) || fs.existsSync(link)) continue;
+    try {
+      fs.symlinkSync(path.join(root, relative), link, 'junction');
+    } catch {
+      // A name the platform cannot link: the tool runs without it, as on a fresh clone.
+    }
+  }
 }

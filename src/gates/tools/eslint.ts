@@ -10,6 +10,7 @@ import {
   setsOption,
 } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
+import { TSCONFIG_NAME } from './tsc.js';
 
 /** ESLint's flat config files (eslint 9+), in the order ESLint looks for them. */
 export const FLAT_ESLINT_CONFIGS = [
@@ -71,6 +72,8 @@ export const eslint: ToolDescriptor = {
     },
   ],
   outputs: [{ parser: eslintJsonParser, machineFormat: true }, { parser: eslintStylishParser }],
+  // Type-aware rules read the tsconfig; .eslintignore and eslintrc files in subdirectories.
+  configNames: [/^\.eslintignore$/, /^\.eslintrc(\..+)?$/, /^eslint\.config\./, TSCONFIG_NAME],
   script: {
     textParser: eslintStylishParser.name,
     commandParser(args) {

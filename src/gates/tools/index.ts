@@ -100,6 +100,24 @@ export function toolOfCommand(
   return undefined;
 }
 
+/** What every tool reads as settings: the package's manifest and lockfiles (plugins, versions). */
+const SHARED_SETTINGS =
+  /^(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|bun\.lockb?|pyproject\.toml|setup\.cfg|tox\.ini|go\.mod|go\.sum|Cargo\.toml|Cargo\.lock)$/;
+
+/**
+ * Whether the tool reads `file` (a path relative to the root) as settings, so that its
+ * change can change the findings of files that did not change: the tool's config files and
+ * `configNames` anywhere in the tree, and the manifests and lockfiles every tool depends on.
+ */
+export function readsAsSettings(tool: ToolDescriptor, file: string): boolean {
+  const name = path.basename(file);
+  if (SHARED_SETTINGS.test(name)) return true;
+  const { configFiles = [], configSections = [] } = tool.recognise;
+  if (configFiles.some((config) => path.basename(config) === name)) return true;
+  if (configSections.some((section) => path.basename(section.file) === name)) return true;
+  return (tool.configNames ?? []).some((pattern) => pattern.test(name));
+}
+
 /** A script word and the tool it runs, in registry order. */
 export const SCRIPT_WORDS: readonly { word: string; tool: ToolDescriptor }[] = TOOLS.flatMap(
   (tool) => (tool.recognise.scriptWords ?? []).map((word) => ({ word, tool })),

@@ -42,6 +42,7 @@ export const markdownlintCli2: ToolDescriptor = {
   extensions: MARKDOWN_EXTENSIONS,
   wholeTreeArgument: /^\*\*\/\*\.\{md,markdown\}$/,
   outputs: [{ parser: markdownlintTextParser }],
+  configNames: [/^\.markdownlint(-cli2)?(\..+)?$/, /^\.markdownlintignore$/],
   script: {
     textParser: markdownlintTextParser.name,
     commandParser: () => markdownlintTextParser.name,

@@ -137,6 +137,12 @@ export const prettier: ToolDescriptor = {
     },
   ],
   outputs: [{ parser: prettierParser }],
+  configNames: [
+    /^\.prettierignore$/,
+    /^\.prettierrc(\..+)?$/,
+    /^prettier\.config\./,
+    /^\.editorconfig$/,
+  ],
   script: {
     textParser: prettierParser.name,
     commandParser(args) {

@@ -116,6 +116,7 @@ export const stylelint: ToolDescriptor = {
     },
   ],
   outputs: [{ parser: stylelintJsonParser, machineFormat: true }, { parser: stylelintParser }],
+  configNames: [/^\.stylelintignore$/, /^\.stylelintrc(\..+)?$/, /^stylelint\.config\./],
   script: {
     textParser: stylelintParser.name,
     commandParser(args) {

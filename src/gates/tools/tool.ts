@@ -33,6 +33,18 @@ export interface ToolDescriptor {
    */
   extensions?: readonly string[];
   /**
+   * For a tool that takes no file list (a typecheck of the whole program): the extensions
+   * of the files it reads, so an after-edit hook runs its gate when such a file is edited.
+   * Without this or `extensions`, any edited file may concern it.
+   */
+  reads?: readonly string[];
+  /**
+   * Base names, anywhere in the tree, of files it reads as settings (beside
+   * `recognise.configFiles`): an ignore file, another tsconfig. A change to one can change
+   * the findings of files that did not change, so a hook runs the gate whole.
+   */
+  configNames?: readonly RegExp[];
+  /**
    * The word of its marker command that stands for the whole tree (a glob, for a tool
    * that takes no `.`): a call's paths replace it where it stands, so options and negated
    * globs after it stay (markdownlint-cli2 applies a negation only to the globs before it).

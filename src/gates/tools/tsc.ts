@@ -75,6 +75,9 @@ export const TSC_SCRIPT: ScriptKnowledge = {
   kind: (body) => (/--noEmit/.test(body) ? 'typecheck' : undefined),
 };
 
+/** tsconfig.json, tsconfig.build.json, jsconfig.json...: any of them may be a project or extended. */
+export const TSCONFIG_NAME = /^[jt]sconfig(\..+)?\.json$/;
+
 export const tsc: ToolDescriptor = {
   name: 'tsc',
   programs: ['tsc'],
@@ -83,6 +86,8 @@ export const tsc: ToolDescriptor = {
   yieldsToScripts: { scriptGate: 'typecheck' },
   outputs: [{ parser: tscParser }],
   extensions: SCRIPT_EXTENSIONS,
+  reads: [...SCRIPT_EXTENSIONS, 'json'],
+  configNames: [TSCONFIG_NAME],
   script: TSC_SCRIPT,
   warm: { worker: 'tsc', unsupported: tscUnsupported },
   install: { npmPackage: 'typescript' },
@@ -95,5 +100,7 @@ export const vueTsc: ToolDescriptor = {
   recognise: { scriptWords: ['vue-tsc'] },
   outputs: [{ parser: tscParser }],
   extensions: [...SCRIPT_EXTENSIONS, 'vue'],
+  reads: [...SCRIPT_EXTENSIONS, 'vue', 'json'],
+  configNames: [TSCONFIG_NAME],
   script: TSC_SCRIPT,
 };

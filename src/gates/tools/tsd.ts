@@ -1,5 +1,7 @@
 import { tsdParser } from '../parsers/stylish.js';
+import { SCRIPT_EXTENSIONS } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
+import { TSCONFIG_NAME } from './tsc.js';
 
 /** tsd: the type tests of a package's declarations (index.test-d.ts, or its `tsd.directory`). */
 export const tsd: ToolDescriptor = {
@@ -25,6 +27,8 @@ export const tsd: ToolDescriptor = {
   ],
   yieldsToScripts: {},
   outputs: [{ parser: tsdParser }],
+  reads: [...SCRIPT_EXTENSIONS, 'json'],
+  configNames: [TSCONFIG_NAME],
   script: {
     textParser: tsdParser.name,
     commandParser: () => tsdParser.name,

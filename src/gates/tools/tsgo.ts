@@ -1,5 +1,6 @@
 import { tscParser } from '../parsers/tsc.js';
-import { TSC_SCRIPT, typecheckGate } from './tsc.js';
+import { SCRIPT_EXTENSIONS } from './shared.js';
+import { TSC_SCRIPT, TSCONFIG_NAME, typecheckGate } from './tsc.js';
 import type { ToolDescriptor } from './tool.js';
 
 /**
@@ -28,6 +29,8 @@ export const tsgo: ToolDescriptor = {
       : [],
   yieldsToScripts: { scriptGate: 'typecheck' },
   outputs: [{ parser: tscParser }],
+  reads: [...SCRIPT_EXTENSIONS, 'json'],
+  configNames: [TSCONFIG_NAME],
   script: TSC_SCRIPT,
   warm: {
     cold: 'native compiler, starts fast; serve runs it --incremental with its build info kept outside the tree',

@@ -1,0 +1,303 @@
+// What a hook session sees (issue 28, items 1-3): after_edit runs every gate shape the edit
+// concerns (package.json scripts of one command, a Makefile target, a configured script),
+// and before_stop checks everything the session changed (deletions, commits on the default
+// branch, settings files, past the paths limit, names read as options), with "new" split
+// against the session's start whatever git's diff settings and the file names.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadGates } from '../dist/gates/load-gates.js';
+import { HookSession } from '../dist/gates/hooks/hook-session.js';
+import { planRuns } from '../dist/gates/hooks/hook-plan.js';
+import {
+  hookContext,
+  runAfterEdit,
+  runBeforeStop,
+  startSession,
+} from '../dist/gates/hooks/run-hooks.js';
+import { changedLinesAgainst, unquoteGitName } from '../dist/gates/run/changed-files.js';
+import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import { gateEnv, git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+
+const SCRIPTS = {
+  lint: 'eslint .',
+  format: 'prettier --check .',
+  typecheck: 'tsc --noEmit',
+};
+
+/** The warm fixture with the commonest shape: one-command package.json scripts, committed on main. */
+function scriptRepo(scripts = SCRIPTS) {
+  const root = makeWarmRepo('mcp-gates-session-');
+  const manifestPath = path.join(root, 'package.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  fs.writeFileSync(manifestPath, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
+  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
+  fs.writeFileSync(path.join(root, '.prettierignore'), 'node_modules\nignored\n');
+  git(root, 'init', '-q');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'start');
+  return root;
+}
+
+function hook(root, session = new HookSession(), gates = loadGates(root).gates) {
+  const request = {
+    gates,
+    context: hookContext(new AbortController().signal, 'test'),
+    options: { root, env: gateEnv() },
+    session,
+  };
+  return {
+    session,
+    gates,
+    start: async () => {
+      await startSession(request);
+      await session.priming;
+    },
+    edit: (...files) =>
+      runAfterEdit(
+        request,
+        files.map((file) => path.join(root, file)),
+      ),
+    stop: (stop = {}) => runBeforeStop(request, { loopFlag: false, ...stop }),
+  };
+}
+
+const write = (root, file, text) => {
+  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  fs.writeFileSync(path.join(root, file), text);
+};
+/** mcp-gates.json with one lint gate that takes paths. */
+const configuredLint = (root) =>
+  write(
+    root,
+    'mcp-gates.json',
+    JSON.stringify({
+      gates: {
+        lint: {
+          command: ['eslint', '--format', 'json', '.'],
+          parser: 'eslint-json',
+          paths: 'append',
+        },
+      },
+    }),
+  );
+const append = (root, file, text) => fs.appendFileSync(path.join(root, file), text);
+const ran = (outcome) => outcome.rows.map((row) => row.gate).sort();
+const rules = (outcome) => outcome.newFindings.map((finding) => finding.rule);
+
+describe('hook sessions: every gate shape after an edit', function () {
+  this.timeout(240_000);
+  after(cleanupTemporary);
+
+  it('runs one-command package.json scripts (lint, format, typecheck) and blocks on what the edit broke', async () => {
+    const root = scriptRepo();
+    const { gates, edit } = hook(root);
+    expect(gates.map((gate) => gate.name).sort()).to.deep.equal(['format', 'lint', 'typecheck']);
+    expect(gates.every((gate) => gate.paths === 'none')).to.equal(true);
+    append(root, 'src/math.ts', '\nexport const broken: number = "text";\nconsole.log(broken)\n');
+    const outcome = await edit('src/math.ts');
+    expect(ran(outcome)).to.deep.equal(['format', 'lint', 'typecheck']);
+    expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
+    expect(rules(outcome)).to.include('lint:no-console');
+    expect(rules(outcome)).to.include('typecheck:TS2322');
+    expect(rules(outcome).some((rule) => rule.startsWith('format:'))).to.equal(true);
+    expect(outcome.verdict.reason).to.match(/src\/math\.ts:\d+/);
+    // The old errors of src/main.ts (no-console, ==) are not the edit's.
+    expect(outcome.newFindings.every((finding) => finding.file === 'src/math.ts')).to.equal(true);
+  });
+
+  it('runs a Makefile target, and a configured `npm run` gate through its script', async () => {
+    const root = scriptRepo({ 'check:types': 'tsc --noEmit' });
+    write(root, 'Makefile', 'lint:\n\tnpx eslint .\n');
+    write(
+      root,
+      'mcp-gates.json',
+      JSON.stringify({
+        gates: {
+          make_lint: { command: ['make', 'lint'], parser: 'eslint-stylish' },
+          types: { command: ['npm', 'run', '--silent', 'check:types'], parser: 'tsc' },
+          custom: { command: ['node', 'scripts/check.js'], parser: 'generic' },
+        },
+      }),
+    );
+    write(root, 'scripts/check.js', 'process.exit(0);\n');
+    const gates = loadGates(root).gates;
+    expect(gates.every((gate) => gate.paths === 'none')).to.equal(true);
+    const plan = planRuns(gates, root, { files: ['src/math.ts'], deleted: [] }, true);
+    expect(plan.runs.map((run) => run.gate.name).sort()).to.deep.equal([
+      'custom',
+      'make_lint',
+      'types',
+    ]);
+    // Neither eslint nor tsc reads Markdown; a custom script may read anything.
+    const markdown = planRuns(gates, root, { files: ['README.md'], deleted: [] }, true);
+    expect(markdown.runs.map((run) => run.gate.name)).to.deep.equal(['custom']);
+    // A settings file of the tool the recipe runs concerns the recipe's gate.
+    const settings = planRuns(gates, root, { files: ['.eslintignore'], deleted: [] }, true);
+    expect(settings.runs.map((run) => run.gate.name).sort()).to.deep.equal(['custom', 'make_lint']);
+    append(root, 'src/math.ts', '\nexport const broken: number = "text";\nconsole.log(broken);\n');
+    const outcome = await hook(root, new HookSession(), gates).edit('src/math.ts');
+    expect(ran(outcome)).to.deep.equal(['custom', 'make_lint', 'types']);
+    expect(rules(outcome)).to.include('types:TS2322');
+    expect(rules(outcome)).to.include('make_lint:no-console');
+    expect(outcome.verdict.block).to.equal(true);
+  });
+
+  it('says which files no gate reads, naming the tools asked, and runs nothing for them', async () => {
+    const root = scriptRepo({ typecheck: 'tsc --noEmit' });
+    write(root, 'notes.txt', 'words\n');
+    const outcome = await hook(root).edit('notes.txt');
+    expect(outcome.rows).to.deep.equal([]);
+    expect(outcome.verdict.block).to.equal(false);
+    expect(outcome.verdict.note).to.match(
+      /no gate reads notes\.txt \(the gates' tools: eslint, prettier, tsc\)/,
+    );
+  });
+
+  it('runs the typecheck for a deleted module and reports what its importers lost', async () => {
+    const root = scriptRepo({ typecheck: 'tsc --noEmit' });
+    fs.rmSync(path.join(root, 'src/math.ts'));
+    const outcome = await hook(root).edit('src/math.ts');
+    expect(ran(outcome)).to.include('typecheck');
+    expect(rules(outcome)).to.include('typecheck:TS2307');
+    expect(outcome.verdict.block).to.equal(true);
+  });
+
+  it("takes an edited file named through a symlink to the root as the root's", async () => {
+    const root = scriptRepo({ lint: 'eslint .' });
+    const link = path.join(makeTempDir('mcp-gates-link-'), 'workspace');
+    fs.symlinkSync(root, link);
+    append(root, 'src/math.ts', '\nconsole.log(1);\n');
+    const { session } = hook(root);
+    const request = {
+      gates: loadGates(root).gates,
+      context: hookContext(new AbortController().signal, 'test'),
+      options: { root, env: gateEnv() },
+      session,
+    };
+    const outcome = await runAfterEdit(request, [path.join(link, 'src', 'math.ts')]);
+    expect(outcome.verdict.note).to.not.match(/outside the project root/);
+    expect(rules(outcome)).to.include('lint:no-console');
+  });
+});
+
+describe('hook sessions: the stop sees everything the session changed', function () {
+  this.timeout(240_000);
+  after(cleanupTemporary);
+
+  it('blocks on a deleted module that another file imports', async () => {
+    const root = scriptRepo({ typecheck: 'tsc --noEmit' });
+    const { stop } = hook(root);
+    fs.rmSync(path.join(root, 'src/math.ts'));
+    const outcome = await stop();
+    expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
+    expect(rules(outcome)).to.include('typecheck:TS2307');
+  });
+
+  it('blocks on work committed on the default branch after the session began', async () => {
+    const root = scriptRepo({ lint: 'eslint .' });
+    const { start, stop } = hook(root);
+    await start();
+    append(root, 'src/math.ts', '\nconsole.log(1);\n');
+    git(root, 'commit', '-qam', 'the agent commits on main');
+    const outcome = await stop();
+    expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
+    expect(rules(outcome)).to.include('lint:no-console');
+  });
+
+  it("without session_start, counts errors committed on a feature branch as the session's", async () => {
+    const root = scriptRepo({ lint: 'eslint .' });
+    git(root, 'checkout', '-q', '-b', 'work');
+    append(root, 'src/math.ts', '\nconsole.log(1);\n');
+    git(root, 'commit', '-qam', 'work on a branch');
+    const outcome = await hook(root).stop();
+    expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
+    expect(outcome.newFindings.map((finding) => finding.file)).to.deep.equal(['src/math.ts']);
+  });
+
+  for (const withStart of [true, false]) {
+    it(`lints the whole project when the session turned a rule on in eslint.config.js (${withStart ? 'with' : 'without'} session_start)`, async () => {
+      const root = scriptRepo({});
+      configuredLint(root);
+      write(root, 'src/extra.ts', 'let kept = 1;\nexport { kept };\n');
+      git(root, 'add', '.');
+      git(root, 'commit', '-qm', 'configured, and a file prefer-const would flag');
+      const { start, stop } = hook(root);
+      if (withStart) await start();
+      const config = path.join(root, 'eslint.config.js');
+      fs.writeFileSync(
+        config,
+        fs
+          .readFileSync(config, 'utf8')
+          .replace("'no-console': 'error'", "'no-console': 'error', 'prefer-const': 'error'"),
+      );
+      const outcome = await stop();
+      expect(
+        outcome.rows.map((row) => row.gate),
+        outcome.verdict.note,
+      ).to.deep.equal(['lint']);
+      expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.deep.equal(
+        ['src/extra.ts lint:prefer-const'],
+      );
+      expect(outcome.verdict.block).to.equal(true);
+    });
+  }
+
+  it('runs a paths-taking gate whole past 1,000 changed files, and passes a name starting with "-"', async () => {
+    const root = scriptRepo({});
+    configuredLint(root);
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'configured');
+    const gates = loadGates(root).gates;
+    const many = Array.from({ length: 1001 }, (_, index) => `src/gen/f${index}.ts`);
+    const plan = planRuns(gates, root, { files: many, deleted: [] }, false);
+    expect(plan.runs).to.have.length(1);
+    expect(plan.runs[0].scope).to.equal('all');
+    write(root, '-x.ts', 'console.log(1);\nexport {};\n');
+    const outcome = await hook(root).stop();
+    expect(outcome.rows.map((row) => row.status)).to.deep.equal(['failed']);
+    expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.include(
+      '-x.ts lint:no-console',
+    );
+    expect(outcome.verdict.block).to.equal(true);
+  });
+});
+
+describe('hook sessions: what is new, whatever git prints', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('reads changed lines of names with spaces, non-ASCII and quotes under diff.mnemonicPrefix', async () => {
+    const root = makeTempDir('mcp-gates-names-');
+    git(root, 'init', '-q');
+    const names = ['a b.ts', 'naïve.ts', 'q"uote.ts', 'plain.ts', '-dash.ts'];
+    for (const name of names) fs.writeFileSync(path.join(root, name), 'one\ntwo\nthree\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    git(root, 'config', 'diff.mnemonicPrefix', 'true');
+    git(root, 'config', 'diff.noprefix', 'true');
+    for (const name of names) fs.writeFileSync(path.join(root, name), 'one\nTWO\nthree\n');
+    const lines = await changedLinesAgainst(root, names);
+    for (const name of names) expect([...lines.get(name)], name).to.deep.equal([2]);
+  });
+
+  it('unquotes C-quoted names as git writes them', () => {
+    expect(unquoteGitName('"b/na\\303\\257ve.ts"')).to.equal('b/naïve.ts');
+    expect(unquoteGitName('"b/q\\"uote\\\\x\\t.ts"')).to.equal('b/q"uote\\x\t.ts');
+    expect(unquoteGitName('b/plain.ts')).to.equal('b/plain.ts');
+  });
+
+  it('an edit in a file with a space in its name is new for the session', async () => {
+    const root = scriptRepo({ lint: 'eslint .' });
+    write(root, 'src/with space.ts', 'export const one = 1;\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'spaced');
+    git(root, 'config', 'diff.mnemonicPrefix', 'true');
+    append(root, 'src/with space.ts', 'console.log(one);\n');
+    const outcome = await hook(root).edit('src/with space.ts');
+    expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.deep.equal([
+      'src/with space.ts lint:no-console',
+    ]);
+    expect(outcome.verdict.block).to.equal(true);
+  });
+});
