@@ -219,9 +219,9 @@ describe('hook sessions: the stop sees everything the session changed', function
     it(`lints the whole project when the session turned a rule on in eslint.config.js (${withStart ? 'with' : 'without'} session_start)`, async () => {
       const root = scriptRepo({});
       configuredLint(root);
-      write(root, 'src/extra.ts', 'let kept = 1;\nexport { kept };\n');
+      write(root, 'src/extra.ts', 'let count = 0;\ncount++;\nexport { count };\n');
       git(root, 'add', '.');
-      git(root, 'commit', '-qm', 'configured, and a file prefer-const would flag');
+      git(root, 'commit', '-qm', 'configured, and a file no-plusplus would flag');
       const { start, stop } = hook(root);
       if (withStart) await start();
       const config = path.join(root, 'eslint.config.js');
@@ -229,7 +229,7 @@ describe('hook sessions: the stop sees everything the session changed', function
         config,
         fs
           .readFileSync(config, 'utf8')
-          .replace("'no-console': 'error'", "'no-console': 'error', 'prefer-const': 'error'"),
+          .replace("'no-console': 'error'", "'no-console': 'error', 'no-plusplus': 'error'"),
       );
       const outcome = await stop();
       expect(
@@ -237,7 +237,7 @@ describe('hook sessions: the stop sees everything the session changed', function
         outcome.verdict.note,
       ).to.deep.equal(['lint']);
       expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.deep.equal(
-        ['src/extra.ts lint:prefer-const'],
+        ['src/extra.ts lint:no-plusplus'],
       );
       expect(outcome.verdict.block).to.equal(true);
     });
