@@ -4,7 +4,9 @@ import type { GateToolOptions } from '../run/run-gate.js';
 import { HOOK_HOSTS, hookDecision, type HookEvent, type HookHost } from './hook-hosts.js';
 import { HookSession } from './hook-session.js';
 import {
+  budgetProblem,
   DEFAULT_BUDGET_MS,
+  MAX_BUDGET_MS,
   MIN_BUDGET_MS,
   runAfterEdit,
   runBeforeStop,
@@ -32,10 +34,20 @@ const HOOK_OUTPUT_SCHEMA: JsonSchema = {
           overBudget: { type: 'boolean' },
           newFindings: { type: 'integer' },
           newErrors: { type: 'integer' },
+          newFailure: { type: 'boolean' },
           unread: { type: 'boolean' },
           verdict: { type: 'string' },
         },
-        required: ['gate', 'status', 'overBudget', 'newFindings', 'newErrors', 'unread', 'verdict'],
+        required: [
+          'gate',
+          'status',
+          'overBudget',
+          'newFindings',
+          'newErrors',
+          'newFailure',
+          'unread',
+          'verdict',
+        ],
         additionalProperties: false,
       },
     },
@@ -53,6 +65,8 @@ const COMMON_PROPERTIES: Record<string, JsonSchema> = {
   budgetMs: {
     type: 'integer',
     minimum: MIN_BUDGET_MS,
+    // The longest delay a timer holds: a longer one would fire at once.
+    maximum: MAX_BUDGET_MS,
     description:
       'How long the hook waits for its gates, in ms; the answer names the gates that did not finish in time.',
   },
@@ -123,8 +137,8 @@ function commonArguments(
   const host = (args.host ?? 'claude-code') as HookHost;
   if (!HOOK_HOSTS.includes(host)) return `"host" is one of ${HOOK_HOSTS.join(', ')}`;
   const budget = args.budgetMs ?? defaultBudget;
-  if (!Number.isSafeInteger(budget) || (budget as number) < MIN_BUDGET_MS)
-    return `"budgetMs" is a whole number of milliseconds, at least ${MIN_BUDGET_MS}`;
+  const problem = budgetProblem(budget);
+  if (problem !== undefined) return problem;
   return { host, budgetMs: budget as number };
 }
 
@@ -197,8 +211,7 @@ export function createHookTools(
         if (typeof input.path === 'string' && input.path !== '') paths.push(input.path);
         if (Array.isArray(input.paths))
           paths.push(...input.paths.filter((p): p is string => typeof p === 'string'));
-        if (paths.length === 0)
-          return '"path" (or "paths") names the edited file, e.g. "src/index.ts"';
+        // None named (a host that substituted nothing): the answer says so, and blocks nothing.
         return runAfterEdit({ gates, context, options, session, budgetMs }, paths);
       },
     ),
