@@ -213,8 +213,8 @@ function removeIfSame(file: string, inode: number): void {
 const MAX_SWEPT = 100;
 
 /**
- * Removes the sockets that servers killed outright left behind (no server answers on
- * them): only our own sockets, in our private directory, never following a link.
+ * Removes the sockets that servers killed outright left behind (a connect to them is
+ * refused): only our own sockets, in our private directory, never following a link.
  */
 async function sweepStaleSockets(directory: string, own: string): Promise<void> {
   let names: string[];
@@ -267,6 +267,9 @@ function privateSocket(
   return problem ? { why: problem } : where;
 }
 
+/** Numbers the names a server of this process listens on before renaming them into place. */
+let listened = 0;
+
 /** A server for the channel: one request line each way, within the connection limit. */
 function channelServer(handle: ChannelHandler): net.Server {
   let active = 0;
@@ -315,7 +318,6 @@ export async function listenForHooks(
   let inode: number | undefined;
   let closed = false;
   let checking = false;
-  let serial = 0;
 
   const stop = () => {
     server?.close();
@@ -337,7 +339,7 @@ export async function listenForHooks(
     // Listened on under a name of its own, then renamed into place (replacing a stale one
     // at once): closing a server unlinks the name it listened on, which must never be a
     // name another server may hold by then.
-    const own = path.join(path.dirname(socket), `${process.pid.toString(36)}-${(serial += 1)}.t`);
+    const own = path.join(path.dirname(socket), `${process.pid.toString(36)}-${(listened += 1)}.t`);
     const next = channelServer(handle);
     try {
       fs.rmSync(own, { force: true });
