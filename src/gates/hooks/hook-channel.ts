@@ -324,8 +324,8 @@ export async function listenForHooks(
     server = undefined;
     inode = undefined;
   };
-  /** Listens on the socket unless a live server holds it: why not, or undefined. */
-  const claim = async (): Promise<string | undefined> => {
+  /** Listens on the socket unless a live server holds it (`held`) or it cannot (`why`). */
+  const claim = async (): Promise<{ held: string } | { why: string } | undefined> => {
     let existing: fs.Stats | undefined;
     try {
       existing = fs.lstatSync(socket);
@@ -334,13 +334,14 @@ export async function listenForHooks(
     }
     if (existing !== undefined && (await holder(socket)) === 'held') {
       stop();
-      return `another server for ${root} answers on ${socket}`;
+      return { held: `another server for ${root} answers on ${socket}` };
     }
     // Listened on under a name of its own, then renamed into place (replacing a stale one
     // at once): closing a server unlinks the name it listened on, which must never be a
     // name another server may hold by then.
     const own = path.join(path.dirname(socket), `${process.pid.toString(36)}-${(listened += 1)}.t`);
     const next = channelServer(handle);
+    let made: number;
     try {
       fs.rmSync(own, { force: true });
       await new Promise<void>((resolve, reject) => {
@@ -348,15 +349,22 @@ export async function listenForHooks(
         next.listen(own, () => resolve());
       });
       fs.chmodSync(own, 0o600);
+      made = fs.lstatSync(own).ino;
       fs.renameSync(own, socket);
     } catch (error) {
       next.close();
-      return `cannot listen on ${socket}: ${(error as Error).message}`;
+      return { why: `cannot listen on ${socket}: ${(error as Error).message}` };
     }
     next.unref();
+    if (closed) {
+      // Closed while this was listening: nothing may stay behind.
+      removeIfSame(socket, made);
+      next.close();
+      return undefined;
+    }
     stop();
     server = next;
-    inode = fs.lstatSync(socket).ino;
+    inode = made;
     return undefined;
   };
   /** Whether the socket on disk is still the one this server listens on. */
@@ -368,7 +376,7 @@ export async function listenForHooks(
     }
   };
   const first = await claim();
-  if (first !== undefined && !first.startsWith('another server')) return { why: first };
+  if (first !== undefined && 'why' in first) return first;
   const check = setInterval(() => {
     if (closed || checking || ours()) return;
     checking = true;
@@ -378,7 +386,7 @@ export async function listenForHooks(
   void sweepStaleSockets(path.dirname(socket), socket);
   return {
     socket,
-    ...(first !== undefined ? { waiting: first } : {}),
+    ...(first !== undefined ? { waiting: first.held } : {}),
     close: () => {
       closed = true;
       clearInterval(check);
