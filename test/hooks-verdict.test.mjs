@@ -326,6 +326,10 @@ describe('hooks: budgets are ones a timer holds', function () {
     );
     expect(refused.isError).to.equal(true);
     expect(refused.text).to.match(/"budgetMs" 2147483648 is over 2147483647/);
+    // A hook that names no file is answered (a host would read an error as a broken hook).
+    const unnamed = await afterEdit.run({}, hookContext(new AbortController().signal, 'test'));
+    expect(unnamed.isError).to.equal(false);
+    expect(JSON.parse(unnamed.text).systemMessage).to.match(/named no edited file/);
 
     // Through the CLI: the edit's error is reported (no timer fired at once), and the note says the budget was clamped.
     fs.appendFileSync(file, '\nconsole.log(add(1, 2));\n');

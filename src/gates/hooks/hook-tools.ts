@@ -187,7 +187,7 @@ export function createHookTools(
     name: AFTER_EDIT_TOOL,
     title: 'Hook: after an edit',
     description:
-      "For a host's after-edit hook: runs the gates that check the edited file (lint and format of the file, the typecheck of the program), warm, and answers in the host's hook decision JSON: a block listing the errors the edit introduced (file:line, rule, message; errors first), or nothing to block. Only findings new since the session began count.",
+      "For a host's after-edit hook: runs the gates that check the edited file (lint and format of the file, the typecheck of the program), warm, and answers in the host's hook decision JSON: a block listing what the edit introduced that fails a gate (new errors, and new warnings that make their gate fail, e.g. under --max-warnings 0; file:line, rule, message; those first), or nothing to block. Only findings new since the session began count.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -220,7 +220,7 @@ export function createHookTools(
     name: BEFORE_STOP_TOOL,
     title: 'Hook: before the agent stops',
     description:
-      'For a host\'s stop hook: runs every gate on the files changed against the merge base with "base" (default: the first of origin/HEAD, main and master that exists, else HEAD), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain, never twice in a row on the same errors, so the agent is never trapped.',
+      'For a host\'s stop hook: runs every gate on the files changed against the merge base with "base" (default: the first of origin/HEAD, main and master that exists, else HEAD), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain (or new warnings that make their gate fail), never twice in a row on the same findings, so the agent is never trapped.',
     inputSchema: {
       type: 'object',
       properties: {
