@@ -4,7 +4,7 @@ import { GatesError } from '../gates/gates-error.js';
 import { parseCliArguments, type CliArguments } from './cli-arguments.js';
 import { processOutput, type CliOutput } from './cli-output.js';
 import { doctorCommand } from './commands/doctor.js';
-import { hookCommand } from './commands/hook.js';
+import { hookCommand, hookUsageAnswer } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { baselineCommand, checkCommand, runCommand } from './commands/run.js';
@@ -63,6 +63,9 @@ async function main(argv: readonly string[], output: CliOutput): Promise<number>
     return await dispatch(args, output);
   } catch (error) {
     if (!(error instanceof GatesError)) throw error;
+    // A host reads a hook's exit code 2 as a block: a hook's command line is answered instead.
+    const hook = hookUsageAnswer(argv, output, error.message);
+    if (hook !== undefined) return hook;
     output.err(`mcp-gates: ${error.message}`);
     return error.code === 'EGATES_NOTHING_DETECTED' ? 1 : USAGE_EXIT_CODE;
   }

@@ -132,6 +132,10 @@ export async function serveCommand(args: CliArguments): Promise<number> {
       : undefined;
   if (channel && 'why' in channel)
     process.stderr.write(`mcp-gates: no hook channel (command hooks run cold): ${channel.why}\n`);
+  else if (channel?.waiting)
+    process.stderr.write(
+      `mcp-gates: hook channel: ${channel.waiting}; this one takes over if it goes\n`,
+    );
   const watcher = watchGates(root, served, {
     onChange: (next) => {
       currentGates = next.gates;

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type HookVerdict } from './hook-hosts.js';
+import { budgetProblem } from './run-hooks.js';
 
 /**
  * The local channel through which `mcp-gates hook` asks the server already running for the
@@ -15,6 +16,11 @@ import { HOOK_EVENTS, type HookEvent, type HookVerdict } from './hook-hosts.js';
  * uses it. No port, no token file: the directory's mode is the access control, as for any
  * per-user socket. One request per connection, one JSON line each way, bounded; closing the
  * connection cancels the hook's gates.
+ *
+ * A socket is stale only when no process holds it (the kernel refuses a connect), never
+ * because an answer is slow; a server checks its socket every SOCKET_CHECK_MS and makes it
+ * again when it is gone, and a server that found another one holding it takes over when
+ * that one goes.
  */
 
 export const CHANNEL_VERSION = 1 as const;
@@ -24,8 +30,12 @@ const MAX_LINE_BYTES = 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 500;
 /** Sockets are named by a hash of the root: short enough for the ~104-byte path limit. */
 const NAME_CHARS = 24;
-/** At most this many hook requests at once from the channel. */
+/** At most this many hook requests at once from the channel; more are refused, saying so. */
 const MAX_CONNECTIONS = 8;
+/** How long a connection may take to send its request line: an idle one holds a slot. */
+const REQUEST_TIMEOUT_MS = 3000;
+/** How often a server checks that its socket is still there (or, waiting, still held). */
+const SOCKET_CHECK_MS = 1000;
 
 export interface ChannelRequest {
   version: typeof CHANNEL_VERSION;
@@ -40,6 +50,11 @@ export interface ChannelRequest {
 export interface ChannelResponse {
   verdict: HookVerdict;
   cancelled: boolean;
+}
+
+/** What a server answers when it cannot take a request: why, for the hook to say. */
+export interface ChannelRefusal {
+  refused: string;
 }
 
 /** A socket's path must fit `sun_path` (104 bytes on macOS, 108 on Linux). */
@@ -101,10 +116,17 @@ function makePrivateDirectory(directory: string): string | undefined {
   return notPrivate(directory);
 }
 
-/** Reads one newline-ended JSON line from a socket, at most MAX_LINE_BYTES. */
-function readLine(socket: net.Socket): Promise<unknown> {
+/** Reads one newline-ended JSON line from a socket, at most MAX_LINE_BYTES (within `timeoutMs`). */
+function readLine(socket: net.Socket, timeoutMs?: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let buffered = '';
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            cleanup();
+            reject(new Error(`no request line within ${timeoutMs} ms`));
+          }, timeoutMs);
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const end = buffered.indexOf('\n');
@@ -125,6 +147,7 @@ function readLine(socket: net.Socket): Promise<unknown> {
       reject(new Error('closed before a whole line'));
     };
     const cleanup = () => {
+      clearTimeout(timer);
       socket.off('data', onData);
       socket.off('end', onEnd);
       socket.off('error', onEnd);
@@ -133,6 +156,13 @@ function readLine(socket: net.Socket): Promise<unknown> {
     socket.on('end', onEnd);
     socket.on('error', onEnd);
   });
+}
+
+/** Why `value` is no hook request this server takes, or undefined when it is one. */
+function requestProblem(value: unknown): string | undefined {
+  if (!isRequest(value)) return 'not a hook request of this version';
+  if (value.budgetMs !== undefined) return budgetProblem(value.budgetMs);
+  return undefined;
 }
 
 function isRequest(value: unknown): value is ChannelRequest {
@@ -151,32 +181,48 @@ function isRequest(value: unknown): value is ChannelRequest {
   );
 }
 
-/** Whether a server answers on the socket (a stale file is left by one that was killed). */
-function answers(socket: string): Promise<boolean> {
+/**
+ * Whether a process holds the socket: 'stale' only when the kernel refuses the connect (no
+ * one listens: a server killed outright left it), 'gone' when there is no file; a slow or
+ * busy server is 'held', whatever it takes to answer.
+ */
+function holder(socket: string): Promise<'held' | 'stale' | 'gone'> {
   return new Promise((resolve) => {
     const probe = net.connect(socket);
-    const timer = setTimeout(() => done(false), CONNECT_TIMEOUT_MS);
-    const done = (alive: boolean) => {
-      clearTimeout(timer);
+    const done = (state: 'held' | 'stale' | 'gone') => {
       probe.destroy();
-      resolve(alive);
+      resolve(state);
     };
-    probe.once('connect', () => done(true));
-    probe.once('error', () => done(false));
+    probe.once('connect', () => done('held'));
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' ? 'stale' : error.code === 'ENOENT' ? 'gone' : 'held'),
+    );
   });
+}
+
+/** Removes `file` if it is still the socket `inode` (another may have taken the name since). */
+function removeIfSame(file: string, inode: number): void {
+  try {
+    if (fs.lstatSync(file).ino === inode) fs.rmSync(file);
+  } catch {
+    // Gone meanwhile.
+  }
 }
 
 /** At most this many other sockets are looked at when a server starts listening. */
 const MAX_SWEPT = 100;
 
 /**
- * Removes the sockets that servers killed outright left behind (no server answers on
- * them): only our own sockets, in our private directory, never following a link.
+ * Removes the sockets that servers killed outright left behind (a connect to them is
+ * refused): only our own sockets, in our private directory, never following a link.
  */
 async function sweepStaleSockets(directory: string, own: string): Promise<void> {
   let names: string[];
   try {
-    names = fs.readdirSync(directory).filter((name) => name.endsWith('.sock'));
+    // `.t`: a name a server listened on before renaming it into place.
+    names = fs
+      .readdirSync(directory)
+      .filter((name) => name.endsWith('.sock') || name.endsWith('.t'));
   } catch {
     return;
   }
@@ -186,7 +232,7 @@ async function sweepStaleSockets(directory: string, own: string): Promise<void> 
     try {
       const stat = fs.lstatSync(file);
       if (!stat.isSocket() || stat.uid !== process.getuid!()) continue;
-      if (!(await answers(file)) && fs.lstatSync(file).ino === stat.ino) fs.rmSync(file);
+      if ((await holder(file)) === 'stale') removeIfSame(file, stat.ino);
     } catch {
       // Gone meanwhile, or not ours to judge.
     }
@@ -200,6 +246,8 @@ export type ChannelHandler = (
 
 export interface HookChannel {
   socket: string;
+  /** Why this server does not listen yet (another live server does); it takes over when that one goes. */
+  waiting?: string;
   close(): void;
 }
 
@@ -219,9 +267,44 @@ function privateSocket(
   return problem ? { why: problem } : where;
 }
 
+/** Numbers the names a server of this process listens on before renaming them into place. */
+let listened = 0;
+
+/** A server for the channel: one request line each way, within the connection limit. */
+function channelServer(handle: ChannelHandler): net.Server {
+  let active = 0;
+  return net.createServer({ allowHalfOpen: true }, (connection) => {
+    const refuse = (why: string) => {
+      const refusal: ChannelRefusal = { refused: why };
+      connection.end(`${JSON.stringify(refusal)}\n`);
+    };
+    connection.on('error', () => connection.destroy());
+    // Past the limit the hook is told why, and says so, rather than finding a closed socket.
+    if (active >= MAX_CONNECTIONS) {
+      refuse(`the server is already answering ${MAX_CONNECTIONS} hook calls`);
+      return;
+    }
+    active += 1;
+    const cancel = new AbortController();
+    connection.once('close', () => {
+      active -= 1;
+      cancel.abort();
+    });
+    readLine(connection, REQUEST_TIMEOUT_MS)
+      .then(async (request) => {
+        const problem = requestProblem(request);
+        if (problem !== undefined) return refuse(problem);
+        const response = await handle(request as ChannelRequest, cancel.signal);
+        if (!connection.destroyed) connection.end(`${JSON.stringify(response)}\n`);
+      })
+      .catch(() => connection.destroy());
+  });
+}
+
 /**
  * Listens for hook requests for `root` (in `serve`); resolves to the reason instead when
- * it cannot listen safely or another server for the root already does.
+ * it cannot listen safely. While another live server holds the socket this one waits, and
+ * takes the socket over when that one goes; a socket that disappears is made again.
  */
 export async function listenForHooks(
   root: string,
@@ -231,45 +314,85 @@ export async function listenForHooks(
   const where = privateSocket(root, env, true);
   if ('why' in where) return where;
   const { socket } = where;
-  if (fs.existsSync(socket)) {
-    if (await answers(socket)) return { why: `another server for ${root} answers on ${socket}` };
-    fs.rmSync(socket, { force: true });
-  }
-  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
-    const cancel = new AbortController();
-    connection.on('close', () => cancel.abort());
-    connection.on('error', () => cancel.abort());
-    readLine(connection)
-      .then(async (request) => {
-        if (!isRequest(request)) throw new Error('not a hook request');
-        const response = await handle(request, cancel.signal);
-        if (!connection.destroyed) connection.end(`${JSON.stringify(response)}\n`);
-      })
-      .catch(() => connection.destroy());
-  });
-  server.maxConnections = MAX_CONNECTIONS;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socket, () => resolve());
-    });
-  } catch (error) {
-    return { why: `cannot listen on ${socket}: ${(error as Error).message}` };
-  }
-  fs.chmodSync(socket, 0o600);
-  const inode = fs.statSync(socket).ino;
-  server.unref();
+  let server: net.Server | undefined;
+  let inode: number | undefined;
+  let closed = false;
+  let checking = false;
+
+  const stop = () => {
+    server?.close();
+    server = undefined;
+    inode = undefined;
+  };
+  /** Listens on the socket unless a live server holds it (`held`) or it cannot (`why`). */
+  const claim = async (): Promise<{ held: string } | { why: string } | undefined> => {
+    let existing: fs.Stats | undefined;
+    try {
+      existing = fs.lstatSync(socket);
+    } catch {
+      // No socket: ours to make.
+    }
+    if (existing !== undefined && (await holder(socket)) === 'held') {
+      stop();
+      return { held: `another server for ${root} answers on ${socket}` };
+    }
+    // Listened on under a name of its own, then renamed into place (replacing a stale one
+    // at once): closing a server unlinks the name it listened on, which must never be a
+    // name another server may hold by then.
+    const own = path.join(path.dirname(socket), `${process.pid.toString(36)}-${(listened += 1)}.t`);
+    const next = channelServer(handle);
+    let made: number;
+    try {
+      fs.rmSync(own, { force: true });
+      await new Promise<void>((resolve, reject) => {
+        next.once('error', reject);
+        next.listen(own, () => resolve());
+      });
+      fs.chmodSync(own, 0o600);
+      made = fs.lstatSync(own).ino;
+      fs.renameSync(own, socket);
+    } catch (error) {
+      next.close();
+      return { why: `cannot listen on ${socket}: ${(error as Error).message}` };
+    }
+    next.unref();
+    if (closed) {
+      // Closed while this was listening: nothing may stay behind.
+      removeIfSame(socket, made);
+      next.close();
+      return undefined;
+    }
+    stop();
+    server = next;
+    inode = made;
+    return undefined;
+  };
+  /** Whether the socket on disk is still the one this server listens on. */
+  const ours = () => {
+    try {
+      return server !== undefined && fs.lstatSync(socket).ino === inode;
+    } catch {
+      return false;
+    }
+  };
+  const first = await claim();
+  if (first !== undefined && 'why' in first) return first;
+  const check = setInterval(() => {
+    if (closed || checking || ours()) return;
+    checking = true;
+    void claim().finally(() => (checking = false));
+  }, SOCKET_CHECK_MS);
+  check.unref();
   void sweepStaleSockets(path.dirname(socket), socket);
   return {
     socket,
+    ...(first !== undefined ? { waiting: first.held } : {}),
     close: () => {
-      server.close();
+      closed = true;
+      clearInterval(check);
       // Only our own socket: another server may have taken the name since.
-      try {
-        if (fs.statSync(socket).ino === inode) fs.rmSync(socket, { force: true });
-      } catch {
-        // Already gone.
-      }
+      if (inode !== undefined) removeIfSame(socket, inode);
+      stop();
     },
   };
 }
@@ -285,7 +408,7 @@ export async function askServer(
   request: ChannelRequest,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<ChannelResponse | { why: string }> {
+): Promise<ChannelResponse | { why: string; refused?: true }> {
   const where = privateSocket(root, env, false);
   if ('why' in where) return where;
   if (!fs.existsSync(where.socket)) return { why: 'no server is running for this root' };
@@ -296,7 +419,7 @@ export async function askServer(
       CONNECT_TIMEOUT_MS,
     );
     const onAbort = () => finish({ why: 'cancelled' });
-    const finish = (result: ChannelResponse | { why: string }) => {
+    const finish = (result: ChannelResponse | { why: string; refused?: true }) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       connection.destroy();
@@ -311,9 +434,11 @@ export async function askServer(
       connection.write(`${JSON.stringify(request)}\n`);
       readLine(connection).then(
         (response) => {
-          const answer = response as ChannelResponse | null;
+          const answer = response as Partial<ChannelResponse & ChannelRefusal> | null;
           if (typeof answer?.verdict?.block === 'boolean' && typeof answer.cancelled === 'boolean')
-            finish(answer);
+            finish(answer as ChannelResponse);
+          else if (typeof answer?.refused === 'string')
+            finish({ why: `the server refused the request: ${answer.refused}`, refused: true });
           else finish({ why: 'the server answered something else' });
         },
         (error: Error) => finish({ why: `the server did not answer: ${error.message}` }),

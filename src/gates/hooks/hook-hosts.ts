@@ -39,6 +39,12 @@ export interface HookVerdict {
   reason: string;
   /** For the user when nothing blocks: what ran, and what could not. */
   note: string;
+  /**
+   * Something the hook was to check was not (a gate that could not run, ran out of its
+   * budget or checked nothing; input it could not read): `note` says what, and hosts that
+   * show no message to the user carry it to the model instead.
+   */
+  unchecked?: boolean;
 }
 
 /** What a host's hook JSON says, for the hook. */
@@ -160,11 +166,19 @@ export function hookDecision(
     case 'claude-code':
     case 'codex':
       return verdict.block ? { decision: 'block', reason: verdict.reason } : note;
-    case 'cursor':
-      if (!verdict.block) return {};
-      return event === 'before-stop'
-        ? { followup_message: verdict.reason }
-        : { additional_context: verdict.reason };
+    case 'cursor': {
+      // Cursor shows the user no hook message: what was not checked goes to the model,
+      // never a silent pass.
+      const told = verdict.block
+        ? verdict.reason
+        : verdict.unchecked && verdict.note !== ''
+          ? event === 'before-stop'
+            ? `${verdict.note}. Check what was not checked yourself, or tell the user it was not.`
+            : verdict.note
+          : '';
+      if (told === '') return {};
+      return event === 'before-stop' ? { followup_message: told } : { additional_context: told };
+    }
     case 'gemini':
       if (!verdict.block) return note;
       return event === 'before-stop'

@@ -33,6 +33,11 @@ export interface GateMemory {
   seenAll: boolean;
   /** Whether findings without a file have been seen. */
   seenProject: boolean;
+  /**
+   * How the gate ended on the whole project with only old findings (the session's start,
+   * as first seen): whether its old findings alone fail it, e.g. under `--max-warnings`.
+   */
+  startStatus?: 'passed' | 'failed';
 }
 
 export interface SessionState {

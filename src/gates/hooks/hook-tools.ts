@@ -4,7 +4,9 @@ import type { GateToolOptions } from '../run/run-gate.js';
 import { HOOK_HOSTS, hookDecision, type HookEvent, type HookHost } from './hook-hosts.js';
 import { HookSession } from './hook-session.js';
 import {
+  budgetProblem,
   DEFAULT_BUDGET_MS,
+  MAX_BUDGET_MS,
   MIN_BUDGET_MS,
   runAfterEdit,
   runBeforeStop,
@@ -32,10 +34,20 @@ const HOOK_OUTPUT_SCHEMA: JsonSchema = {
           overBudget: { type: 'boolean' },
           newFindings: { type: 'integer' },
           newErrors: { type: 'integer' },
+          newFailure: { type: 'boolean' },
           unread: { type: 'boolean' },
           verdict: { type: 'string' },
         },
-        required: ['gate', 'status', 'overBudget', 'newFindings', 'newErrors', 'unread', 'verdict'],
+        required: [
+          'gate',
+          'status',
+          'overBudget',
+          'newFindings',
+          'newErrors',
+          'newFailure',
+          'unread',
+          'verdict',
+        ],
         additionalProperties: false,
       },
     },
@@ -53,6 +65,8 @@ const COMMON_PROPERTIES: Record<string, JsonSchema> = {
   budgetMs: {
     type: 'integer',
     minimum: MIN_BUDGET_MS,
+    // The longest delay a timer holds: a longer one would fire at once.
+    maximum: MAX_BUDGET_MS,
     description:
       'How long the hook waits for its gates, in ms; the answer names the gates that did not finish in time.',
   },
@@ -123,8 +137,8 @@ function commonArguments(
   const host = (args.host ?? 'claude-code') as HookHost;
   if (!HOOK_HOSTS.includes(host)) return `"host" is one of ${HOOK_HOSTS.join(', ')}`;
   const budget = args.budgetMs ?? defaultBudget;
-  if (!Number.isSafeInteger(budget) || (budget as number) < MIN_BUDGET_MS)
-    return `"budgetMs" is a whole number of milliseconds, at least ${MIN_BUDGET_MS}`;
+  const problem = budgetProblem(budget);
+  if (problem !== undefined) return problem;
   return { host, budgetMs: budget as number };
 }
 
@@ -173,7 +187,7 @@ export function createHookTools(
     name: AFTER_EDIT_TOOL,
     title: 'Hook: after an edit',
     description:
-      "For a host's after-edit hook: runs the gates that check the edited file (lint and format of the file, the typecheck of the program), warm, and answers in the host's hook decision JSON: a block listing the errors the edit introduced (file:line, rule, message; errors first), or nothing to block. Only findings new since the session began count.",
+      "For a host's after-edit hook: runs the gates that check the edited file (lint and format of the file, the typecheck of the program), warm, and answers in the host's hook decision JSON: a block listing what the edit introduced that fails a gate (new errors, and new warnings that make their gate fail, e.g. under --max-warnings 0; file:line, rule, message; those first), or nothing to block. Only findings new since the session began count.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -197,8 +211,7 @@ export function createHookTools(
         if (typeof input.path === 'string' && input.path !== '') paths.push(input.path);
         if (Array.isArray(input.paths))
           paths.push(...input.paths.filter((p): p is string => typeof p === 'string'));
-        if (paths.length === 0)
-          return '"path" (or "paths") names the edited file, e.g. "src/index.ts"';
+        // None named (a host that substituted nothing): the answer says so, and blocks nothing.
         return runAfterEdit({ gates, context, options, session, budgetMs }, paths);
       },
     ),
@@ -207,7 +220,7 @@ export function createHookTools(
     name: BEFORE_STOP_TOOL,
     title: 'Hook: before the agent stops',
     description:
-      'For a host\'s stop hook: runs every gate on the files changed against the merge base with "base" (default: the first of origin/HEAD, main and master that exists, else HEAD), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain, never twice in a row on the same errors, so the agent is never trapped.',
+      'For a host\'s stop hook: runs every gate on the files changed against the merge base with "base" (default: the first of origin/HEAD, main and master that exists, else HEAD), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain (or new warnings that make their gate fail), never twice in a row on the same findings, so the agent is never trapped.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -30,6 +30,24 @@ export const DEFAULT_BUDGET_MS = {
   beforeStop: 300_000,
 } as const;
 export const MIN_BUDGET_MS = 100;
+/** The longest delay a timer holds (2^31-1 ms, about 24.8 days): a longer one fires at once. */
+export const MAX_BUDGET_MS = 2 ** 31 - 1;
+
+/** Why `value` is no budget a hook can wait (`name` as the caller spells it), or undefined. */
+export function budgetProblem(value: unknown, name = '"budgetMs"'): string | undefined {
+  if (!Number.isSafeInteger(value))
+    return `${name} is a whole number of milliseconds, e.g. ${DEFAULT_BUDGET_MS.afterEdit}`;
+  if ((value as number) < MIN_BUDGET_MS)
+    return `${name} ${value as number} is below ${MIN_BUDGET_MS}: pass at least ${MIN_BUDGET_MS} (ms)`;
+  if ((value as number) > MAX_BUDGET_MS)
+    return `${name} ${value as number} is over ${MAX_BUDGET_MS}, the longest wait a timer holds (about 24.8 days): pass at most ${MAX_BUDGET_MS} (ms)`;
+  return undefined;
+}
+
+/** A budget a timer can hold, whatever reached here. */
+export function clampBudget(ms: number): number {
+  return Math.min(Math.max(Number.isFinite(ms) ? ms : MIN_BUDGET_MS, MIN_BUDGET_MS), MAX_BUDGET_MS);
+}
 /** The reason shown to the model stays short: a hook's answer is read on every edit. */
 export const MAX_REASON_CHARS = 4000;
 
@@ -41,6 +59,11 @@ export interface HookGateRow {
   overBudget: boolean;
   newFindings: number;
   newErrors: number;
+  /**
+   * It fails and did not before the session's new findings (e.g. new warnings under
+   * `--max-warnings 0`): they block whatever their severity.
+   */
+  newFailure: boolean;
   /** It failed and its findings could not be read: no verdict on the edit. */
   unread: boolean;
   /** The gate's verdict line (what ran and how it ended). */
@@ -77,13 +100,16 @@ function location(finding: Finding): string {
 }
 
 /**
- * New findings as the model reads them: errors first, those in the edited files before
+ * New findings as the model reads them: those that block first, those in the edited files before
  * those elsewhere, one line each, within MAX_REASON_CHARS.
  */
-function findingLines(findings: readonly Finding[], edited: ReadonlySet<string>): string[] {
+function findingLines(
+  findings: readonly Finding[],
+  edited: ReadonlySet<string>,
+  blocking: ReadonlySet<Finding>,
+): string[] {
   const rank = (finding: Finding) =>
-    (finding.severity === 'error' ? 0 : 2) +
-    (finding.file !== null && edited.has(finding.file) ? 0 : 1);
+    (blocking.has(finding) ? 0 : 2) + (finding.file !== null && edited.has(finding.file) ? 0 : 1);
   return [...findings]
     .map((finding, index) => ({ finding, index }))
     .sort((a, b) => rank(a.finding) - rank(b.finding) || a.index - b.index)
@@ -131,13 +157,44 @@ interface HookCall {
   session: HookSession;
 }
 
+/**
+ * Whether a gate's run fails because of its new findings: it failed, with new findings,
+ * and did not before them. The gate's own verdict on the whole project with only old
+ * findings decides (the session's start, as recorded): a gate already failing then is no
+ * new failure. Without that record, a run whose old findings hold an error failed before
+ * them; otherwise the failure counts as new (the new findings are the agent's to fix).
+ */
+function failsAnew(
+  session: HookSession,
+  run: PlannedRun,
+  status: 'passed' | 'failed',
+  findings: readonly Finding[],
+  fresh: readonly Finding[],
+): boolean {
+  const memory = session.state.gates[run.gate.name];
+  // The first whole-project run with nothing new is how the gate ends on old findings.
+  if (memory && memory.startStatus === undefined && run.scope === 'all' && fresh.length === 0)
+    memory.startStatus = status;
+  if (status !== 'failed' || fresh.length === 0) return false;
+  if (memory?.startStatus !== undefined) return memory.startStatus === 'passed';
+  const novel = new Set(fresh);
+  const old = findings.filter((finding) => !novel.has(finding));
+  return !old.some((finding) => finding.severity === 'error');
+}
+
 /** Runs the planned gates within the budget and splits their findings against the session. */
-async function runPlanned(
-  call: HookCall,
-): Promise<Omit<HookOutcome, 'verdict'> & { ranNames: string[]; problems: string[] }> {
+async function runPlanned(call: HookCall): Promise<
+  Omit<HookOutcome, 'verdict'> & {
+    ranNames: string[];
+    /** The new findings that block: new errors, and every new finding of a gate that newly fails. */
+    blocking: Finding[];
+    /** What the answer must say beside the gates' rows (a start tree that could not be checked). */
+    problems: string[];
+  }
+> {
   const { runs, context, options, session } = call;
   const budget = new AbortController();
-  const timer = setTimeout(() => budget.abort(), call.budgetMs);
+  const timer = setTimeout(() => budget.abort(), clampBudget(call.budgetMs));
   const onCancel = () => budget.abort();
   context.signal.addEventListener('abort', onCancel, { once: true });
   if (context.signal.aborted) budget.abort();
@@ -152,6 +209,7 @@ async function runPlanned(
     );
     const rows: HookGateRow[] = [];
     const newFindings: Finding[] = [];
+    const blocking: Finding[] = [];
     const ranNames: string[] = [];
     for (const [index, { result, run: data }] of outcomes.entries()) {
       const planned = runs[index]!;
@@ -159,6 +217,7 @@ async function runPlanned(
       const status = structured.status;
       const overBudget = status === 'cancelled' && !context.signal.aborted;
       let fresh: Finding[] = [];
+      let newFailure = false;
       if (data && (status === 'passed' || status === 'failed')) {
         ranNames.push(planned.gate.name);
         const findings = data.parsed.findings;
@@ -182,19 +241,21 @@ async function runPlanned(
             `${planned.gate.name}: the session's start could not be checked, so its ${undecided.length} finding(s) on unchanged lines count as new`,
           );
         fresh = session.newFindings(options.root, view, start);
+        newFailure = failsAnew(session, planned, status, findings, fresh);
       }
-      newFindings.push(
-        ...fresh.map((finding) => ({
-          ...finding,
-          rule: `${planned.gate.name}:${finding.rule ?? ''}`,
-        })),
-      );
+      const named = fresh.map((finding) => ({
+        ...finding,
+        rule: `${planned.gate.name}:${finding.rule ?? ''}`,
+      }));
+      newFindings.push(...named);
+      blocking.push(...named.filter((finding) => newFailure || finding.severity === 'error'));
       rows.push({
         gate: planned.gate.name,
         status,
         overBudget,
         newFindings: fresh.length,
         newErrors: fresh.filter((finding) => finding.severity === 'error').length,
+        newFailure,
         unread: status === 'failed' && (data?.parsed.unparsed ?? false) && fresh.length === 0,
         verdict: (result.text ?? '').split('\n')[0]!,
       });
@@ -202,6 +263,7 @@ async function runPlanned(
     return {
       rows,
       newFindings,
+      blocking,
       ranNames,
       cancelled: context.signal.aborted,
       problems: [...startProblems],
@@ -281,13 +343,30 @@ function troubles(rows: readonly HookGateRow[], budgetMs: number): string[] {
   });
 }
 
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** What blocks, counted: "2 new errors", "1 new warning that fails lint", or both. */
+function blockingCount(blocking: readonly Finding[], rows: readonly HookGateRow[]): string {
+  const errors = blocking.filter((finding) => finding.severity === 'error').length;
+  const others = blocking.length - errors;
+  const failing = rows.filter((row) => row.newFailure).map((row) => row.gate);
+  const warnings =
+    others === 0
+      ? ''
+      : `${plural(others, 'new warning')} that ${others === 1 ? 'fails' : 'fail'} ${failing.join(', ')}`;
+  if (errors === 0) return warnings;
+  return others === 0
+    ? plural(errors, 'new error')
+    : `${plural(errors, 'new error')} and ${warnings}`;
+}
+
 function verdictOf(
   call: HookCall,
   ran: Awaited<ReturnType<typeof runPlanned>>,
   blockAllowed: boolean,
 ) {
   const edited = new Set(call.files);
-  const errors = ran.newFindings.filter((finding) => finding.severity === 'error');
+  const { blocking } = ran;
   const problems = [...call.skipped, ...troubles(ran.rows, call.budgetMs), ...ran.problems];
   const where =
     call.kind === 'after-edit'
@@ -295,28 +374,39 @@ function verdictOf(
       : ` on the ${call.files.length} files changed against ${call.against}`;
   const ranText =
     ran.ranNames.length > 0 ? `ran ${ran.ranNames.join(', ')}${where}` : 'no gate ran';
-  const block = errors.length > 0 && blockAllowed;
-  const lines = findingLines(ran.newFindings, edited);
-  const count = `${errors.length} new error${errors.length === 1 ? '' : 's'}`;
+  // The gate's verdict decides: a new error, or a new warning that makes its gate fail.
+  const block = blocking.length > 0 && blockAllowed;
+  const lines = findingLines(ran.newFindings, edited, new Set(blocking));
+  const count = blockingCount(blocking, ran.rows);
+  const them = blocking.length === 1 ? 'it' : 'them';
+  const remain = blocking.length === 1 ? 'remains' : 'remain';
   const head =
     call.kind === 'after-edit'
-      ? `mcp-gates: the edit introduced ${count} (${ranText}); fix ${errors.length === 1 ? 'it' : 'them'}:`
-      : `mcp-gates: ${count} since the session began ${errors.length === 1 ? 'remains' : 'remain'} (${ranText}); fix ${errors.length === 1 ? 'it' : 'them'} before stopping:`;
-  const reason = errors.length > 0 ? bounded(head, lines, problems) : '';
+      ? `mcp-gates: the edit introduced ${count} (${ranText}); fix ${them}:`
+      : `mcp-gates: ${count} since the session began ${remain} (${ranText}); fix ${them} before stopping:`;
   const newCount = ran.newFindings.length;
-  const summary =
-    errors.length > 0 && !block
-      ? `mcp-gates: ${count} ${errors.length === 1 ? 'remains' : 'remain'} (${ranText}); not blocking again for the same findings`
+  // Gates that fail on their old findings too: their new warnings are no new failure.
+  const failedBefore = ran.rows
+    .filter((row) => row.status === 'failed' && row.newFindings > 0 && !row.newFailure)
+    .map((row) => `${row.gate} failed before the session's findings too`);
+  // The note says what the reason says: never "no new error" beside a block.
+  const summary = block
+    ? `mcp-gates: blocked on ${count} (${ranText})`
+    : blocking.length > 0
+      ? `mcp-gates: ${count} ${remain} (${ranText}); not blocking again for the same findings`
       : newCount > 0
-        ? `mcp-gates: ${ranText}: ${newCount} new warning${newCount === 1 ? '' : 's'}, no new error`
+        ? `mcp-gates: ${ranText}: ${plural(newCount, 'new warning')}, no new error`
         : `mcp-gates: ${ranText}: nothing new`;
-  const note = [summary, ...problems].join('; ');
+  const note = [summary, ...failedBefore, ...problems].join('; ');
   return {
     block,
-    reason: block ? reason : '',
+    reason: block ? bounded(head, lines, problems) : '',
     note,
-    errorsKey: findingsKey(errors.map((finding) => ({ gate: '', finding }))),
-    errorCount: errors.length,
+    /** Something the hook was to check was not: hosts that show nothing else are told. */
+    unchecked: problems.length > 0,
+    // What a stop blocked on, so it never blocks twice in a row on the same findings.
+    errorsKey: findingsKey(blocking.map((finding) => ({ gate: '', finding }))),
+    errorCount: blocking.length,
   };
 }
 
@@ -354,6 +444,10 @@ function confineEdited(
   const files: string[] = [];
   const deleted: string[] = [];
   const skipped: string[] = [];
+  if (given.length === 0)
+    skipped.push(
+      "nothing checked: the hook's input named no edited file (fix: run this hook after file edits only, with the matcher `mcp-gates init --hooks` writes)",
+    );
   for (const original of given) {
     const file = underRoot(root, original);
     const absolute = path.resolve(root, file);
@@ -369,14 +463,19 @@ function confineEdited(
     }
     try {
       const [confined] = confinePaths(root, [absolute]);
+      // A directory is no edit: its files are the stop's to check.
       if (fs.statSync(absolute).isDirectory()) {
-        skipped.push(`not checked: ${original} is a directory; name the edited files`);
+        skipped.push(
+          `not checked: ${JSON.stringify(original)} is a directory, not an edited file (fix: name the edited files)`,
+        );
         continue;
       }
       files.push(confined!.split(path.sep).join('/').replace(/^\.\//, ''));
     } catch (error) {
       if (!(error instanceof GatesError)) throw error;
-      skipped.push(`not checked: ${error.message}`);
+      skipped.push(
+        `not checked: ${error.message.replace(/\n\s*fix: /, ' (fix: ')}${error.fix ? ')' : ''}`,
+      );
     }
   }
   return { files: [...new Set(files)], deleted: [...new Set(deleted)], skipped };
@@ -452,7 +551,7 @@ async function primed(session: HookSession, budgetMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     session.priming,
-    new Promise((resolve) => (timer = setTimeout(resolve, budgetMs))),
+    new Promise((resolve) => (timer = setTimeout(resolve, clampBudget(budgetMs)))),
   ]);
   clearTimeout(timer);
 }
@@ -486,9 +585,9 @@ export async function runAfterEdit(
     budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit,
   };
   const ran = await runPlanned(call);
-  const { block, reason, note } = verdictOf(call, ran, true);
+  const { block, reason, note, unchecked } = verdictOf(call, ran, true);
   return {
-    verdict: { block, reason, note },
+    verdict: { block, reason, note, unchecked },
     rows: ran.rows,
     newFindings: ran.newFindings,
     cancelled: ran.cancelled,
@@ -561,13 +660,13 @@ export async function runBeforeStop(
   const base = stop.base ?? (await defaultBase(options.root, envOption));
   const since = await sessionSince(request, base);
   const listed = await stopChanges(request, base);
-  const quiet = (note: string): HookOutcome => ({
-    verdict: { block: false, reason: '', note },
+  const quiet = (note: string, unchecked = false): HookOutcome => ({
+    verdict: { block: false, reason: '', note, ...(unchecked ? { unchecked } : {}) },
     rows: [],
     newFindings: [],
     cancelled: false,
   });
-  if ('error' in listed) return quiet(`mcp-gates: no gate ran: ${listed.error}`);
+  if ('error' in listed) return quiet(`mcp-gates: no gate ran: ${listed.error}`, true);
   const { changes, against } = listed;
   if (changes.files.length + changes.deleted.length === 0) {
     session.state.lastStopBlock = null;
@@ -590,10 +689,10 @@ export async function runBeforeStop(
     probe.errorCount > 0 &&
     (session.state.lastStopBlock === probe.errorsKey ||
       (stop.loopFlag && session.state.lastStopBlock === null));
-  const { block, reason, note } = again ? verdictOf(call, ran, false) : probe;
+  const { block, reason, note, unchecked } = again ? verdictOf(call, ran, false) : probe;
   if (!ran.cancelled) session.state.lastStopBlock = block ? probe.errorsKey : null;
   return {
-    verdict: { block, reason, note },
+    verdict: { block, reason, note, unchecked },
     rows: ran.rows,
     newFindings: ran.newFindings,
     cancelled: ran.cancelled,
