@@ -15,12 +15,13 @@ import {
   hostSnippet,
   hostTitle,
   hostWhere,
+  pathsNote,
   serverEntry,
   serverLaunch,
   serversKey,
   type HostName,
 } from '../host-config.js';
-import { hookSettings, isOwnHook } from '../hook-config.js';
+import { hookSettings, hooksPortable, isOwnHook } from '../hook-config.js';
 import type { HookHost } from '../../gates/hooks/hook-hosts.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -153,11 +154,7 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
   if (!write) {
     output.out(hostSnippet(host, launch, formatConfig));
     output.err(`mcp-gates: put this in ${hostWhere(host)}.`);
-    if (!launch.installed) {
-      output.err(
-        `mcp-gates: ${root} has no node_modules/mcp-gates, so this names the mcp-gates that ran now (${launch.main}); install it in the project (npm install --save-dev mcp-gates) and run this again for a path that lasts.`,
-      );
-    }
+    output.err(`mcp-gates: ${pathsNote(host, launch)}`);
     return 0;
   }
   const relative = hostProjectFile(host);
@@ -201,6 +198,7 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
     });
   }
   output.out(`Wrote the "${SERVER_NAME}" server for ${hostTitle(host)} into ${file}.`);
+  output.out(pathsNote(host, launch));
   if (key !== undefined) {
     const formatted = formatWithProjectPrettier(root, file);
     if (formatted) output.out(formatted);
@@ -287,8 +285,17 @@ function initHooks(host: HookHost, root: string, output: CliOutput): number {
   if (formatted) output.out(formatted);
   output.out(
     host === 'claude-code'
-      ? `They call the "${SERVER_NAME}" server's after_edit and before_stop tools (Claude Code 2.1.118 or later): configure the server too if it is not (\`mcp-gates init --host claude-code --write\`).`
-      : `They run \`mcp-gates hook\` cold on each event; ${hostTitle(host)} may ask you to trust the new hooks first.`,
+      ? `They call the "${SERVER_NAME}" server's session_start, after_edit and before_stop tools, warm (Claude Code 2.1.118 or later): configure the server too if it is not (\`mcp-gates init --host claude-code --write\`).`
+      : `They run \`mcp-gates hook\`, which asks the "${SERVER_NAME}" server running for this root (warm) and runs the gates itself, cold, only when none runs; ${hostTitle(host)} may ask you to trust the new hooks first.`,
+  );
+  output.out(
+    host === 'claude-code'
+      ? 'They name no path, so the file can be committed.'
+      : hooksPortable(host, launch)
+        ? `They name no path of this machine (node from PATH, ${host === 'codex' ? 'node_modules/mcp-gates relative to the directory Codex runs in: start it at the project root' : 'node_modules/mcp-gates under $GEMINI_PROJECT_DIR, which Gemini CLI fills in'}), so the file can be committed.`
+        : launch.installed
+          ? `They name this machine's paths (node, the script, --root): ${hostTitle(host)} documents no project directory for a hook that we could verify. Run this again on another machine, or keep ${settings.file} out of the repository.`
+          : `They name this machine's paths (node, the script, --root): ${root} has no node_modules/mcp-gates. Install it in the project (npm install --save-dev mcp-gates) and run this again for hooks without them.`,
   );
   return 0;
 }
