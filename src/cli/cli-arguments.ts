@@ -1,5 +1,6 @@
 import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
+import { MAX_CHARS_RANGE } from '../gates/config.js';
 import { HOSTS, type HostName } from './host-config.js';
 import { HOOK_EVENTS, HOOK_HOSTS, type HookHost } from '../gates/hooks/hook-hosts.js';
 
@@ -170,6 +171,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           const number = Number(value);
           if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(number))
             throw usage('--max-chars needs a whole number of characters, e.g. 12000');
+          // A budget out of range is a usage error (exit 2), not a failed gate (exit 1).
+          if (number < MAX_CHARS_RANGE.min || number > MAX_CHARS_RANGE.max)
+            throw new GatesError(
+              'EGATES_USAGE',
+              `--max-chars ${value} is out of range: from ${MAX_CHARS_RANGE.min} to ${MAX_CHARS_RANGE.max} characters`,
+              { fix: `pass a budget in that range, e.g. --max-chars ${MAX_CHARS_RANGE.min}` },
+            );
           parsed.maxChars = number;
           flags.push(flag);
           break;

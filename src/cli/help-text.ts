@@ -63,7 +63,7 @@ ${ROOT_LINE}
   --changed    only the files changed against HEAD (--base REF: the merge-base with REF)
   --new        only findings not in the baseline (see \`mcp-gates baseline\`); fails
                only on new errors
-  --max-chars N  the report's budget in characters (default 12000)`,
+  --max-chars N  the report's budget in characters, 2000 to 10000000 (default 12000)`,
   check: `Usage: mcp-gates check [--root DIR] [--json] [--max-chars N]
 
 Runs every gate's check in parallel (as many at once as there are cores) and prints
@@ -73,7 +73,7 @@ not pass. Exit 0 when every gate passed, 1 otherwise, 130 when interrupted.
 Options:
 ${ROOT_LINE}
   --json       print the structured result as JSON
-  --max-chars N  the report's budget in characters (default 12000)`,
+  --max-chars N  the report's budget in characters, 2000 to 10000000 (default 12000)`,
   baseline: `Usage: mcp-gates baseline [gate...] [--root DIR] [--write-file]
 
 Runs each named gate (default: every gate) and records its findings as the baseline
