@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { REPO_ROOT, cleanupTemporary, makeRepo, runCli } from './fixtures/gates-support.mjs';
 import { ServerProcess, killAllServers } from './helpers/spawn-server.mjs';
+import { parseJsonc } from '../dist/cli/jsonc-edit.js';
 
 const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'gemini'];
 /** Hosts whose config is a project file, read on other machines. */
@@ -151,6 +152,80 @@ describe('mcp-gates init --host', function () {
     const result = runCli(['init', '--host', 'cursor', '--root', bare]);
     expect(launchOf('cursor', result.stdout).command).to.equal(process.execPath);
     expect(result.stderr).to.include(`${bare} has no node_modules/mcp-gates`);
+  });
+
+  it('--write edits a .vscode/mcp.json with comments and trailing commas (JSONC) in place', () => {
+    const root = installedProject();
+    const file = path.join(root, '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(file));
+    const original = [
+      '{',
+      '  // Servers for this workspace',
+      '  "servers": {',
+      '    "other": {',
+      '      "type": "stdio",',
+      '      "command": "x", /* the tool */',
+      '    }, // last one',
+      '  },',
+      '  "inputs": [],',
+      '}',
+      '',
+    ].join('\n');
+    fs.writeFileSync(file, original);
+    const result = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
+    expect(result.code, result.stderr).to.equal(0);
+    const entry = launchOf('vscode', printed('vscode', root));
+    // Everything that was there stays byte for byte; the entry goes after the last server.
+    const inserted = `    "gates": ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')},\n`;
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written).to.equal(original.replace('  },\n  "inputs"', `${inserted}  },\n  "inputs"`));
+    expect(parseJsonc(written).servers).to.deep.equal({
+      other: { type: 'stdio', command: 'x' },
+      gates: entry,
+    });
+    const again = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
+    expect(again.code).to.equal(2);
+    expect(again.stderr).to.include('already has a "gates" server');
+    // A file it cannot read is refused with where, and left as it was.
+    const broken = '{"servers": {} /* not closed';
+    fs.writeFileSync(file, broken);
+    const refused = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.include(
+      'is not JSON or JSONC: unterminated comment at line 1, column 16',
+    );
+    expect(fs.readFileSync(file, 'utf8')).to.equal(broken);
+  });
+
+  it('--write keeps every comment and adds exactly the entry, whatever the layout', () => {
+    const layouts = [
+      '{}',
+      '{"servers": {"a": {"command": "y"}}}',
+      '{"servers": {"a": 1,},}',
+      '{"servers": {/* c */ "a": 1}}',
+      '{\n  "servers": {}\n}\n',
+      '{\n\t"inputs": [] // none\n}\n',
+      '{\n  "servers": {\n    "a": 1 // the last\n  }\n}\n',
+      '// about\n{\n  "servers": {\n    "a": "//not a comment",\n  },\n}\n',
+    ];
+    const entry = launchOf('vscode', printed('vscode', installedProject()));
+    for (const layout of layouts) {
+      const root = installedProject();
+      const file = path.join(root, '.vscode', 'mcp.json');
+      fs.mkdirSync(path.dirname(file));
+      fs.writeFileSync(file, layout);
+      const result = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
+      expect(result.code, `${layout}\n${result.stderr}`).to.equal(0);
+      const written = fs.readFileSync(file, 'utf8');
+      const before = parseJsonc(layout);
+      const after = parseJsonc(written);
+      expect(after, written).to.deep.equal({
+        ...before,
+        servers: { ...before.servers, gates: entry },
+      });
+      for (const comment of layout.match(/\/\/ [^\n]*|\/\*.*?\*\//g) ?? [])
+        expect(written, layout).to.include(comment);
+    }
   });
 
   it('names the hosts, with a did-you-mean, for an unknown one', () => {

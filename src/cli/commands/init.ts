@@ -22,6 +22,7 @@ import {
   type HostName,
 } from '../host-config.js';
 import { hookSettings, hooksPortable, isOwnHook } from '../hook-config.js';
+import { addMember, hasComments, JsoncError, parseJsonc } from '../jsonc-edit.js';
 import type { HookHost } from '../../gates/hooks/hook-hosts.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -120,7 +121,7 @@ function formatWithProjectPrettier(root: string, file: string): string | undefin
   );
   if (result.status === 0) return "Formatted it with the project's Prettier.";
   const why = (result.stderr || result.error?.message || `exit ${String(result.status)}`).trim();
-  return `The project's Prettier could not format it (${why.split('\n')[0]}); it is written with Prettier's defaults.`;
+  return `The project's Prettier could not format it (${why.split('\n')[0]}); it is left as init wrote it.`;
 }
 
 /** Throws when anything, even a symlink to nowhere, already sits where the config goes. */
@@ -172,21 +173,39 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
     text = `${existing}${existing === '' || existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n'}${codexTable(launch)}`;
   } else {
     const existing = readIfExists(file);
-    let document: Record<string, unknown> = {};
-    if (existing !== undefined) {
+    if (existing === undefined || existing.trim() === '') {
+      text = formatConfig({ [key]: { [SERVER_NAME]: serverEntry(host, launch) } });
+    } else {
+      // Edited in place, not rewritten: the file may be JSONC (VS Code reads .vscode/mcp.json
+      // with comments and trailing commas), and its comments and layout are the user's.
+      let servers: unknown;
       try {
-        document = JSON.parse(existing) as Record<string, unknown>;
+        const document = parseJsonc(existing);
+        if (typeof document !== 'object' || document === null || Array.isArray(document))
+          throw new JsoncError('the file is not a JSON object');
+        servers = (document as Record<string, unknown>)[key];
+        if (servers !== undefined && (typeof servers !== 'object' || servers === null))
+          throw new JsoncError(`"${key}" is not an object`);
       } catch (error) {
-        throw new GatesError('EGATES_ROOT', `is not JSON: ${(error as Error).message}`, {
-          file,
-          fix: `fix it, or run \`mcp-gates init --host ${host}\` without --write and add what it prints by hand`,
-        });
+        throw notJson(file, host, error);
+      }
+      if ((servers as Record<string, unknown> | undefined)?.[SERVER_NAME] !== undefined)
+        refuseEntry(file, host);
+      try {
+        // A file on one line without comments is written out whole, as Prettier would.
+        text =
+          !existing.trim().includes('\n') && !hasComments(existing)
+            ? formatConfig({
+                ...(parseJsonc(existing) as Record<string, unknown>),
+                [key]: { ...(servers as object), [SERVER_NAME]: serverEntry(host, launch) },
+              })
+            : addMember(existing, [key], SERVER_NAME, serverEntry(host, launch), (value, unit) =>
+                unit === '  ' ? formatConfig(value).trimEnd() : JSON.stringify(value, null, unit),
+              );
+      } catch (error) {
+        throw notJson(file, host, error);
       }
     }
-    const servers = (document[key] ?? {}) as Record<string, unknown>;
-    if (servers[SERVER_NAME] !== undefined) refuseEntry(file, host);
-    document[key] = { ...servers, [SERVER_NAME]: serverEntry(host, launch) };
-    text = formatConfig(document);
   }
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -204,6 +223,13 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
     if (formatted) output.out(formatted);
   }
   return 0;
+}
+
+function notJson(file: string, host: HostName, error: unknown): GatesError {
+  return new GatesError('EGATES_ROOT', `is not JSON or JSONC: ${(error as Error).message}`, {
+    file,
+    fix: `fix it, or run \`mcp-gates init --host ${host}\` without --write and add what it prints by hand`,
+  });
 }
 
 function readIfExists(file: string): string | undefined {
