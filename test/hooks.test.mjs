@@ -68,7 +68,8 @@ function committedRepo() {
 async function serveClient(root, { index = 0, args = [], env = {} } = {}) {
   const combination = clientCombinations({
     command: process.execPath,
-    args: [CLI, 'serve', '--root', root, ...args],
+    // The hook tools are served where hooks call them, or asked for.
+    args: [CLI, 'serve', '--root', root, '--hook-tools', ...args],
     cwd: root,
     env: envWithTools(env),
     stderr: 'pipe',
@@ -329,6 +330,48 @@ function runHook(root, host, event, input, cache, extraEnv = {}) {
     child.stdin.end(JSON.stringify(input));
   });
 }
+
+describe('hook tools: listed where hooks call them', function () {
+  this.timeout(60000);
+  after(cleanupTemporary);
+
+  it('serve lists them only with a project hooks file that calls them (as init --hooks claude-code writes it) or --hook-tools', async () => {
+    const root = makeTempDir('mcp-gates-hook-listing-');
+    const gate = { command: [process.execPath, '-e', ''], parser: 'generic' };
+    fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates: { ok: gate } }));
+    const listed = async (args) => {
+      const combination = clientCombinations({
+        command: process.execPath,
+        args: [CLI, 'serve', '--root', root, ...args],
+        cwd: root,
+        env: envWithTools(),
+        stderr: 'pipe',
+      })[0];
+      const session = await connect(combination);
+      try {
+        const { tools } = await session.client.listTools();
+        return {
+          hooks: tools.filter((tool) => tool.name in EVENT_OF_TOOL),
+          instructions: session.client.getInstructions(),
+        };
+      } finally {
+        await session.client.close();
+      }
+    };
+    const names = ({ hooks }) => hooks.map((tool) => tool.name).sort();
+    const all = Object.keys(EVENT_OF_TOOL).sort();
+    const bare = await listed([]);
+    expect(names(bare)).to.deep.equal([]);
+    expect(bare.instructions).to.include(': ok.').and.not.include('after_edit');
+    const asked = await listed(['--hook-tools']);
+    expect(names(asked)).to.deep.equal(all);
+    for (const tool of asked.hooks)
+      expect(tool.description).to.match(/^Called by the host's [^,]*hook.*, not by the agent/);
+    // What init writes for Claude Code's mcp_tool hooks makes the tools they call served.
+    expect(runCli(['init', '--hooks', 'claude-code', '--root', root]).code).to.equal(0);
+    expect(names(await listed([]))).to.deep.equal(all);
+  });
+});
 
 describe('command hooks in each host format (mcp-gates hook)', function () {
   this.timeout(600000);

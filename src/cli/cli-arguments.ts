@@ -24,6 +24,8 @@ export interface CliArguments {
   fix: boolean;
   /** `--no-warm`: no warm workers (serve; `run` is always cold). */
   warm: boolean;
+  /** serve `--hook-tools`: serve the hook tools even where no hooks file calls them. */
+  hookTools: boolean;
   help: boolean;
   version: boolean;
   /** run: only the files changed against HEAD, or the merge-base with `base`. */
@@ -48,7 +50,7 @@ export interface CliArguments {
 }
 
 const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
-  serve: ['--root', '--no-warm'],
+  serve: ['--root', '--no-warm', '--hook-tools'],
   list: ['--root', '--json'],
   run: ['--root', '--json', '--fix', '--no-warm', '--changed', '--base', '--new', '--max-chars'],
   check: ['--root', '--json', '--max-chars'],
@@ -80,6 +82,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     json: false,
     fix: false,
     warm: true,
+    hookTools: false,
     help: false,
     version: false,
     changed: false,
@@ -124,6 +127,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           break;
         case '--no-warm':
           parsed.warm = false;
+          flags.push(flag);
+          break;
+        case '--hook-tools':
+          parsed.hookTools = true;
           flags.push(flag);
           break;
         case '--changed':

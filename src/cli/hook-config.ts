@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   EDIT_TOOL_MATCHERS,
@@ -150,4 +151,31 @@ export function isOwnHook(entry: unknown): boolean {
     Object.values(HOOK_TOOLS).some((tool) => text.includes(`"tool":"${tool}"`)) ||
     / hook (session-start|after-edit|before-stop) --host /.test(text)
   );
+}
+
+/** Claude Code's project settings, where `init --hooks claude-code` writes its hooks. */
+const CLAUDE_SETTINGS = [
+  path.join('.claude', 'settings.json'),
+  path.join('.claude', 'settings.local.json'),
+];
+
+/**
+ * The project file whose hooks call the served hook tools (a Claude Code `mcp_tool` hook
+ * naming session_start, after_edit or before_stop), or undefined. `serve` lists the hook
+ * tools only then (or with --hook-tools): elsewhere a model would see three tools that
+ * only a hook should call.
+ */
+export function hookToolsCaller(root: string): string | undefined {
+  const tools = Object.values(HOOK_TOOLS).join('|');
+  const calls = new RegExp(`"tool"\\s*:\\s*"(${tools})"`);
+  for (const file of CLAUDE_SETTINGS) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      continue;
+    }
+    if (text.includes('"mcp_tool"') && calls.test(text)) return file;
+  }
+  return undefined;
 }
