@@ -78,11 +78,13 @@ interface HostFormat {
  * - Codex: `~/.codex/config.toml`, or `.codex/config.toml` in a trusted project,
  *   `[mcp_servers.<name>]` with `command`, `args` and `startup_timeout_sec` (10 s by
  *   default) (https://developers.openai.com/codex/mcp); no variables are expanded, and a
- *   stdio server inherits the session's working directory, so paths are relative.
+ *   stdio server without `cwd` inherits Codex's working directory (codex-rs mcp-client,
+ *   `new_stdio_client(program, args, env)` sets none), so paths are relative.
  * - Gemini CLI: `.gemini/settings.json` in the project or `~/.gemini/settings.json`,
  *   `mcpServers` (https://geminicli.com/docs/tools/mcp-server/); project settings apply when
- *   Gemini runs from the project's directory, where it starts the server; its `$VAR`
- *   expansion in settings names no project directory, so paths are relative.
+ *   Gemini runs from the project's directory (https://geminicli.com/docs/cli/configuration),
+ *   and a server without `cwd` starts there; its `$VAR` expansion in settings names no
+ *   project directory, so paths are relative.
  */
 const FORMATS: Record<HostName, HostFormat> = {
   'claude-code': {
