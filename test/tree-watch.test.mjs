@@ -15,6 +15,7 @@ import {
   envWithTools,
   hasCommand,
   makeRepo,
+  makeTempDir,
   runCli,
   toolContext,
 } from './fixtures/gates-support.mjs';
@@ -509,6 +510,21 @@ describe('tree watch', function () {
     watches = new TreeWatches();
     const print = await watches.fingerprint(root);
     expect(comparable(print)).to.deep.equal(comparable(await fingerprintTree(root)));
+  });
+
+  it('doctor says git is missing, not that the repository is, when git is not on PATH', function () {
+    if (process.platform === 'win32') this.skip(); // reason: a PATH of one directory, by symlink
+    const root = gitRepo(STARTING_FILES);
+    // A PATH that has node and no git.
+    const bin = makeTempDir();
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    const text = runCli(['doctor', '--root', root], {
+      env: { ...envWithTools(), PATH: bin },
+    }).stdout;
+    expect(text).to.match(/^tree: {4}not watched — git is not on the PATH \(spawn git ENOENT\)/m);
+    expect(text).to.include('install git, or put it on the PATH the server gets');
+    expect(text).not.to.include('no git repository');
+    expect(text).not.to.include('git init');
   });
 
   it('doctor says whether the root is watched', () => {
