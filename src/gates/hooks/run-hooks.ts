@@ -711,8 +711,11 @@ export async function runBeforeStop(
       (stop.loopFlag && session.state.lastStopBlock === null));
   const { block, reason, note, unchecked } = again ? verdictOf(call, ran, false) : probe;
   if (!ran.cancelled) session.state.lastStopBlock = block ? probe.errorsKey : null;
+  // A stop that follows one the host held back has told of what went unchecked: saying it
+  // again (Cursor sends it as the next prompt) would keep the agent going until the host's cap.
+  const tell = unchecked && !(stop.loopFlag && !block);
   return {
-    verdict: { block, reason, note, unchecked },
+    verdict: { block, reason, note, ...(tell ? { unchecked: true } : {}) },
     rows: ran.rows,
     newFindings: ran.newFindings,
     cancelled: ran.cancelled,
