@@ -87,10 +87,11 @@ const COLD_ONLY_OPTIONS = [
 const TSC_JSDOC_PARSING_MODE = 2;
 
 /**
- * Option sets whose source files are kept at once (two or three gates of one project, and
- * the set a tsconfig edit left behind); past it, the least recently used set goes.
+ * Option sets whose source files are kept at once (two gates of one project); past it, the
+ * least recently used set goes (a tsconfig edit leaves one behind). Each holds a program's
+ * syntax trees, lib files included: more would crowd the worker's memory cap.
  */
-const MAX_OPTION_SETS = 4;
+const MAX_OPTION_SETS = 2;
 
 /**
  * Options a source file is parsed and bound under, named even where a TypeScript version
@@ -105,7 +106,8 @@ const SOURCE_FILE_OPTIONS = ['target', 'module', 'moduleDetection', 'jsx'];
  * (read from this TypeScript's optionDeclarations, so a later version's new ones count;
  * TypeScript makes new source files when one of them changes, shouldCreateNewSourceFile),
  * each as written and as it takes effect (`strict` sets `alwaysStrict`; `module` sets
- * `moduleDetection`), and the options named above.
+ * `moduleDetection`), and the options named above; every option, where this TypeScript
+ * does not say.
  */
 function sourceFileOptionsKey(ts: TS, options: TypeScript.CompilerOptions): string {
   const declarations = (
@@ -117,12 +119,14 @@ function sourceFileOptionsKey(ts: TS, options: TypeScript.CompilerOptions): stri
       }[];
     }
   ).optionDeclarations;
+  // A TypeScript that does not say which options count: all of them do.
+  if (!Array.isArray(declarations)) return JSON.stringify(options);
   const names = new Set(SOURCE_FILE_OPTIONS);
   const effective = new Map<string, unknown>();
   const { getCompilerOptionValue } = ts as {
     getCompilerOptionValue?: (options: TypeScript.CompilerOptions, declaration: unknown) => unknown;
   };
-  for (const declaration of declarations ?? []) {
+  for (const declaration of declarations) {
     if (!declaration.affectsSourceFile && !declaration.affectsBindDiagnostics) continue;
     names.add(declaration.name);
     if (typeof getCompilerOptionValue === 'function')

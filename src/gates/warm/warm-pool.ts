@@ -381,11 +381,22 @@ class WarmWorker {
         sent = true;
         this.busy = true;
         this.lastUsed = Date.now();
-        const reply = await this.send(args);
-        if (reply.type !== 'exited') await this.endCall();
-        this.busy = false;
-        this.lastUsed = Date.now();
-        this.abandonedUntil(undefined);
+        let reply: Reply;
+        try {
+          reply = await this.send(args);
+          if (reply.type !== 'exited') await this.endCall();
+        } catch (error) {
+          // What the call started could not be made sure of: the worker goes.
+          void this.kill();
+          reply = {
+            type: 'exited',
+            reason: `the warm ${this.tool} worker could not end its call (${(error as Error)?.message ?? String(error)})`,
+          };
+        } finally {
+          this.busy = false;
+          this.lastUsed = Date.now();
+          this.abandonedUntil(undefined);
+        }
         if (answered) this.onAbandonedReply(this, reply);
         else answer(reply);
         if (!this.exited && !this.stopped && this.callers === 0) this.release();
