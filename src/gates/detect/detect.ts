@@ -5,6 +5,7 @@ import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
+import { objectOf, readSource } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
 import {
@@ -28,16 +29,12 @@ export interface Detection {
   notServed: NotServed[];
 }
 
-/** A JSON object file, or undefined when missing, unreadable or not an object. */
+/**
+ * A JSON object file, or undefined when missing, unreadable, past the source limits
+ * (source-document.ts) or not an object.
+ */
 export function readJson(file: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return objectOf(readSource(file, 'json'));
 }
 
 function readText(file: string): string | undefined {
@@ -240,13 +237,17 @@ export function detectGates(
     packageManager?: PackageManager;
   } = {},
 ): Detection {
-  const packageJson = readJson(path.join(root, 'package.json'));
+  const manifest = readSource(path.join(root, 'package.json'), 'json');
+  const packageJson = objectOf(manifest);
+  const notServed: NotServed[] = [];
+  // A package.json that is not read serves no script; the other sources still serve.
+  if (manifest && 'problem' in manifest)
+    notServed.push({ source: 'package.json', name: '(all scripts)', why: manifest.problem });
   const manager = packageJson
     ? (options.packageManager ?? detectPackageManager(root, packageJson))
     : null;
   const gates = packageJson && manager ? scriptGates(root, packageJson, manager) : [];
   const covered = coveredTools(gates, packageJson);
-  const notServed: NotServed[] = [];
   const coverage = new CheckCoverage();
   for (const gate of gates) coverScript(coverage, gate, packageJson);
   const texts = new Map<string, string | undefined>();

@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import { commandParser, planScript } from './scripts.js';
 import { CheckCoverage, type NotServed } from './tool-command.js';
+import { parseSource } from './source-document.js';
 
 /** One target of a Makefile or recipe of a justfile: what runs first, then its lines. */
 export interface RecipeTarget {
@@ -367,17 +368,15 @@ export function ruffConfigFixes(root: string): boolean {
 }
 
 /**
- * The tasks of a deno.json (`"lint": "deno lint"` or `{"command": …, "dependencies": […]}`).
- * deno.jsonc is read only when it parses as plain JSON (no comments, no trailing commas).
+ * The tasks of a deno.json (`"lint": "deno lint"` or `{"command": …, "dependencies": […]}`),
+ * or why it is not read. deno.jsonc is read only when it parses as plain JSON (no
+ * comments, no trailing commas).
  */
-export function parseDenoTasks(text: string): Map<string, RecipeTarget> {
+export function parseDenoTasks(text: string): Map<string, RecipeTarget> | string {
   const targets = new Map<string, RecipeTarget>();
-  let tasks: unknown;
-  try {
-    tasks = (JSON.parse(text) as { tasks?: unknown } | null)?.tasks;
-  } catch {
-    return targets;
-  }
+  const document = parseSource(text, 'json');
+  if ('problem' in document) return document.problem;
+  const tasks = (document.value as { tasks?: unknown } | null)?.tasks;
   if (!tasks || typeof tasks !== 'object') return targets;
   for (const [name, value] of Object.entries(tasks as Record<string, unknown>)) {
     const task =
@@ -400,7 +399,8 @@ export function parseDenoTasks(text: string): Map<string, RecipeTarget> {
 const RUNNERS: {
   runner: 'make' | 'just' | 'deno';
   files: string[];
-  parse: (text: string) => Map<string, RecipeTarget>;
+  /** The targets, or why the file is not read. */
+  parse: (text: string) => Map<string, RecipeTarget> | string;
   argv: (target: string) => string[];
 }[] = [
   {
@@ -445,6 +445,14 @@ export function recipeGates(
     const text = file === undefined ? undefined : readText(path.join(root, file));
     if (file === undefined || text === undefined) continue;
     const targets = parse(text);
+    if (typeof targets === 'string') {
+      notServed.push({
+        source: file,
+        name: `(all ${runner === 'deno' ? 'tasks' : 'targets'})`,
+        why: targets,
+      });
+      continue;
+    }
     for (const kind of CHECK_TARGETS) {
       for (const name of kind.names) {
         const target = targets.get(name);

@@ -1,8 +1,8 @@
-import { load } from 'js-yaml';
 import { TOOLS } from '../tools/index.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 import { splitChain } from './scripts.js';
 import { toolCheck, withArguments, type NotServed } from './tool-command.js';
+import { parseSource } from './source-document.js';
 
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
 
@@ -38,13 +38,9 @@ const text = (value: unknown): string | undefined =>
 
 /** The hooks of a .pre-commit-config.yaml, in order, or why it cannot be read. */
 export function parsePreCommitConfig(source: string): PreCommitHook[] | string {
-  let document: unknown;
-  try {
-    document = load(source);
-  } catch (error) {
-    return `it is not valid YAML (${(error as Error).message.split('\n')[0]})`;
-  }
-  const repos = (document as { repos?: unknown } | null)?.repos;
+  const document = parseSource(source, 'yaml');
+  if ('problem' in document) return document.problem;
+  const repos = (document.value as { repos?: unknown } | null)?.repos;
   if (!Array.isArray(repos)) return 'it has no `repos` list';
   // A frozen rev's tag lives in a YAML comment, which the parsed document no longer has.
   const frozen = new Map(

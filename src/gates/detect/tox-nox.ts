@@ -1,10 +1,10 @@
-import { parse as parseToml } from 'smol-toml';
 import { DEFAULT_TIMEOUT_MS, type GateSpec, type GateStep, type PathsMode } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import type { ProjectFacts } from '../tools/tool.js';
 import { TOOLS } from '../tools/index.js';
 import { bodyParser, readOnlyProgram, unwrap } from './makefile.js';
 import { splitChain } from './scripts.js';
+import { parseSource } from './source-document.js';
 import { toolCheck, type CheckCoverage, type NotServed } from './tool-command.js';
 
 /**
@@ -256,11 +256,8 @@ export function parseToxToml(config: Record<string, unknown>): EnvironmentComman
 }
 
 function tomlDocument(text: string): Record<string, unknown> | string {
-  try {
-    return parseToml(text) as Record<string, unknown>;
-  } catch (error) {
-    return `it is not valid TOML (${(error as Error).message.split('\n')[0]})`;
-  }
+  const document = parseSource(text, 'toml');
+  return 'problem' in document ? document.problem : (document.value as Record<string, unknown>);
 }
 
 /** The root's tox config, in tox's own order: tox.ini, then pyproject.toml's [tool.tox], then tox.toml. */
