@@ -10,6 +10,7 @@ import { detectPackageManager, scriptCommand, type PackageManager } from './pack
 import { leadingBuildStep } from './build-steps.js';
 import {
   classifyScript,
+  namesResultCache,
   planScript,
   silenceHidesOutput,
   toolsInBody,
@@ -107,13 +108,16 @@ function scriptGates(
     const runs = plan.steps
       ? `; runs ${plan.steps.map((step) => `\`${step.command.join(' ')}\``).join(', then ')}, each to the end`
       : '';
+    const cached = plan.steps?.some((step) => namesResultCache(step.command))
+      ? "; the tool's cache goes to a private temporary directory, never into the tree"
+      : '';
     const build = leadingBuildStep(script.body);
     const writes = build
       ? `; writes build outputs: it starts with the build step \`${build}\``
       : '';
     gates.push({
       name: gate,
-      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${writes}`,
+      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${cached}${writes}`,
       command: runScript(script.name),
       fix: pairedFix ? runScript(pairedFix.name) : null,
       parser: plan.parser,

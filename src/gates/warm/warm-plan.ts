@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ESLINT_CONFIGS } from '../tools/eslint.js';
 import { programName, toolOfProgram } from '../tools/index.js';
+import { withoutOptions } from '../tools/shared.js';
 import { splitChain } from '../detect/scripts.js';
 import { objectOf, readSource } from '../detect/source-document.js';
 import type { GateSpec } from '../gate-spec.js';
@@ -90,6 +91,10 @@ export function warmPlanOf(
     command = invocation;
   }
   const program = programName(command[0] ?? '');
+  // A cold run keeps the tool's result cache in a directory new for each run, so it
+  // answers as a run without the cache: so does the worker, which keeps none.
+  const cache = toolOfProgram(program)?.resultCache;
+  if (cache) command = withoutOptions(command, cache.on, [...cache.location, ...cache.settings]);
   const known = toolOfProgram(program)?.warm;
   if (known && 'cold' in known) return { warm: false, reason: `${program}: ${known.cold}` };
   const tool = warmToolOf(command);
