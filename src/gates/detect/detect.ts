@@ -231,8 +231,11 @@ function coverScript(
  * commands for checks no script or hook already runs; then Makefile and justfile targets
  * and deno.json tasks named like checks (makefile.ts); then tox environments and nox
  * sessions named like checks (tox-nox.ts). A later gate whose every command is a check an
- * earlier gate runs is not served (`notServed` says so), and a later gate whose name is
- * taken is named `<source>.<name>` (`pre-commit.ruff`, `make.lint`, `tox.lint`).
+ * earlier gate runs (the same tool, options that change findings and paths:
+ * tool-command.ts) is not served (`notServed` says so); one that runs a marker gate's
+ * check on fewer paths replaces that marker gate, which detection only guessed; and a
+ * later gate whose name is taken is named `<source>.<name>` (`pre-commit.ruff`,
+ * `make.lint`, `tox.lint`).
  */
 export function detectGates(
   root: string,
@@ -309,7 +312,7 @@ export function detectGates(
         hooks.gates.some((hook) => checkKey(hook.gate.command) === checkKey(gate.command))
       )
         continue;
-      coverage.add(gate.name, [gate.command]);
+      coverage.add(gate.name, [gate.command], { marker: { source: gate.source } });
       gates.push(markerGate(gate));
     }
   }
@@ -326,5 +329,12 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
-  return { gates, packageManager: manager, notServed };
+  // A marker gate whose check the project runs on fewer paths gives way to the project's.
+  const replaced = coverage.replacedMarkers();
+  notServed.push(...replaced.values());
+  return {
+    gates: gates.filter((gate) => replaced.get(gate.name)?.source !== gate.source),
+    packageManager: manager,
+    notServed,
+  };
 }

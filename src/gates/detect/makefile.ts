@@ -476,13 +476,17 @@ export function recipeGates(
         const gateName = names.has(name) ? `${runner}.${name}` : name;
         const command = argv(name);
         names.add(gateName);
-        coverage.add(gateName.slice(0, 60), runs);
+        coverage.add(gateName.slice(0, 60), runs, {
+          what: `the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}"`,
+        });
+        // After add: a marker gate this one replaces is no longer one both are served beside.
+        const alike = coverage.alike(runs);
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;
         gates.push({
           name: gateName.slice(0, 60),
-          description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}`,
+          description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}${alike ? `; ${alike}` : ''}`,
           command,
           fix: fix ? argv(fix) : null,
           parser: bodyParser(judged.body),

@@ -509,7 +509,10 @@ export function environmentGates(
       coverage.add(
         gateName,
         steps.map((step) => step.command),
+        { what: `the ${source.runner} ${label} "${envName}"` },
       );
+      const alike = coverage.alike(steps.map((step) => step.command));
+      if (alike) notes.push(alike);
       const single = steps.length === 1 ? steps[0]! : undefined;
       gates.push({
         name: gateName,
