@@ -2,11 +2,15 @@
 // only when tool, options that change findings and paths agree; otherwise both are served
 // under distinct names, or the project's narrower run replaces detection's whole-tree
 // guess, and `list` says why.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { createGateTools, detectGates } from '../dist/gates/index.js';
 import { checkIdentity } from '../dist/gates/detect/tool-command.js';
+import { pythonPattern } from '../dist/gates/detect/pre-commit.js';
 import {
   cleanupTemporary,
+  gitRepo,
   hasCommand,
   makeRepo,
   runCli,
@@ -142,5 +146,121 @@ describe('one gate per check (issue 29, item 4)', function () {
       'Makefile: target lint: it runs only checks already run by gate `ruff`',
       'tox.ini: tox env type: it runs only checks already run by gate `mypy`',
     ]);
+  });
+
+  describe("a pre-commit hook's files and exclude", () => {
+    const PRETTIER_HOOK = `repos:
+  - repo: https://github.com/pre-commit/mirrors-prettier
+    rev: v3.1.0
+    hooks:
+      - id: prettier
+        exclude: |
+          (?x)^(
+            legacy/.*|   # not ours
+            src/gen\\.js
+          )$
+`;
+
+    it('reads pre-commit patterns (Python regexes) as JavaScript ones, or says it cannot', () => {
+      const read = (pattern) => {
+        const js = pythonPattern(pattern);
+        return js && new RegExp(js.source, js.flags);
+      };
+      const verbose = read('(?x)^(\n  legacy/.*|  # comment\n  src/gen\\.js\n)$');
+      expect(['legacy/a.js', 'src/gen.js'].map((file) => verbose.test(file))).to.deep.equal([
+        true,
+        true,
+      ]);
+      expect(['src/gen.jsx', 'src/a.js'].map((file) => verbose.test(file))).to.deep.equal([
+        false,
+        false,
+      ]);
+      expect(read('(?i)^DOCS/').test('docs/x.md')).to.equal(true);
+      expect(read('^(?P<dir>a|b)/(?P=dir)\\Z').test('a/a')).to.equal(true);
+      expect(read('^(?P<dir>a|b)/(?P=dir)\\Z').test('a/a\n')).to.equal(false);
+      // A locale flag, a scoped flag group: JavaScript would read them otherwise.
+      expect(pythonPattern('(?L)^x')).to.equal(undefined);
+      expect(pythonPattern('^(?i:x)')).to.equal(undefined);
+    });
+
+    it("a prettier hook's exclude is applied: the clean tree passes, a finding outside it fails (real prettier)", async () => {
+      const root = gitRepo({
+        '.pre-commit-config.yaml': PRETTIER_HOOK,
+        '.prettierrc': '{}\n',
+        'src/a.js': 'export const a = 1;\n',
+        // Left out by the hook's exclude: unformatted, as the project keeps them.
+        'legacy/b.js': 'export const   b=2\n',
+        'src/gen.js': 'export const   c=2\n',
+      });
+      const { gates, notServed } = detectGates(root);
+      expect(notServed).to.deep.equal([]);
+      expect(gates.map((gate) => gate.name)).to.deep.equal(['format']);
+      // Before: the exclude was not applied and the clean tree failed on legacy/b.js and src/gen.js.
+      const clean = await findings(gates, root, 'format');
+      expect(clean, JSON.stringify(clean)).to.deep.include({ isError: false, findings: [] });
+      expect(gates[0].description).to.include(
+        "checks the files the pre-commit hook's exclude: (?x)^( legacy/.*| # not ours src/gen\\.js )$ selects with prettier's extensions",
+      );
+      fs.writeFileSync(path.join(root, 'src/a.js'), 'export const   a=1\n');
+      const dirty = await findings(gates, root, 'format');
+      expect(dirty.isError).to.equal(true);
+      expect(dirty.findings.map((line) => line.split(':')[0])).to.deep.equal(['src/a.js']);
+      // A call's paths are filtered alike: only excluded files is nothing checked, no pass.
+      const tool = createGateTools(gates, { root, env: envWithTools() })[0];
+      const excluded = await tool.run({ paths: ['legacy'] }, toolContext());
+      expect(excluded.structuredContent).to.deep.include({
+        status: 'nothing-checked',
+        passed: false,
+      });
+    });
+
+    it('two hooks of one tool with other options or files are two gates; the same hook twice is one', () => {
+      const root = makeRepo({
+        '.pre-commit-config.yaml': `repos:
+  - repo: https://github.com/pre-commit/mirrors-mypy
+    rev: v1.13.0
+    hooks:
+      - id: mypy
+      - id: mypy
+        alias: mypy-strict
+        args: [--strict]
+        files: ^(src|tests)/.*\\.pyi?$|^tools/
+      - id: mypy
+`,
+        'src/a.py': '',
+        'tests/b.py': '',
+        'tools/c.py': '',
+      });
+      const { gates, notServed } = detectGates(root);
+      expect(gates.map((gate) => gate.name)).to.deep.equal(['mypy', 'mypy.mypy-strict']);
+      expect(gates[1].command).to.include('--strict');
+      expect(gates[1].fileFilter.include).to.deep.equal({
+        source: '^(src|tests)/.*\\.pyi?$|^tools/',
+        flags: '',
+      });
+      expect(notServed.map((item) => item.why)).to.deep.equal([
+        'it runs the check of gate `mypy`, which an earlier hook gives',
+      ]);
+    });
+
+    it('a pattern that cannot be applied: the hook is not served, with why, and no marker checks what it leaves out', () => {
+      const root = makeRepo({
+        '.pre-commit-config.yaml': PRETTIER_HOOK.replace(
+          /exclude: \|[\s\S]*$/,
+          "exclude: '(?L)^legacy/'\n",
+        ),
+        '.prettierrc': '{}\n',
+        'src/a.js': 'export const a = 1;\n',
+      });
+      const { gates, notServed } = detectGates(root);
+      expect(gates).to.deep.equal([]);
+      expect(notServed).to.deep.equal([
+        {
+          source: '.pre-commit-config.yaml',
+          name: 'hook prettier',
+          why: "the hook's `exclude: (?L)^legacy/` cannot be applied (a pattern JavaScript reads otherwise): its check would fail on files the hook leaves out",
+        },
+      ]);
+    });
   });
 });

@@ -200,9 +200,14 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
     expect(byName.ruff.description).to.include('the hook fixes; the check only reads');
     expect(byName.ruff.description).to.include('leaves out `--fix`, `--exit-non-zero-on-fix`');
     expect(byName.ruff.paths).to.equal('append');
+    // No migrations directory for ruff's --extend-exclude: the hook's files are listed instead.
     expect(byName.ruff_format.description).to.include(
-      "the hook's `exclude: ^migrations/` is not applied",
+      "checks the files the pre-commit hook's exclude: ^migrations/ selects with ruff's extensions",
     );
+    expect(byName.ruff_format.fileFilter.exclude).to.deep.equal({
+      source: '^migrations/',
+      flags: '',
+    });
     expect(byName.mypy.description).to.include('the hook only reads; checks src, tests');
     expect(byName.mypy.paths).to.equal('none');
     // mypy's pin is its rev (its additional_dependencies are stubs, not mypy).

@@ -306,10 +306,15 @@ export function detectGates(
     if (!source) continue;
     for (const gate of tool.gates(project, source)) {
       if (tool.yieldsToScripts && (covered.has(tool.name) || hasName(gates, gate.name))) continue;
-      // The hook's gate is this check, with the hook's options and pinned version.
+      // The hook's gate is this check, with the hook's options and pinned version; a hook
+      // whose files cannot be applied keeps it out too (it would check what the hook does not).
+      const hookChecks = [
+        ...hooks.gates.map((hook) => hook.gate.command),
+        ...hooks.unappliedChecks,
+      ];
       if (
         checkKey(gate.command) !== undefined &&
-        hooks.gates.some((hook) => checkKey(hook.gate.command) === checkKey(gate.command))
+        hookChecks.some((command) => checkKey(command) === checkKey(gate.command))
       )
         continue;
       coverage.add(gate.name, [gate.command], { marker: { source: gate.source } });
