@@ -148,6 +148,26 @@ describe('one gate per check (issue 29, item 4)', function () {
     ]);
   });
 
+  it("a tox env's basepython or setenv makes its run its own check, and its description says it is not applied", () => {
+    const root = makeRepo({
+      'pyproject.toml': MYPY_CONFIG,
+      'tox.ini':
+        '[testenv:type]\nbasepython = python3.10\ncommands = mypy .\n' +
+        '[testenv:typing]\nsetenv =\n    MYPYPATH = stubs\ncommands = mypy .\n[testenv:types]\ncommands = mypy .\n',
+      'src/a.py': '',
+    });
+    const { gates, notServed } = detectGates(root);
+    expect(gates.map((gate) => gate.name)).to.deep.equal(['mypy', 'type', 'typing']);
+    expect(gates[1].description).to.include(
+      "tox's `basepython = python3.10` is not applied: the gate runs in the project's environment, and its checks are its own",
+    );
+    expect(gates[2].description).to.include('`setenv = MYPYPATH = stubs` is not applied');
+    // The same command with no environment of its own is the marker's check.
+    expect(notServed.map((item) => `${item.name}: ${item.why}`)).to.deep.equal([
+      'tox env types: it runs only checks already run by gate `mypy`',
+    ]);
+  });
+
   describe("a pre-commit hook's files and exclude", () => {
     const PRETTIER_HOOK = `repos:
   - repo: https://github.com/pre-commit/mirrors-prettier

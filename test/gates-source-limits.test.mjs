@@ -7,7 +7,15 @@ import { expect } from 'chai';
 import { detectGates, loadConfig } from '../dist/gates/index.js';
 import { parseSource, SOURCE_LIMITS } from '../dist/gates/detect/source-document.js';
 import { parsePreCommitConfig } from '../dist/gates/detect/pre-commit.js';
-import { cleanupTemporary, makeRepo, runCli } from './fixtures/gates-support.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CLI,
+  cleanupTemporary,
+  envWithTools,
+  makeRepo,
+  runCli,
+} from './fixtures/gates-support.mjs';
 
 /** Nine lists of nine aliases of the one before: 9^9 strings once expanded, 600 bytes written. */
 function aliasBomb(levels = 9) {
@@ -51,6 +59,29 @@ describe('gate sources are read within limits (issue 29, item 6)', function () {
     expect(listed.stdout).to.match(
       /\.pre-commit-config\.yaml: \(all hooks\) — \.pre-commit-config\.yaml is not read: .*alias/,
     );
+  });
+
+  it('a server started beside the alias bomb answers initialize and lists the other gates', async () => {
+    const root = makeRepo({
+      '.pre-commit-config.yaml': aliasBomb(),
+      'package.json': { name: 'x', scripts: { lint: 'eslint .' } },
+    });
+    const client = new Client({ name: 'source-limits-test', version: '0.0.1' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--root', root],
+      cwd: root,
+      env: envWithTools(),
+      stderr: 'pipe',
+    });
+    try {
+      // Before the limits the server never answered: the connect's own timeout ends it.
+      await client.connect(transport, { timeout: 20000 });
+      const { tools } = await client.listTools(undefined, { timeout: 20000 });
+      expect(tools.map((tool) => tool.name)).to.include('lint');
+    } finally {
+      await client.close();
+    }
   });
 
   it('counts aliases and their expansion, not only the text', () => {

@@ -126,6 +126,8 @@ export interface CheckIdentity {
   key: string;
   options: string[];
   paths: string[];
+  /** What its source's environment sets (a tox env's basepython, setenv), when anything. */
+  environment?: string;
 }
 
 export function checkIdentity(argv: readonly string[]): CheckIdentity | undefined {
@@ -178,6 +180,7 @@ export function checkIdentity(argv: readonly string[]): CheckIdentity | undefine
 function sameCheck(left: CheckIdentity, right: CheckIdentity): boolean {
   return (
     left.key === right.key &&
+    left.environment === right.environment &&
     left.options.join('\0') === right.options.join('\0') &&
     left.paths.join('\0') === right.paths.join('\0')
   );
@@ -217,11 +220,14 @@ export class CheckCoverage {
   add(
     gate: string,
     commands: readonly (readonly string[])[],
-    origin: { marker?: { source: string }; what?: string } = {},
+    origin: { marker?: { source: string }; what?: string; environment?: string } = {},
   ): void {
     for (const command of commands) {
-      const identity = checkIdentity(command);
-      if (identity === undefined) continue;
+      const found = checkIdentity(command);
+      if (found === undefined) continue;
+      // Run in another environment (a tox env's basepython), it is no other gate's check.
+      const identity =
+        origin.environment === undefined ? found : { ...found, environment: origin.environment };
       if (origin.what !== undefined && !origin.marker && identity.paths[0] !== '.')
         for (const check of this.checks)
           if (
@@ -229,6 +235,7 @@ export class CheckCoverage {
             !check.reliedOn &&
             !check.narrowedBy &&
             check.identity.key === identity.key &&
+            check.identity.environment === identity.environment &&
             check.identity.paths[0] === '.' &&
             check.identity.options.join('\0') === identity.options.join('\0')
           )
