@@ -234,6 +234,21 @@ describe('one gate per check (issue 29, item 4)', function () {
       });
     });
 
+    it('init does not write a gate whose files a config cannot say, and says why', () => {
+      const root = makeRepo({
+        '.pre-commit-config.yaml': PRETTIER_HOOK,
+        '.prettierrc': '{}\n',
+        Makefile: 'lint:\n\truff check .\n',
+      });
+      const result = runCli(['init', '--root', root]);
+      expect(result.code, result.stderr).to.equal(0);
+      const config = JSON.parse(fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8'));
+      expect(Object.keys(config.gates)).to.deep.equal(['lint']);
+      expect(result.stdout).to.include(
+        ".pre-commit-config.yaml: gate format — not written to mcp-gates.json: it checks the files the pre-commit hook's exclude:",
+      );
+    });
+
     it('two hooks of one tool with other options or files are two gates; the same hook twice is one', () => {
       const root = makeRepo({
         '.pre-commit-config.yaml': `repos:
