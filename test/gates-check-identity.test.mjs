@@ -126,6 +126,18 @@ describe('one gate per check (issue 29, item 4)', function () {
     expect(served, JSON.stringify(served)).to.deep.include({ isError: false, findings: [] });
   });
 
+  it('a target that may write never replaces the read-only marker gate', () => {
+    const root = makeRepo({
+      'pyproject.toml': MYPY_CONFIG,
+      Makefile: 'typecheck:\n\tpip install -e .\n\tmypy src\n',
+      'src/a.py': '',
+    });
+    const { gates, notServed } = detectGates(root);
+    expect(gates.map((gate) => gate.name)).to.deep.equal(['mypy', 'typecheck']);
+    expect(gates[1].description).to.include('may write');
+    expect(notServed).to.deep.equal([]);
+  });
+
   it('the same check written twice is served once; a marker the project also runs whole stays', () => {
     const root = makeRepo({
       'pyproject.toml': `${MYPY_CONFIG}\n[tool.ruff]\n`,

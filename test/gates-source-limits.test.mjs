@@ -144,6 +144,19 @@ describe('gate sources are read within limits (issue 29, item 6)', function () {
     expect(detection.gates.map((gate) => gate.name)).to.include('ruff');
   });
 
+  it('a pyproject.toml past the size limit is read by no tool, and named once; a Makefile is still served', () => {
+    const filler = `# ${'x'.repeat(1000)}\n`.repeat(Math.ceil(SOURCE_LIMITS.bytes / 1000) + 10);
+    const root = makeRepo({
+      'pyproject.toml': `[tool.ruff]\n[tool.mypy]\n${filler}`,
+      Makefile: 'lint:\n\tflake8 .\n',
+    });
+    const { gates, notServed } = detectGates(root);
+    expect(gates.map((gate) => gate.name)).to.deep.equal(['lint']);
+    expect(notServed).to.have.length(1);
+    expect(notServed[0]).to.deep.include({ source: 'pyproject.toml', name: '(the whole file)' });
+    expect(notServed[0].why).to.match(/past the 4\.0 MB a gate source may be$/);
+  });
+
   it('TOML and JSON are bounded as YAML is: depth, and a deno.json that is not read is named', () => {
     expect(parseSource(`a = ${nested(200)}`, 'toml'))
       .to.have.property('problem')

@@ -5,7 +5,7 @@ import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
-import { objectOf, readSource } from './source-document.js';
+import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
 import {
@@ -36,14 +36,6 @@ export interface Detection {
  */
 export function readJson(file: string): Record<string, unknown> | undefined {
   return objectOf(readSource(file, 'json'));
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 interface ScriptInfo {
@@ -263,7 +255,13 @@ export function detectGates(
     root,
     packageJson,
     readText(relative) {
-      if (!texts.has(relative)) texts.set(relative, readText(path.join(root, relative)));
+      if (!texts.has(relative)) {
+        const text = readSourceText(path.join(root, relative));
+        // A file past the size limit is read by no tool and no source: list says so, once.
+        if (typeof text === 'object')
+          notServed.push({ source: relative, name: '(the whole file)', why: text.problem });
+        texts.set(relative, typeof text === 'object' ? undefined : text);
+      }
       return texts.get(relative);
     },
     exists: (relative) => fs.existsSync(path.join(root, relative)),

@@ -4,7 +4,7 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import { commandParser, planScript } from './scripts.js';
 import { CheckCoverage, type NotServed } from './tool-command.js';
-import { parseSource } from './source-document.js';
+import { parseSource, readSourceText as readText } from './source-document.js';
 
 /** One target of a Makefile or recipe of a justfile: what runs first, then its lines. */
 export interface RecipeTarget {
@@ -350,19 +350,11 @@ export function bodyParser(body: readonly string[]): string {
   return parsers.length > 0 ? combinedParserName(parsers) : 'generic';
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the root's ruff config applies fixes on `ruff check` (`fix = true`). */
 export function ruffConfigFixes(root: string): boolean {
   for (const name of ['ruff.toml', '.ruff.toml', 'pyproject.toml']) {
     const text = readText(path.join(root, name));
-    if (text && /^\s*fix\s*=\s*true\b/m.test(text)) return true;
+    if (typeof text === 'string' && /^\s*fix\s*=\s*true\b/m.test(text)) return true;
   }
   return false;
 }
@@ -444,7 +436,7 @@ export function recipeGates(
     const file = files.find((name) => fs.existsSync(path.join(root, name)));
     const text = file === undefined ? undefined : readText(path.join(root, file));
     if (file === undefined || text === undefined) continue;
-    const targets = parse(text);
+    const targets = typeof text === 'string' ? parse(text) : text.problem;
     if (typeof targets === 'string') {
       notServed.push({
         source: file,
@@ -476,9 +468,14 @@ export function recipeGates(
         const gateName = names.has(name) ? `${runner}.${name}` : name;
         const command = argv(name);
         names.add(gateName);
-        coverage.add(gateName.slice(0, 60), runs, {
-          what: `the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}"`,
-        });
+        // Only a read-only target replaces a marker gate's check (never one that may write).
+        coverage.add(
+          gateName.slice(0, 60),
+          runs,
+          judged.readOnly
+            ? { what: `the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}"` }
+            : {},
+        );
         // After add: a marker gate this one replaces is no longer one both are served beside.
         const alike = coverage.alike(runs);
         const writes = judged.readOnly

@@ -100,19 +100,25 @@ export function parseSource(text: string, format: SourceFormat): SourceDocument 
 }
 
 /**
+ * A source file's text, or why it is not read (past the size limit, asked before it is
+ * read); undefined when the file is missing or unreadable.
+ */
+export function readSourceText(file: string): string | { problem: string } | undefined {
+  try {
+    const tooLarge = sizeProblem(fs.statSync(file).size);
+    return tooLarge === undefined ? fs.readFileSync(file, 'utf8') : { problem: tooLarge };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A source file's document, read within SOURCE_LIMITS (its size asked before it is read),
  * or why not; undefined when the file is missing or unreadable.
  */
 export function readSource(file: string, format: SourceFormat): SourceDocument | undefined {
-  let text: string;
-  try {
-    const { size } = fs.statSync(file);
-    if (size > SOURCE_LIMITS.bytes) return { problem: tooLarge(size) };
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return parseSource(text, format);
+  const text = readSourceText(file);
+  return typeof text === 'string' ? parseSource(text, format) : text;
 }
 
 /** A JSON object a source holds, or undefined when it holds another value or is not read. */
