@@ -53,6 +53,25 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
     );
   });
 
+  it('a `tsc --incremental --noEmit` script keeps its build info out of the tree (real tsc)', async () => {
+    const root = makeRepo({
+      'package.json': { name: 'x', scripts: { check: 'tsc --incremental --noEmit' } },
+      'tsconfig.json': { compilerOptions: { strict: true }, include: ['src'] },
+      'src/a.ts': 'export const a: number = "one";\n',
+    });
+    const [gate] = detectGates(root).gates;
+    expect(gate.steps.map((step) => step.command.join(' '))).to.deep.equal([
+      'tsc --incremental --noEmit',
+    ]);
+    const before = treeSnapshot(root);
+    const result = await runGate(gate, false, {}, toolContext(), { root, env: envWithTools() });
+    // Before: tsc wrote tsconfig.tsbuildinfo into the root, and the gate failed on that.
+    expect(treeSnapshot(root)).to.deep.equal(before);
+    expect(findingLines(result)).to.deep.equal([
+      "src/a.ts:1 TS2322 Type 'string' is not assignable to type 'number'.",
+    ]);
+  });
+
   describe('real ESLint and Prettier scripts with --cache', () => {
     let root;
     let gates;
