@@ -477,7 +477,7 @@ export function recipeGates(
             : {},
         );
         // After add: a marker gate this one replaces is no longer one both are served beside.
-        const alike = coverage.alike(runs);
+        const alike = coverage.alike(gateName.slice(0, 60), runs);
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;

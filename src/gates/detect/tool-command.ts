@@ -176,6 +176,15 @@ export function checkIdentity(argv: readonly string[]): CheckIdentity | undefine
   return { key: `${tool.name}:${subcommand ?? ''}`, options: options.sort(), paths: named };
 }
 
+/** A check's options, paths and environment, for a description. */
+function describeCheck(identity: CheckIdentity): string {
+  return [
+    identity.options.length > 0 ? identity.options.join(' ') : 'no options',
+    `paths ${identity.paths.join(', ')}`,
+    ...(identity.environment !== undefined ? [identity.environment] : []),
+  ].join('; ');
+}
+
 /** Whether two identities are one check. */
 function sameCheck(left: CheckIdentity, right: CheckIdentity): boolean {
   return (
@@ -271,26 +280,32 @@ export class CheckCoverage {
   }
 
   /**
-   * For a served gate's description: the earlier gates that run the same tools' checks
-   * with other options or paths (`gate \`mypy\` runs mypy with other options or paths`),
+   * For a served gate's description (after `add`): the other gates that run the same
+   * tools' checks with other options, paths or environment (`gate \`mypy\` runs mypy with other options or paths`),
    * so `list` says why both are served; undefined when none does.
    */
-  alike(commands: readonly (readonly string[])[]): string | undefined {
+  alike(gate: string, commands: readonly (readonly string[])[]): string | undefined {
     const notes: string[] = [];
     for (const command of commands) {
-      const identity = checkIdentity(command);
+      const found = checkIdentity(command);
+      const identity = this.checks.find(
+        (check) =>
+          check.gate === gate &&
+          found &&
+          sameCheck({ ...check.identity, environment: undefined }, found),
+      )?.identity;
       if (identity === undefined) continue;
       const other = this.checks.find(
         (check) =>
+          check.gate !== gate &&
           !check.narrowedBy &&
           check.identity.key === identity.key &&
           !sameCheck(check.identity, identity),
       );
       if (!other) continue;
       const tool = identity.key.replace(/:$/, '').replace(':', ' ');
-      const options = identity.options.length > 0 ? identity.options.join(' ') : 'no options';
       notes.push(
-        `its ${tool} (${options}; paths ${identity.paths.join(', ')}) is not the check gate \`${other.gate}\` runs (${other.identity.options.join(' ') || 'no options'}; paths ${other.identity.paths.join(', ')}): both are served`,
+        `its ${tool} (${describeCheck(identity)}) is not the check gate \`${other.gate}\` runs (${describeCheck(other.identity)}): both are served`,
       );
     }
     return notes.length > 0 ? notes.join('; ') : undefined;

@@ -554,7 +554,10 @@ export function environmentGates(
           ...(environmentNote !== undefined ? { environment: environmentNote } : {}),
         },
       );
-      const alike = coverage.alike(steps.map((step) => step.command));
+      const alike = coverage.alike(
+        gateName,
+        steps.map((step) => step.command),
+      );
       if (alike) notes.push(alike);
       const single = steps.length === 1 ? steps[0]! : undefined;
       gates.push({
