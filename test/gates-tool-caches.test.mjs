@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { detectGates, runGate } from '../dist/gates/index.js';
 import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
+import { privateCaches } from '../dist/gates/run/private-caches.js';
 import {
   cleanupTemporary,
   envWithTools,
@@ -51,6 +52,34 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
     expect(gates.find((gate) => gate.name === 'lint').description).to.include(
       "the tool's cache goes to a private temporary directory, never into the tree",
     );
+  });
+
+  it("reaches a tool behind pnpm's shell shim: its version is read from the script the shim runs", () => {
+    // pnpm's node_modules/.bin entries are sh scripts, not links to the package's bin.
+    const root = makeRepo({
+      'node_modules/.pnpm/eslint@9.1.0/node_modules/eslint/package.json': {
+        name: 'eslint',
+        version: '9.1.0',
+      },
+      'node_modules/.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js': '',
+      'node_modules/.bin/eslint':
+        '#!/bin/sh\nbasedir=$(dirname "$(echo "$0" | sed -e \'s,\\\\,/,g\')")\nif [ -x "$basedir/node" ]; then\n  exec "$basedir/node"  "$basedir/../.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js" "$@"\nelse\n  exec node  "$basedir/../.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js" "$@"\nfi\n',
+    });
+    const shim = path.join(root, 'node_modules/.bin/eslint');
+    const caches = privateCaches(['eslint', '--cache', '--cache-location', '.cache/eslint', '.'], {
+      file: shim,
+      args: ['--cache', '--cache-location', '.cache/eslint', '.'],
+    });
+    try {
+      // Before: no version was found behind the shim, so nothing was redirected.
+      expect(caches.args).to.have.length(4);
+      expect(caches.args.slice(0, 1)).to.deep.equal(['--cache-location']);
+      expect(caches.args[1]).to.match(/mcp-gates-caches-.*[\\/]\.eslintcache$/);
+      // The user's place in the tree is dropped for the private one.
+      expect(caches.args.slice(2)).to.deep.equal(['--cache', '.']);
+    } finally {
+      caches.cleanup();
+    }
   });
 
   it('a `tsc --incremental --noEmit` script keeps its build info out of the tree (real tsc)', async () => {

@@ -31,11 +31,38 @@ function removeAtExit(directory: string): void {
   });
 }
 
-/** The version of the npm package `name` that holds `file` (its bin script), if it is one. */
+/** How many bytes of a bin entry are read for a shell shim's target. */
+const SHIM_HEAD_BYTES = 4096;
+
+/**
+ * The script a POSIX shell shim runs (pnpm's and cmd-shim's `.bin` entries: `exec node
+ * "$basedir/../.pnpm/typescript@6.0.3/node_modules/typescript/bin/tsc" "$@"`), or `file`
+ * itself when it is no such shim.
+ */
+function shimTarget(file: string): string {
+  let head: string;
+  let descriptor: number | undefined;
+  try {
+    descriptor = fs.openSync(file, 'r');
+    const buffer = Buffer.alloc(SHIM_HEAD_BYTES);
+    head = buffer.toString('utf8', 0, fs.readSync(descriptor, buffer, 0, SHIM_HEAD_BYTES, 0));
+  } catch {
+    return file;
+  } finally {
+    if (descriptor !== undefined) fs.closeSync(descriptor);
+  }
+  if (!head.startsWith('#!/bin/sh')) return file;
+  const target = [...head.matchAll(/"\$basedir\/([^"$]+)"/g)]
+    .map((match) => match[1]!)
+    .find((relative) => relative !== 'node');
+  return target === undefined ? file : path.resolve(path.dirname(file), target);
+}
+
+/** The version of the npm package `name` that holds `file` (its bin script, or a shim's), if it is one. */
 function packageVersionOf(file: string, name: string): string | undefined {
   let directory: string;
   try {
-    directory = path.dirname(fs.realpathSync(file));
+    directory = path.dirname(fs.realpathSync(shimTarget(fs.realpathSync(file))));
   } catch {
     return undefined;
   }
