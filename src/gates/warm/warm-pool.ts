@@ -437,6 +437,8 @@ class WarmWorker {
     if (deadline === undefined) return;
     this.abandonedTimer = setTimeout(() => {
       this.hungBecause = `its call, abandoned by its caller, was still running after ${this.abandonedLimitMs} ms`;
+      // Told now, not when the exit is read: the next call may come first.
+      this.onAbandonedReply(this, { type: 'exited', reason: this.hungBecause });
       void this.kill();
     }, deadline - Date.now());
     this.abandonedTimer.unref();
