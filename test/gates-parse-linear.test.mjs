@@ -198,22 +198,27 @@ describe(`gate output in linear time (${SMALL / 1024} KiB vs ${LARGE / 1024} KiB
   it('a cancellation ends a worker parse at once, with an incomplete result', async () => {
     const request = shortLines();
     // The same parse left to finish, on this machine now: "at once" is well before that.
-    let started = performance.now();
-    const whole = await parseGateOutput(request);
-    const wholeMs = performance.now() - started;
-    expect(whole.parsed.incomplete, whole.parsed.note).to.not.equal(true);
-    const controller = new AbortController();
-    started = performance.now();
-    const pending = parseGateOutput(request, controller.signal);
-    setTimeout(() => controller.abort(), 5);
-    const step = await pending;
-    const cancelledMs = performance.now() - started;
-    // Measured: 7 to 11 ms cancelled against 450 to 600 ms whole.
-    expect(cancelledMs, `cancelled after ${cancelledMs} ms, whole parse ${wholeMs} ms`).to.be.below(
-      wholeMs / 2,
-    );
-    expect(step.parsed).to.include({ passed: false, incomplete: true });
-    expect(step.parsed.note).to.match(/cancelled/);
+    // Up to three tries, each whole parse beside its cancelled one: a busy machine can
+    // stall one cancellation (a parse that ignores it is never quick, in any try).
+    const tries = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      let started = performance.now();
+      const whole = await parseGateOutput(request);
+      const wholeMs = performance.now() - started;
+      expect(whole.parsed.incomplete, whole.parsed.note).to.not.equal(true);
+      const controller = new AbortController();
+      started = performance.now();
+      const pending = parseGateOutput(request, controller.signal);
+      setTimeout(() => controller.abort(), 5);
+      const step = await pending;
+      const cancelledMs = performance.now() - started;
+      expect(step.parsed).to.include({ passed: false, incomplete: true });
+      expect(step.parsed.note).to.match(/cancelled/);
+      tries.push(`cancelled after ${cancelledMs} ms, whole parse ${wholeMs} ms`);
+      // Measured: 7 to 11 ms cancelled against 450 to 600 ms whole.
+      if (cancelledMs < wholeMs / 2) return;
+    }
+    expect.fail(`no cancellation ended in under half the whole parse: ${tries.join('; ')}`);
   });
 });
 
