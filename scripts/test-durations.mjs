@@ -31,12 +31,14 @@ for (const test of tests) {
 }
 for (const file of report.files ?? []) {
   const entry = byFile.get(file.file) ?? { file: file.file, testMs: 0, tests: 0, failed: 0 };
-  Object.assign(entry, { wallMs: file.wallMs, hookMs: file.hookMs });
+  // Under --parallel a file's events arrive replayed: its wall time means nothing there.
+  Object.assign(entry, { wallMs: file.wallMs >= 0 ? file.wallMs : undefined, hookMs: file.hookMs });
   byFile.set(file.file, entry);
 }
 
 const seconds = (ms) => (ms === undefined ? '-' : (ms / 1000).toFixed(1));
-const files = [...byFile.values()].sort((a, b) => (b.wallMs ?? b.testMs) - (a.wallMs ?? a.testMs));
+const spent = (file) => file.wallMs ?? file.testMs + (file.hookMs ?? 0);
+const files = [...byFile.values()].sort((a, b) => spent(b) - spent(a));
 const wall = report.wallMs ?? report.stats?.duration;
 const testTotal = tests.reduce((sum, test) => sum + test.ms, 0);
 console.log(
