@@ -83,6 +83,14 @@ const MAX_WARNINGS_LINT = {
 /** main.ts with only an old warning (a TODO): under --max-warnings 0 lint fails on it. */
 const MAIN_WITH_OLD_WARNING = "// TODO: an old one\nexport const label: string = 'main';\n";
 const MAIN_CLEAN = "export const label: string = 'main';\n";
+/** --max-warnings 1: one warning is allowed; main.ts with two old warnings fails it at the start. */
+const MAX_ONE_WARNING_LINT = {
+  lint: {
+    ...MAX_WARNINGS_LINT.lint,
+    command: ['eslint', '--max-warnings', '1', '--format', 'json', '.'],
+  },
+};
+const MAIN_WITH_TWO_OLD_WARNINGS = `// TODO: an old one\n// TODO: another\n${MAIN_CLEAN}`;
 
 function addTodo(root) {
   const file = path.join(root, 'src', 'math.ts');
@@ -115,15 +123,18 @@ describe('hooks: the verdict is the gate’s', function () {
     expect(again.verdict.note).to.match(/not blocking again/);
   });
 
-  it('a new warning under a gate that passes does not block; one under a gate that already failed at the session start does not either, and says so', async () => {
+  it('a new warning under a gate that passes does not block; under --max-warnings 1 already failed at the session start it does not either, and says so; under --max-warnings 0 it blocks', async () => {
     // Without --max-warnings the gate passes with warnings: nothing blocks.
     const passing = committedRepo({ mainTs: MAIN_CLEAN });
     const plain = await runAfterEdit(hookRequest(passing), [addTodo(passing)]);
     expect(plain.verdict.block).to.equal(false);
     expect(plain.verdict.note).to.match(/1 new warning, no new error/);
 
-    // Failing at the start on an old warning: the new one is no new failure.
-    const failing = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_WITH_OLD_WARNING });
+    // Failing at the start on old warnings past --max-warnings 1: the new one is no new failure.
+    const failing = committedRepo({
+      gates: MAX_ONE_WARNING_LINT,
+      mainTs: MAIN_WITH_TWO_OLD_WARNINGS,
+    });
     const session = new HookSession();
     const request = hookRequest(failing, session);
     expect(await startSession(request)).to.equal('started');
@@ -132,6 +143,16 @@ describe('hooks: the verdict is the gate’s', function () {
     const edit = await runAfterEdit(request, [addTodo(failing)]);
     expect(edit.verdict.block, edit.verdict.reason).to.equal(false);
     expect(edit.verdict.note).to.match(/lint failed before the session's findings too/);
+
+    // Under --max-warnings 0 every warning fails the gate: a new one blocks even where old
+    // warnings already failed it (fixing those would still leave the gate failing on it).
+    const strict = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_WITH_OLD_WARNING });
+    const strictSession = new HookSession();
+    const strictRequest = hookRequest(strict, strictSession);
+    await startSession(strictRequest);
+    await strictSession.priming;
+    const strictEdit = await runAfterEdit(strictRequest, [addTodo(strict)]);
+    expect(strictEdit.verdict.block, strictEdit.verdict.note).to.equal(true);
 
     // Passing at the start: the same edit blocks.
     const clean = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_CLEAN });

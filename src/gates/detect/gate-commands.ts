@@ -26,6 +26,8 @@ export interface GateCommands {
    * runner we do not expand): it may read any file.
    */
   opaque: boolean;
+  /** A tool it runs fails on any warning (`--max-warnings 0`): a new warning fails the gate. */
+  warningsFail: boolean;
 }
 
 /** Programs that check nothing (messages, moves): they neither add a tool nor make a check opaque. */
@@ -59,6 +61,7 @@ function readScripts(directory: string): Record<string, unknown> | undefined {
 class Reader {
   readonly tools = new Map<string, ToolDescriptor>();
   opaque = false;
+  warningsFail = false;
 
   constructor(private readonly directory: string) {}
 
@@ -75,8 +78,10 @@ class Reader {
       return;
     }
     const tool = toolOfCommand(words);
-    if (tool) this.tools.set(tool.name, tool);
-    else this.opaque = true;
+    if (tool) {
+      this.tools.set(tool.name, tool);
+      if (tool.warningsFail?.(words)) this.warningsFail = true;
+    } else this.opaque = true;
   }
 
   script(name: string, depth: number): void {
@@ -114,5 +119,9 @@ export function gateCommands(gate: GateSpec, root: string): GateCommands {
   const reader = new Reader(directory);
   for (const command of gate.steps ? gate.steps.map((step) => step.command) : [gate.command])
     reader.command(command, 0);
-  return { tools: [...reader.tools.values()], opaque: reader.opaque };
+  return {
+    tools: [...reader.tools.values()],
+    opaque: reader.opaque,
+    warningsFail: reader.warningsFail,
+  };
 }

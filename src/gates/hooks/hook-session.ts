@@ -51,6 +51,12 @@ export interface SessionState {
    * included, and a first-seen finding on a line changed since is new.
    */
   startCommit?: string | null;
+  /**
+   * The commit "new" is judged against for the whole session, fixed by its first call: the
+   * start, or for a session whose first call was no session_start, the merge base then
+   * (work committed before that call counts as the session's). null: none (no git).
+   */
+  sinceCommit?: string | null;
 }
 
 /** The gate run on the session's start tree (a private copy in `root`), over `scope`. */
@@ -207,9 +213,9 @@ function isSessionState(value: unknown): value is SessionState {
     typeof state.gates === 'object' &&
     state.gates !== null &&
     (state.lastStopBlock === null || typeof state.lastStopBlock === 'string') &&
-    (state.startCommit === undefined ||
-      state.startCommit === null ||
-      typeof state.startCommit === 'string')
+    [state.startCommit, state.sinceCommit].every(
+      (commit) => commit === undefined || commit === null || typeof commit === 'string',
+    )
   );
 }
 

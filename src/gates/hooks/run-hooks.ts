@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../../server/tool.js';
 import { inParallel } from '../check-tool.js';
+import { gateCommands } from '../detect/gate-commands.js';
 import type { GateSpec } from '../gate-spec.js';
 import { GatesError } from '../gates-error.js';
 import type { Finding } from '../report/finding.js';
@@ -248,7 +249,11 @@ async function runPlanned(call: HookCall): Promise<
         rule: `${planned.gate.name}:${finding.rule ?? ''}`,
       }));
       newFindings.push(...named);
-      blocking.push(...named.filter((finding) => newFailure || finding.severity === 'error'));
+      // Under `--max-warnings 0` a warning fails the gate as an error does, whatever else fails it.
+      const strict = gateCommands(planned.gate, options.root).warningsFail;
+      blocking.push(
+        ...named.filter((finding) => newFailure || strict || finding.severity === 'error'),
+      );
       rows.push({
         gate: planned.gate.name,
         status,
@@ -499,17 +504,25 @@ export interface HookRequest {
 async function sessionSince(request: HookRequest, base?: string): Promise<string | undefined> {
   const { session, options } = request;
   const envOption = options.env ? { env: options.env } : {};
-  if (session.state.startCommit !== undefined) return session.state.startCommit ?? undefined;
-  session.state.startCommit = await headCommitOf(options.root, envOption);
+  const { state } = session;
+  if (state.sinceCommit !== undefined) return state.sinceCommit ?? undefined;
+  // A session kept by an older version has its start only: new is judged against it.
+  if (state.startCommit !== undefined) {
+    state.sinceCommit = state.startCommit;
+    return state.startCommit ?? undefined;
+  }
+  state.startCommit = await headCommitOf(options.root, envOption);
+  state.sinceCommit = state.startCommit;
   const against = base ?? (await defaultBase(options.root, envOption));
   if (against !== undefined) {
     try {
-      return (await mergeBaseOf(options.root, against, envOption)) ?? undefined;
+      state.sinceCommit =
+        (await mergeBaseOf(options.root, against, envOption)) ?? state.sinceCommit;
     } catch (error) {
       if (!(error instanceof ChangedFilesError)) throw error;
     }
   }
-  return session.state.startCommit ?? undefined;
+  return state.sinceCommit ?? undefined;
 }
 
 /**
@@ -528,10 +541,17 @@ function realRooted(request: HookRequest): HookRequest {
     : { ...request, options: { ...request.options, root } };
 }
 
-/** Records the session's start (HEAD now) where nothing was recorded yet; for a cold prompt hook. */
+/**
+ * Records the session's start (HEAD now) where nothing was recorded yet, as the commit new
+ * is judged against: the session begins here (its prompt hook), so nothing before is its.
+ */
 export async function recordSessionStart(given: HookRequest): Promise<void> {
   const request = realRooted(given);
-  await sessionSince(request);
+  const { state } = request.session;
+  if (state.startCommit !== undefined || state.sinceCommit !== undefined) return;
+  const envOption = request.options.env ? { env: request.options.env } : {};
+  state.startCommit = await headCommitOf(request.options.root, envOption);
+  state.sinceCommit = state.startCommit;
 }
 
 /**
@@ -545,7 +565,7 @@ export async function startSession(given: HookRequest): Promise<'started' | 'alr
   const request = realRooted(given);
   const { session } = request;
   const started = session.started;
-  await sessionSince(request);
+  await recordSessionStart(request);
   if (started) return 'already started';
   const call: HookCall = {
     kind: 'after-edit',

@@ -2,7 +2,13 @@ import path from 'node:path';
 import { eslintJsonParser } from '../parsers/eslint-json.js';
 import { eslintStylishParser } from '../parsers/stylish.js';
 import { eslintEntry } from '../warm/warm-entry.js';
-import { entryProblem, lintScriptKind, optionValue, SCRIPT_EXTENSIONS } from './shared.js';
+import {
+  entryProblem,
+  lintScriptKind,
+  maxWarningsZero,
+  optionValue,
+  SCRIPT_EXTENSIONS,
+} from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 import { TSCONFIG_NAME } from './tsc.js';
 
@@ -73,6 +79,7 @@ export const eslint: ToolDescriptor = {
   },
   outputs: [{ parser: eslintJsonParser, machineFormat: true }, { parser: eslintStylishParser }],
   // Type-aware rules read the tsconfig; .eslintignore and eslintrc files in subdirectories.
+  warningsFail: maxWarningsZero,
   configNames: [/^\.eslintignore$/, /^\.eslintrc(\..+)?$/, /^eslint\.config\./, TSCONFIG_NAME],
   script: {
     textParser: eslintStylishParser.name,

@@ -58,6 +58,12 @@ export function withoutOptions(
   return kept;
 }
 
+/** `--max-warnings 0` (or `=0`): the check fails on any warning (ESLint, stylelint, oxlint). */
+export function maxWarningsZero(argv: readonly string[]): boolean {
+  const value = optionValue(argv, '--max-warnings');
+  return value !== undefined && Number(value) === 0;
+}
+
 /** Whether argv already sets `option` (`--opt value` or `--opt=value`). */
 export function setsOption(argv: readonly string[], ...options: string[]): boolean {
   return argv.some((word) =>

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { stylelintJsonParser } from '../parsers/stylelint-json.js';
 import { stylelintParser } from '../parsers/stylish.js';
-import { installedMajor, lintScriptKind, NEVER_CHECKED, optionValue } from './shared.js';
+import {
+  installedMajor,
+  lintScriptKind,
+  maxWarningsZero,
+  NEVER_CHECKED,
+  optionValue,
+} from './shared.js';
 import type { ProjectFacts, ToolDescriptor } from './tool.js';
 
 const STYLELINT_CONFIGS = [
@@ -111,6 +117,7 @@ export const stylelint: ToolDescriptor = {
   ],
   resultCache: { on: ['--cache'], location: ['--cache-location'], settings: ['--cache-strategy'] },
   outputs: [{ parser: stylelintJsonParser, machineFormat: true }, { parser: stylelintParser }],
+  warningsFail: maxWarningsZero,
   configNames: [/^\.stylelintignore$/, /^\.stylelintrc(\..+)?$/, /^stylelint\.config\./],
   script: {
     textParser: stylelintParser.name,

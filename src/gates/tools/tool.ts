@@ -45,6 +45,11 @@ export interface ToolDescriptor {
    */
   configNames?: readonly RegExp[];
   /**
+   * Whether a check run with these arguments fails on any warning (`--max-warnings 0`):
+   * a hook then blocks on a new warning as on a new error.
+   */
+  warningsFail?(argv: readonly string[]): boolean;
+  /**
    * The word of its marker command that stands for the whole tree (a glob, for a tool
    * that takes no `.`): a call's paths replace it where it stands, so options and negated
    * globs after it stay (markdownlint-cli2 applies a negation only to the globs before it).
