@@ -1,0 +1,138 @@
+// Issue 28, item 7: seeded agent sessions against every gate shape, each hook decision
+// compared with cold runs of the gates. A session edits (adds and removes errors, warnings,
+// type errors, unformatted code; new files named with spaces, non-ASCII or a leading `-`),
+// deletes a module another imports, renames and moves, commits on main or a feature
+// branch, switches branches, turns on an ESLint rule or a tsconfig option, runs a codemod
+// over 1,000+ files; with or without session_start, through a symlinked root or not. The
+// shapes (test/fixtures/session/session-fixture.mjs): package.json scripts of one command,
+// a split chain, a Makefile target, pre-commit hooks, mcp-gates.json, eslint
+// --max-warnings 0. The hooks run in-process as the server's channel runs them (warm) or
+// through `mcp-gates hook --host H` (cold), the session kept in the per-root cache between
+// calls either way. Ground truth: each gate run cold on the session-start tree and on the
+// tree of the decision; "new" is by content (gate, rule, message, file as named at the
+// start, the line's text), never by line number.
+// - after_edit reports every finding the cold gates show in the edited files that was not
+//   there at session start;
+// - before_stop blocks whenever the cold gates on the tree show a new error (a new warning
+//   of a gate that fails on warnings) or a gate that passed at session start fails.
+// Quick by default (fixed sessions, no codemod). SESSION_LONG=1 runs a seeded session per
+// shape and more (SESSION_SEEDS, SESSION_STEPS, SESSION_BIG: the codemod's size, 1001 in
+// the long mode), SESSION_SEED=<n> replays one seed, SESSION_REPLAY=<json> a step list
+// printed by a failure, SESSION_MINIMIZE=1 shrinks a failing session's steps to the fewest
+// that still show each mismatch, SESSION_LOG=1 prints every step.
+import { expect } from 'chai';
+import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { seededRandom } from './fixtures/warm/sequence.mjs';
+import { mismatchClass, runSession } from './fixtures/session/session-run.mjs';
+import { SHAPES } from './fixtures/session/session-fixture.mjs';
+
+const LONG = process.env.SESSION_LONG === '1';
+const FIRST_SEED = Number(process.env.SESSION_SEED ?? 2807);
+const SEEDS = process.env.SESSION_SEED
+  ? 1
+  : Number(process.env.SESSION_SEEDS ?? Object.keys(SHAPES).length * 2);
+const STEPS = Number(process.env.SESSION_STEPS ?? (LONG ? 14 : 5));
+const BIG = Number(process.env.SESSION_BIG ?? (LONG ? 1001 : 0));
+const SHAPE_NAMES = Object.keys(SHAPES);
+
+/** A seed's session: its shape (each in turn), and the rest drawn from the seed. */
+function planOf(seed) {
+  const random = seededRandom(seed * 7919);
+  return {
+    shape: process.env.SESSION_SHAPE ?? SHAPE_NAMES[seed % SHAPE_NAMES.length],
+    sessionStart: random() < 0.5,
+    feature: random() < 0.4,
+    symlinked: random() < 0.3,
+    cliStart: random() < 0.2,
+    cliStop: random() < 0.2,
+    stopHost: ['claude-code', 'codex', 'cursor', 'gemini'][Math.floor(random() * 4)],
+  };
+}
+
+/**
+ * The quick sessions (npm test), seeds picked for what they draw: the commonest shape with
+ * session_start on main (a type error, a commit on main, a delete of an imported module,
+ * another commit); mcp-gates.json on a feature branch through a symlinked root without
+ * session_start (an error in `-dash.js`, a delete of an imported module, a new branch),
+ * its stop through `mcp-gates hook`.
+ */
+const QUICK = [
+  { seed: 2806, plan: { shape: 'scripts', sessionStart: true }, count: 4 },
+  {
+    seed: 2898,
+    plan: { shape: 'configured', feature: true, symlinked: true, cliStop: true, stopHost: 'codex' },
+    count: 3,
+  },
+];
+
+const began = Date.now();
+const log =
+  process.env.SESSION_LOG === '1'
+    ? (line) => console.log(`[${((Date.now() - began) / 1000).toFixed(1)} s] ${line}`)
+    : () => {};
+
+/** A session's report: its plan and steps as a replay, and each mismatch with the step it was found at. */
+function report(label, plan, result) {
+  const replay = JSON.stringify({ plan, steps: result.steps });
+  return [
+    `${label}: ${result.mismatches.length} mismatch(es) (${plan.shape})`,
+    ...result.mismatches.map((mismatch) => `  step ${mismatch.at}: ${JSON.stringify(mismatch)}`),
+    `  replay: SESSION_REPLAY='${replay.replaceAll("'", "'\\''")}' npx mocha test/hooks-session-differential.test.mjs`,
+  ].join('\n');
+}
+
+/**
+ * The fewest steps that still show a class of mismatch: each step dropped in turn (from
+ * the last), kept out when the class still shows. Each try runs the session again.
+ */
+async function minimize(plan, steps, wanted) {
+  let kept = steps.slice(0, -1);
+  for (let index = kept.length - 1; index >= 0; index -= 1) {
+    const trial = kept.filter((_, at) => at !== index);
+    const result = await runSession(plan, { steps: trial });
+    if (result.mismatches.some((mismatch) => mismatchClass(mismatch) === wanted)) kept = trial;
+  }
+  return kept;
+}
+
+async function check(label, plan, options) {
+  const result = await runSession(plan, { ...options, log });
+  // Answers beyond what the truth asks (an old finding reported as new, a stop that
+  // blocks on nothing new, a file named outside the root) are printed, not failed.
+  for (const extra of result.extras) log(`  beyond the truth: ${JSON.stringify(extra)}`);
+  if (result.mismatches.length === 0) return;
+  const lines = [report(label, plan, result)];
+  if (process.env.SESSION_MINIMIZE === '1')
+    for (const wanted of new Set(result.mismatches.map(mismatchClass))) {
+      const steps = await minimize(plan, result.steps, wanted);
+      lines.push(`  minimal for "${wanted}": SESSION_REPLAY='${JSON.stringify({ plan, steps })}'`);
+    }
+  console.log(lines.join('\n'));
+  expect(result.mismatches, `${label}: see the replay above`).to.deep.equal([]);
+}
+
+describe('hook sessions: every decision against cold runs of the gates (issue 28)', function () {
+  this.timeout(1200000);
+  afterEach(cleanupTemporary);
+
+  if (process.env.SESSION_REPLAY) {
+    const { plan, steps } = JSON.parse(process.env.SESSION_REPLAY);
+    it(`replay: ${steps.length} steps on ${plan.shape}`, () =>
+      check('replay', plan, {
+        steps: steps.filter((step, index) => index < steps.length - 1 || step.do !== 'stop'),
+      }));
+    return;
+  }
+  if (!LONG && !process.env.SESSION_SEED) {
+    for (const { seed, plan, count } of QUICK)
+      it(`seed ${seed} (${plan.shape}): ${count} steps, every decision as the cold gates say`, () =>
+        check(`seed ${seed}`, plan, { seed, count, cli: 0, big: BIG }));
+    return;
+  }
+  for (let index = 0; index < SEEDS; index += 1) {
+    const seed = FIRST_SEED + index;
+    const plan = planOf(seed);
+    it(`seed ${seed} (${plan.shape}): ${STEPS} steps, every decision as the cold gates say`, () =>
+      check(`seed ${seed}`, plan, { seed, count: STEPS, big: BIG }));
+  }
+});
