@@ -27,10 +27,10 @@ import { mismatchClass, runSession } from './fixtures/session/session-run.mjs';
 import { SHAPES } from './fixtures/session/session-fixture.mjs';
 
 const LONG = process.env.SESSION_LONG === '1';
-const FIRST_SEED = Number(process.env.SESSION_SEED ?? 2807);
+const FIRST_SEED = Number(process.env.SESSION_SEED || 2807);
 const SEEDS = process.env.SESSION_SEED
   ? 1
-  : Number(process.env.SESSION_SEEDS ?? Object.keys(SHAPES).length * 2);
+  : Number(process.env.SESSION_SEEDS ?? Object.keys(SHAPES).length);
 const STEPS = Number(process.env.SESSION_STEPS ?? (LONG ? 14 : 5));
 const BIG = Number(process.env.SESSION_BIG ?? (LONG ? 1001 : 0));
 const SHAPE_NAMES = Object.keys(SHAPES);
@@ -46,21 +46,28 @@ function planOf(seed) {
     cliStart: random() < 0.2,
     cliStop: random() < 0.2,
     stopHost: ['claude-code', 'codex', 'cursor', 'gemini'][Math.floor(random() * 4)],
+    mnemonic: random() < 0.3,
   };
 }
 
 /**
  * The quick sessions (npm test), seeds picked for what they draw: the commonest shape with
  * session_start on main (a type error, a commit on main, a delete of an imported module,
- * another commit); mcp-gates.json on a feature branch through a symlinked root without
- * session_start (an error in `-dash.js`, a delete of an imported module, a new branch),
- * its stop through `mcp-gates hook`.
+ * another commit); mcp-gates.json through a symlinked root without session_start, with
+ * diff.mnemonicPrefix set (an ESLint rule turned on, an error in `src/naïve.ts` named
+ * relatively, a commit on main), its stop through `mcp-gates hook`.
  */
 const QUICK = [
   { seed: 2806, plan: { shape: 'scripts', sessionStart: true }, count: 4 },
   {
-    seed: 2898,
-    plan: { shape: 'configured', feature: true, symlinked: true, cliStop: true, stopHost: 'codex' },
+    seed: 2946,
+    plan: {
+      shape: 'configured',
+      symlinked: true,
+      mnemonic: true,
+      cliStop: true,
+      stopHost: 'codex',
+    },
     count: 3,
   },
 ];
