@@ -78,14 +78,15 @@ const log =
     ? (line) => console.log(`[${((Date.now() - began) / 1000).toFixed(1)} s] ${line}`)
     : () => {};
 
-/** A session's report: its plan and steps as a replay, and each mismatch with the step it was found at. */
-function report(label, plan, result) {
-  const replay = JSON.stringify({ plan, steps: result.steps });
-  return [
-    `${label}: ${result.mismatches.length} mismatch(es) (${plan.shape})`,
-    ...result.mismatches.map((mismatch) => `  step ${mismatch.at}: ${JSON.stringify(mismatch)}`),
-    `  replay: SESSION_REPLAY='${replay.replaceAll("'", "'\\''")}' npx mocha test/hooks-session-differential.test.mjs`,
-  ].join('\n');
+const replayCommand = (plan, steps) =>
+  `SESSION_REPLAY='${JSON.stringify({ plan, steps }).replaceAll("'", "'\\''")}' npx mocha test/hooks-session-differential.test.mjs`;
+
+/**
+ * The steps up to a mismatch's first showing: no later step changes an earlier decision,
+ * so this prefix replays it (the replay ends with a stop of its own).
+ */
+function prefixFor(steps, mismatch) {
+  return steps.slice(0, mismatch.event === 'after_edit' ? mismatch.at + 1 : mismatch.at);
 }
 
 /**
@@ -93,7 +94,7 @@ function report(label, plan, result) {
  * the last), kept out when the class still shows. Each try runs the session again.
  */
 async function minimize(plan, steps, wanted) {
-  let kept = steps.slice(0, -1);
+  let kept = steps;
   for (let index = kept.length - 1; index >= 0; index -= 1) {
     const trial = kept.filter((_, at) => at !== index);
     const result = await runSession(plan, { steps: trial });
@@ -102,20 +103,31 @@ async function minimize(plan, steps, wanted) {
   return kept;
 }
 
+/**
+ * Runs a session and fails with every mismatch, then per class of mismatch the shortest
+ * replay known: the steps up to its first showing, or with SESSION_MINIMIZE=1 the fewest.
+ */
 async function check(label, plan, options) {
   const result = await runSession(plan, { ...options, log });
   // Answers beyond what the truth asks (an old finding reported as new, a stop that
   // blocks on nothing new, a file named outside the root) are printed, not failed.
   for (const extra of result.extras) log(`  beyond the truth: ${JSON.stringify(extra)}`);
   if (result.mismatches.length === 0) return;
-  const lines = [report(label, plan, result)];
-  if (process.env.SESSION_MINIMIZE === '1')
-    for (const wanted of new Set(result.mismatches.map(mismatchClass))) {
-      const steps = await minimize(plan, result.steps, wanted);
-      lines.push(`  minimal for "${wanted}": SESSION_REPLAY='${JSON.stringify({ plan, steps })}'`);
-    }
+  const lines = [
+    `${label} (${plan.shape}): ${result.mismatches.length} mismatch(es)`,
+    ...result.mismatches.map((mismatch) => `  step ${mismatch.at}: ${JSON.stringify(mismatch)}`),
+    `  the whole session: ${replayCommand(plan, result.steps.slice(0, -1))}`,
+  ];
+  const first = new Map();
+  for (const mismatch of result.mismatches)
+    if (!first.has(mismatchClass(mismatch))) first.set(mismatchClass(mismatch), mismatch);
+  for (const [wanted, mismatch] of first) {
+    let steps = prefixFor(result.steps, mismatch);
+    if (process.env.SESSION_MINIMIZE === '1') steps = await minimize(plan, steps, wanted);
+    lines.push(`  "${wanted}", step ${mismatch.at}: ${replayCommand(plan, steps)}`);
+  }
   console.log(lines.join('\n'));
-  expect(result.mismatches, `${label}: see the replay above`).to.deep.equal([]);
+  expect(result.mismatches, `${label}: see the replays above`).to.deep.equal([]);
 }
 
 describe('hook sessions: every decision against cold runs of the gates (issue 28)', function () {
