@@ -16,8 +16,8 @@
 // - before_stop blocks whenever the cold gates on the tree show a new error (a new warning
 //   of a gate that fails on warnings) or a gate that passed at session start fails.
 // Quick by default (fixed sessions, no codemod). SESSION_LONG=1 runs a seeded session per
-// shape and more (SESSION_SEEDS, SESSION_STEPS, SESSION_BIG: the codemod's size, 1001 in
-// the long mode), SESSION_SEED=<n> replays one seed, SESSION_REPLAY=<json> a step list
+// shape and more (SESSION_SEEDS from SESSION_FIRST_SEED, SESSION_STEPS, SESSION_BIG: the
+// codemod's size, 1001 in the long mode), SESSION_SEED=<n> replays one seed, SESSION_REPLAY=<json> a step list
 // printed by a failure, SESSION_MINIMIZE=1 shrinks a failing session's steps to the fewest
 // that still show each mismatch, SESSION_LOG=1 prints every step.
 import { expect } from 'chai';
@@ -27,7 +27,7 @@ import { mismatchClass, runSession } from './fixtures/session/session-run.mjs';
 import { SHAPES } from './fixtures/session/session-fixture.mjs';
 
 const LONG = process.env.SESSION_LONG === '1';
-const FIRST_SEED = Number(process.env.SESSION_SEED || 2807);
+const FIRST_SEED = Number(process.env.SESSION_SEED || process.env.SESSION_FIRST_SEED || 2807);
 const SEEDS = process.env.SESSION_SEED
   ? 1
   : Number(process.env.SESSION_SEEDS ?? Object.keys(SHAPES).length);
