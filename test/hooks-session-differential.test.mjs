@@ -14,12 +14,13 @@
 // - after_edit reports every finding the cold gates show in the edited files that was not
 //   there at session start;
 // - before_stop blocks whenever the cold gates on the tree show a new error (a new warning
-//   of a gate that fails on warnings) or a gate that passed at session start fails.
-// Quick by default (fixed sessions, no codemod). SESSION_LONG=1 runs a seeded session per
-// shape and more (SESSION_SEEDS from SESSION_FIRST_SEED, SESSION_STEPS, SESSION_BIG: the
-// codemod's size, 1001 in the long mode), SESSION_SEED=<n> replays one seed, SESSION_REPLAY=<json> a step list
-// printed by a failure, SESSION_MINIMIZE=1 shrinks a failing session's steps to the fewest
-// that still show each mismatch, SESSION_LOG=1 prints every step.
+//   of a gate that fails on warnings) or a newly failing gate (it passed at session start,
+//   or it gives no verdict now).
+// Quick by default (two picked sessions, no codemod). SESSION_LONG=1 runs a seeded session
+// per shape (SESSION_SEEDS from SESSION_FIRST_SEED, SESSION_STEPS, SESSION_BIG: the codemod's
+// size, 1001 in the long mode); SESSION_SEED=<n> runs one seed, SESSION_REPLAY=<json> a step
+// list a failure printed, SESSION_MINIMIZE=1 shrinks each printed replay to the fewest steps
+// that still show its mismatch, SESSION_LOG=1 prints every step.
 import { expect } from 'chai';
 import { cleanupTemporary } from './fixtures/gates-support.mjs';
 import { seededRandom } from './fixtures/warm/sequence.mjs';
@@ -31,7 +32,7 @@ const FIRST_SEED = Number(process.env.SESSION_SEED || process.env.SESSION_FIRST_
 const SEEDS = process.env.SESSION_SEED
   ? 1
   : Number(process.env.SESSION_SEEDS ?? Object.keys(SHAPES).length);
-const STEPS = Number(process.env.SESSION_STEPS ?? (LONG ? 14 : 5));
+const STEPS = Number(process.env.SESSION_STEPS ?? 14);
 const BIG = Number(process.env.SESSION_BIG ?? (LONG ? 1001 : 0));
 const SHAPE_NAMES = Object.keys(SHAPES);
 
@@ -55,7 +56,7 @@ function planOf(seed) {
  * session_start on main (a type error, a commit on main, a delete of an imported module,
  * another commit); mcp-gates.json through a symlinked root without session_start, with
  * diff.mnemonicPrefix set (an ESLint rule turned on, an error in `src/naïve.ts` named
- * relatively, a commit on main), its stop through `mcp-gates hook`.
+ * through the real path, a commit on main), its stop through `mcp-gates hook`.
  */
 const QUICK = [
   { seed: 2806, plan: { shape: 'scripts', sessionStart: true }, count: 4 },
