@@ -243,21 +243,35 @@ function unitOf(name: string): string {
   return unit;
 }
 
+/** Frames a nearest reader is looked for in: the ledger's wrapper and Node's fs come first. */
+const NEAREST_FRAMES = 8;
+
 /**
- * Who asks a question: the units of code on the stack, nearest first, each once ("a
- * reader"). A plugin that read a file and keeps what it found is a reader of its own,
- * apart from ESLint reading the same file to lint it; a package several plugins share
- * (a resolver) reads for each through a different chain. Rules run synchronously, so a
- * read a rule makes has the rule's code on the stack.
+ * Who asks a question ("a reader"): the units of code on the stack below `below`, nearest
+ * first, each once (`chain`), or the nearest unit alone. Inside a kept part (one file's
+ * lint: rules, parsers and processors run there, synchronously, so a rule's read has the
+ * rule's code on the stack) the whole chain is taken: a package several plugins share (a
+ * resolver) reads for each through a different chain, and a plugin calling back into the
+ * tool is not the tool. Outside one, the code that runs is the tool's own (reading and
+ * listing what it lints, its configs) and module code as it loads, which reads for itself:
+ * the nearest unit names it, at a fraction of a whole stack's cost (ESLint reads every
+ * file it lints on every call). A plugin that keeps what it read is a reader of its own,
+ * apart from ESLint reading the same file to lint it.
  */
-function readerOf(): string {
-  const names = stackFiles(READER_FRAMES, readerOf) ?? [];
-  const chain: string[] = [];
-  for (const name of names) {
-    const unit = unitOf(name);
-    if (unit !== '' && !chain.includes(unit)) chain.push(unit);
+function readerOf(below: (...args: never[]) => unknown, chain: boolean): string {
+  if (!chain) {
+    const names = stackFiles(NEAREST_FRAMES, below) ?? [];
+    for (const name of names) {
+      const unit = unitOf(name);
+      if (unit !== '') return unit;
+    }
   }
-  return chain.join('\n');
+  const units: string[] = [];
+  for (const name of stackFiles(READER_FRAMES, below) ?? []) {
+    const unit = unitOf(name);
+    if (unit !== '' && !units.includes(unit)) units.push(unit);
+  }
+  return units.join('\n');
 }
 
 /**
@@ -297,17 +311,25 @@ export class ReadLedger {
    */
   constructor(private readonly loading = false) {}
 
+  /** One file's lint (kept-parts.ts): its readers are taken as whole chains (readerOf). */
+  part = false;
+
   /**
    * Records one question with its answer as it is now (the first time wins), and, in a
-   * call, the code that asked it: what each reader may keep in memory is its own.
+   * call, the code that asked it (`reader`): what each reader may keep in memory is its own.
    */
-  ask(kind: Kind, file: string): void {
+  ask(kind: Kind, file: string, reader?: string): void {
     const key = `${kind}\0${file}`;
     if (!this.answers.has(key)) {
       this.answers.set(key, answerOf(kind, file));
       if (kind === 'entries') this.listings.set(file, answerOf('list', file));
     }
-    if (!this.loading) this.askedBy(key, readerOf());
+    if (reader !== undefined) this.askedBy(key, reader);
+  }
+
+  /** The reader of a question asked now, below `below` on the stack; none while loading. */
+  readerBelow(below: (...args: never[]) => unknown): string | undefined {
+    return this.loading ? undefined : readerOf(below, this.part);
   }
 
   private askedBy(key: string, reader: string): void {
@@ -473,7 +495,8 @@ function note(ledger: ReadLedger, kind: Kind, value: unknown): void {
   const file = pathArgument(value);
   if (file === undefined) return ledger.notReplayable(`a read of ${String(value)}`);
   if (isPrivate(file)) return;
-  withoutRecording(() => ledger.ask(kind, file));
+  const reader = ledger.readerBelow(note);
+  withoutRecording(() => ledger.ask(kind, file, reader));
 }
 
 /** Whether numeric open flags ask for more than reading (O_WRONLY, O_RDWR, O_CREAT...). */
@@ -687,7 +710,9 @@ function installBindingRecording(): void {
           target !== undefined &&
           !withoutRecording(() => exists(target))
         )
-          return withoutRecording(() => ledger.ask('lstat', target));
+          return withoutRecording(() =>
+            ledger.ask('lstat', target, ledger.readerBelow(installBindingRecording)),
+          );
         ledger.notReplayable(`a write (fs binding ${name} ${target ?? ''})`.trimEnd());
       });
     } else if (name === 'close') {
