@@ -198,13 +198,22 @@ function callerWithin(frames: number, skipNode: boolean): string | undefined | n
  * stack), from structured call sites: no stack text is formatted.
  */
 function stackFiles(frames: number, below: (...args: never[]) => unknown): string[] | undefined {
+  return stackSites(frames, below, (site) => site.getFileName() ?? '');
+}
+
+/** Each of the nearest `frames` frames below `below`, as `describe` says it. */
+function stackSites(
+  frames: number,
+  below: (...args: never[]) => unknown,
+  describe: (site: NodeJS.CallSite) => string,
+): string[] | undefined {
   const limit = Error.stackTraceLimit;
   const prepare = Error.prepareStackTrace;
   const holder: { stack?: unknown } = {};
   let names: unknown;
   try {
     Error.stackTraceLimit = frames;
-    Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? '');
+    Error.prepareStackTrace = (_error, sites) => sites.map(describe);
     Error.captureStackTrace(holder, below);
     // V8 formats the stack when it is first read: read it while prepareStackTrace is ours.
     names = holder.stack;
@@ -245,34 +254,47 @@ function unitOf(name: string): string {
 
 /** Frames a nearest reader is looked for in: the ledger's wrapper and Node's fs come first. */
 const NEAREST_FRAMES = 8;
+/** A frame as a reader names it: its file, then where in it. */
+const siteOf = (site: NodeJS.CallSite) =>
+  `${site.getFileName() ?? ''}\0${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}`;
+/** Readers seen, each kept once: many questions share one (a rule reading file after file). */
+const readers = new Map<string, string>();
+const MAX_REMEMBERED_READERS = 10_000;
 
 /**
- * Who asks a question ("a reader"): the units of code on the stack below `below`, nearest
- * first, each once (`chain`), or the nearest unit alone. Inside a kept part (one file's
- * lint: rules, parsers and processors run there, synchronously, so a rule's read has the
- * rule's code on the stack) the whole chain is taken: a package several plugins share (a
- * resolver) reads for each through a different chain, and a plugin calling back into the
- * tool is not the tool. Outside one, the code that runs is the tool's own (reading and
- * listing what it lints, its configs) and module code as it loads, which reads for itself:
- * the nearest unit names it, at a fraction of a whole stack's cost (ESLint reads every
- * file it lints on every call). A plugin that keeps what it read is a reader of its own,
- * apart from ESLint reading the same file to lint it.
+ * Who asks a question ("a reader"): the call sites on the stack below `below`, nearest
+ * first (each a line `unit<TAB>file:line:column`: unitOf), inside a kept part; the
+ * nearest one alone outside. Inside a kept part (one file's lint: rules, parsers and
+ * processors run there, synchronously, so a rule's read has the rule's code on the stack)
+ * the whole stack is taken: two caches in one plugin, or one helper that reads for a
+ * caching caller and for one that reads each time, are different readers. Outside one,
+ * the code that runs is the tool's own (reading and listing what it lints, its configs)
+ * and module code as it loads, which reads for itself: the nearest call site names it,
+ * at a fraction of a whole stack's cost (ESLint reads every file it lints on every call).
+ * A plugin that keeps what it read is a reader of its own, apart from ESLint reading the
+ * same file to lint it.
  */
 function readerOf(below: (...args: never[]) => unknown, chain: boolean): string {
-  if (!chain) {
-    const names = stackFiles(NEAREST_FRAMES, below) ?? [];
-    for (const name of names) {
-      const unit = unitOf(name);
-      if (unit !== '') return unit;
-    }
-  }
-  const units: string[] = [];
-  for (const name of stackFiles(READER_FRAMES, below) ?? []) {
-    const unit = unitOf(name);
-    if (unit !== '' && !units.includes(unit)) units.push(unit);
-  }
-  return units.join('\n');
+  const lines: string[] = [];
+  const take = (site: string) => {
+    const cut = site.indexOf('\0');
+    const unit = unitOf(site.slice(0, cut));
+    if (unit !== '') lines.push(`${unit}\t${site.slice(0, cut)}:${site.slice(cut + 1)}`);
+  };
+  if (!chain) for (const site of stackSites(NEAREST_FRAMES, below, siteOf) ?? []) take(site);
+  if (lines.length > 0) return lines[0]!;
+  for (const site of stackSites(READER_FRAMES, below, siteOf) ?? []) take(site);
+  const reader = lines.join('\n');
+  const known = readers.get(reader);
+  if (known !== undefined) return known;
+  if (readers.size >= MAX_REMEMBERED_READERS) readers.clear();
+  readers.set(reader, reader);
+  return reader;
 }
+
+/** The code units of a reader (readerOf), nearest first: packages by name, repository files by path. */
+export const unitsOf = (reader: string): string[] =>
+  reader === '' ? [] : reader.split('\n').map((line) => line.slice(0, line.indexOf('\t')));
 
 /**
  * The first file in `stack` that is not the ledger's own code (a path, or a `node:`

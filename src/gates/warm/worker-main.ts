@@ -10,6 +10,7 @@ import {
   recordBackground,
   recordReads,
   stillAnswers,
+  unitsOf,
   withoutRecording,
 } from './read-ledger.js';
 import { recordModuleResolution, resolutionMayProbe } from './resolution-record.js';
@@ -202,37 +203,58 @@ const TOOL_PACKAGES: Record<WarmTool, string> = {
   tsc: 'typescript',
 };
 
-/** Whether `reader` is the tool's own code only (no plugin, config or other package on its stack). */
-function toolsOwn(reader: string): boolean {
-  ownPackages ??= packageClosure(root, TOOL_PACKAGES[tool]);
-  return reader !== '' && reader.split('\n').every((unit) => ownPackages!.has(unit));
+/**
+ * Who a reader is for held answers: the tool, when only the tool's own code is on its stack
+ * (wherever in the tool it asked: the tool is one reader, as it reads what it lints anew on
+ * each call), or the reader itself (a plugin's call site and stack).
+ */
+function holderOf(reader: string): string {
+  let holder = holders.get(reader);
+  if (holder === undefined) {
+    ownPackages ??= packageClosure(root, TOOL_PACKAGES[tool]);
+    const units = unitsOf(reader);
+    holder = units.length > 0 && units.every((unit) => ownPackages!.has(unit)) ? TOOL : reader;
+    if (holders.size >= MAX_HOLDERS) holders.clear();
+    holders.set(reader, holder);
+  }
+  return holder;
 }
+const TOOL = 'the tool';
+const holders = new Map<string, string>();
+const MAX_HOLDERS = 10_000;
 
-/** What a reader is called in a reason: its nearest unit (a package, or a file of the repository). */
-const readerName = (reader: string) =>
-  reader === '' ? 'code the worker could not name' : reader.split('\n')[0]!;
+/** What a holder is called in a reason: the tool, or a reader's nearest call site. */
+const holderName = (holder: string) =>
+  holder === TOOL
+    ? 'the tool, which asked it once,'
+    : holder === ''
+      ? 'code the worker could not name, which asked it before,'
+      : `${holder.split('\n')[0]!.split('\t')[1]!}, which asked it before,`;
 
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
+  const asked = new Map<string, Set<string>>();
+  for (const [key] of call.questions())
+    asked.set(key, new Set([...call.readersOf(key)].map(holderOf)));
   for (const [heldKey, held] of heldAnswers) {
-    const [kind, file, reader] = heldKey.split('\0') as [Kind, string, string];
-    if (call.readersOf(`${kind}\0${file}`).has(reader)) continue;
-    if (held.askedAgain && toolsOwn(reader)) continue;
+    const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
+    if (asked.get(`${kind}\0${file}`)?.has(holder)) continue;
+    if (held.askedAgain && holder === TOOL) continue;
     if (!stillAnswers(kind, file, held.answer))
-      return `${kind} ${file} changed and ${readerName(reader)}, which asked it in an earlier call, did not ask again: it may keep the old answer`;
+      return `${kind} ${file} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
   }
   for (const [key, answer] of call.questions()) {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
-    for (const reader of call.readersOf(key)) {
-      const heldKey = `${key}\0${reader}`;
+    for (const holder of asked.get(key) ?? []) {
+      const heldKey = `${key}\0${holder}`;
       heldAnswers.set(heldKey, { answer, askedAgain: heldAnswers.has(heldKey) });
     }
   }
   // What the worker holds from earlier calls fed this one: its result is reusable only
   // while those answers hold too (checked above: they do now).
   for (const [heldKey, held] of heldAnswers) {
-    const [kind, file, reader] = heldKey.split('\0') as [Kind, string, string];
-    if (!(held.askedAgain && toolsOwn(reader))) call.holds(`${kind}\0${file}`, held.answer);
+    const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
+    if (!(held.askedAgain && holder === TOOL)) call.holds(`${kind}\0${file}`, held.answer);
   }
   return undefined;
 }
