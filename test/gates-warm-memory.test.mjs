@@ -48,19 +48,27 @@ function repoWith(config, files) {
 /**
  * A local plugin that caches forever: the names a file exports, read once per process
  * (the way no-unused-modules-style rules keep what they found), and a rule reporting an
- * import of a name the other file does not export.
+ * import of a name the other file does not export; beside it, in the same file, the same
+ * rule over a cache validated by mtime.
  */
 const FOREVER_CONFIG = `import fs from 'node:fs';
 import path from 'node:path';
+const namesIn = (file) =>
+  new Set([...fs.readFileSync(file, 'utf8').matchAll(/export const (\\w+)/g)].map((match) => match[1]));
 const exported = new Map();
-function exportsOf(file) {
-  if (!exported.has(file)) {
-    const text = fs.readFileSync(file, 'utf8');
-    exported.set(file, new Set([...text.matchAll(/export const (\\w+)/g)].map((match) => match[1])));
-  }
+const exportsOf = (file) => {
+  if (!exported.has(file)) exported.set(file, namesIn(file));
   return exported.get(file);
-}
-const rule = {
+};
+// A second cache in the same file, validated by mtime: after an ordinary edit it reads the
+// file again, which says nothing of the cache above.
+const byMtime = new Map();
+const freshExportsOf = (file) => {
+  const mtime = fs.statSync(file).mtimeMs;
+  if (byMtime.get(file)?.mtime !== mtime) byMtime.set(file, { mtime, names: namesIn(file) });
+  return byMtime.get(file).names;
+};
+const named = (exportsOf, said) => ({
   meta: { type: 'problem', schema: [] },
   create(context) {
     return {
@@ -68,14 +76,15 @@ const rule = {
         const file = path.resolve(path.dirname(context.filename), node.source.value);
         for (const specifier of node.specifiers)
           if (specifier.type === 'ImportSpecifier' && !exportsOf(file).has(specifier.imported.name))
-            context.report({ node: specifier, message: specifier.imported.name + ' is not exported by ' + node.source.value });
+            context.report({ node: specifier, message: specifier.imported.name + said + node.source.value });
       },
     };
   },
-};
+});
+const rules = { named: named(exportsOf, ' is not exported by '), fresh: named(freshExportsOf, ' is not in ') };
 export default [
   { ignores: ['node_modules/'] },
-  { files: ['src/**/*.js'], plugins: { forever: { rules: { named: rule } } }, rules: { 'forever/named': 'error' } },
+  { files: ['src/**/*.js'], plugins: { forever: { rules } }, rules: { 'forever/named': 'error', 'forever/fresh': 'warn' } },
 ];
 `;
 
