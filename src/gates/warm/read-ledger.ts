@@ -252,11 +252,15 @@ function unitOf(name: string): string {
   return unit;
 }
 
-/** Frames a nearest reader is looked for in: the ledger's wrapper and Node's fs come first. */
-const NEAREST_FRAMES = 8;
+/**
+ * Frames a nearest reader is looked for in, a few first: the ledger's wrapper and Node's fs
+ * come before it, and Node's module loader, a dozen frames deep, while a module loads.
+ */
+const NEAREST_FRAMES = [8, 32];
 /** A frame as a reader names it: its file, then where in it. */
 const siteOf = (site: NodeJS.CallSite) =>
   `${site.getFileName() ?? ''}\0${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}`;
+const fileOf = (site: NodeJS.CallSite) => `${site.getFileName() ?? ''}\0`;
 /** Readers seen, each kept once: many questions share one (a rule reading file after file). */
 const readers = new Map<string, string>();
 const MAX_REMEMBERED_READERS = 10_000;
@@ -264,7 +268,7 @@ const MAX_REMEMBERED_READERS = 10_000;
 /**
  * Who asks a question ("a reader"): the call sites on the stack below `below`, nearest
  * first (each a line `unit<TAB>file:line:column`: unitOf), inside a kept part; the
- * nearest one alone outside. Inside a kept part (one file's lint: rules, parsers and
+ * nearest file alone outside. Inside a kept part (one file's lint: rules, parsers and
  * processors run there, synchronously, so a rule's read has the rule's code on the stack)
  * the whole stack is taken: two caches in one plugin, or one helper that reads for a
  * caching caller and for one that reads each time, are different readers. Outside one,
@@ -279,10 +283,16 @@ function readerOf(below: (...args: never[]) => unknown, chain: boolean): string 
   const take = (site: string) => {
     const cut = site.indexOf('\0');
     const unit = unitOf(site.slice(0, cut));
-    if (unit !== '') lines.push(`${unit}\t${site.slice(0, cut)}:${site.slice(cut + 1)}`);
+    const where = site.slice(cut + 1);
+    if (unit !== '') lines.push(`${unit}\t${site.slice(0, cut)}${where ? `:${where}` : ''}`);
   };
-  if (!chain) for (const site of stackSites(NEAREST_FRAMES, below, siteOf) ?? []) take(site);
-  if (lines.length > 0) return lines[0]!;
+  // Outside a part the file names the code: a frame's line and column cost V8 a parse of
+  // its function the first time (a worker's first call, loading every module, asks thousands).
+  if (!chain)
+    for (const frames of NEAREST_FRAMES) {
+      for (const site of stackSites(frames, below, fileOf) ?? []) take(site);
+      if (lines.length > 0) return lines[0]!;
+    }
   for (const site of stackSites(READER_FRAMES, below, siteOf) ?? []) take(site);
   const reader = lines.join('\n');
   const known = readers.get(reader);
