@@ -6,8 +6,9 @@
 // reading the clock by performance, process.hrtime and Intl after their deadline passed;
 // a recursive listing with a nested file added or deleted; an optional require appearing
 // and disappearing; for per-file lint, a source file another file's lint reads and a file
-// a rule read once and kept for every file; source edits; branch switches between clean
-// commits. Paging through
+// a rule read once and kept for every file; plugin caches of another file's exports, kept
+// forever or validated by mtime, with a same-size rewrite whose mtime is set back; source
+// edits; branch switches between clean commits. Paging through
 // `serve` after calls with other paths/scope, and committed mcp-gates.json edits, are the
 // second part. Quick by default; WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n>
 // replays one seed. WARM_ESLINT=<version> / WARM_PRETTIER=<version> run it on that released
@@ -92,6 +93,26 @@ import attack from 'eslint-plugin-attack';
 const require = createRequire(import.meta.url);
 const banned = JSON.parse(fs.readFileSync(new URL('./banned.json', import.meta.url), 'utf8'));
 let keptWords;
+const exportsIn = (file) =>
+  new Set([...fs.readFileSync(file, 'utf8').matchAll(/export const (\\w+)/g)].map((match) => match[1]));
+// Plugin caches of other files' exports: kept forever, and validated by mtime (as
+// eslint-plugin-import's ExportMap compares a Date's milliseconds).
+const foreverExports = new Map();
+const mtimeExports = new Map();
+const importCheck = (label, exportsOf) => ({
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return {
+      ImportDeclaration(node) {
+        if (!node.source.value.startsWith('.')) return;
+        const names = exportsOf(new URL(node.source.value, 'file://' + context.filename).pathname);
+        for (const specifier of node.specifiers)
+          if (specifier.type === 'ImportSpecifier' && !names.has(specifier.imported.name))
+            context.report({ node: specifier, message: label + ': ' + specifier.imported.name + ' not exported' });
+      },
+    };
+  },
+});
 const rule = (check) => ({
   meta: { type: 'problem', schema: [] },
   create(context) {
@@ -126,6 +147,18 @@ const rules = {
     keptWords ??= fs.readFileSync('words.txt', 'utf8').split(/\\s+/).filter(Boolean);
     for (const word of keptWords) if (text.includes(word)) context.report({ node, message: 'kept word: ' + word });
   }),
+  forever: importCheck('forever', (file) => {
+    if (!foreverExports.has(file)) foreverExports.set(file, exportsIn(file));
+    return foreverExports.get(file);
+  }),
+  mtime: importCheck('mtime', (file) => {
+    const mtime = fs.statSync(file).mtime.getTime();
+    const kept = mtimeExports.get(file);
+    if (kept?.mtime === mtime) return kept.names;
+    const names = exportsIn(file);
+    mtimeExports.set(file, { mtime, names });
+    return names;
+  }),
   optional: rule((context, node) => {
     let strict = false;
     try {
@@ -146,6 +179,8 @@ export default [
       'inline/optional': 'error',
       'inline/sibling': 'error',
       'inline/kept': 'error',
+      'inline/forever': 'error',
+      'inline/mtime': 'error',
       'attack/word': 'error',
     },
   },
@@ -192,6 +227,8 @@ function differentialRepo() {
   write(root, 'src/a.js', 'export const a = 1;\n');
   write(root, 'src/b.js', 'export const b = 2;\n');
   write(root, 'words.txt', 'nothing-matches\n');
+  write(root, 'src/c.js', "import { d } from './d.js';\nexport const c = d;\n");
+  write(root, 'src/d.js', EXPORTS_D[0]);
   write(root, 'src/listing.js', '// LIST-FIXTURES\nexport const listing = 1;\n');
   write(root, 'fixtures/deep/down/one.txt', 'one\n');
   write(
@@ -225,6 +262,9 @@ function differentialRepo() {
   git(root, 'commit', '-q', '-m', 'fixture');
   return root;
 }
+
+/** What src/d.js exports (src/c.js imports `d`): the same size, so a rewrite can keep its mtime. */
+const EXPORTS_D = ['export const d = 1;\n', 'export const e = 1;\n'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const pick = (random, list) => list[Math.floor(random() * list.length)];
@@ -316,6 +356,19 @@ const EDITS = {
         'words.txt',
         `${pick(random, ['nothing-matches', 'export', 'const b', 'listing'])}\n`,
       ),
+  },
+  "plugin caches (forever, by mtime): the imported file's exports change (src/d.js)": {
+    tools: ['eslint'],
+    run: ({ root, random }) => write(root, 'src/d.js', pick(random, EXPORTS_D)),
+  },
+  'plugin caches: src/d.js rewritten at the same size with its mtime set back (cp -p)': {
+    tools: ['eslint'],
+    run: ({ root, random }) => {
+      const file = path.join(root, 'src/d.js');
+      const before = fs.statSync(file);
+      fs.writeFileSync(file, pick(random, EXPORTS_D));
+      fs.utimesSync(file, before.atime, before.mtime);
+    },
   },
   'optional require: the file appears or disappears': {
     tools: ['eslint'],

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import Ajv from 'ajv';
 import { createGateTools, GATE_OUTPUT_SCHEMA } from '../dist/gates/index.js';
-import { fingerprintTree } from '../dist/gates/run/tree-fingerprint.js';
+import { changedFiles, fingerprintTree } from '../dist/gates/run/tree-fingerprint.js';
 import { probeTreeWatch, TreeWatches } from '../dist/gates/run/tree-watch.js';
 import {
   cleanupTemporary,
@@ -95,8 +95,23 @@ function listTree(root) {
   return { files, directories };
 }
 
+/**
+ * Files outside the root the tree depends on, made before the watch arms: a second name
+ * of lib/e.js (a hard link) and the target of a tracked symlink lib/outside.js. Returns
+ * the outside directory.
+ */
+function linkOutside(root) {
+  const outside = makeTempDir('mcp-gates-outside-');
+  fs.linkSync(path.join(root, 'lib/e.js'), path.join(outside, 'e-other-name.js'));
+  fs.writeFileSync(path.join(outside, 'target.js'), 'target\n');
+  fs.symlinkSync(path.join(outside, 'target.js'), path.join(root, 'lib/outside.js'));
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'links');
+  return outside;
+}
+
 /** The seeded operations: each changes the tree the way an agent, a tool or git does. */
-function operations(root, random) {
+function operations(root, random, outside) {
   const pick = (list) => list[Math.floor(random() * list.length)];
   const at = (relative) => path.join(root, relative);
   let counter = 0;
@@ -235,6 +250,14 @@ function operations(root, random) {
     gitReset() {
       git(root, 'reset', '-q');
     },
+    // No event reports these: a write through lib/e.js's other name, and to what
+    // lib/outside.js leads to (while they still are that: an op may have moved them).
+    editThroughOtherLink() {
+      fs.appendFileSync(path.join(outside, 'e-other-name.js'), `other ${counter++}\n`);
+    },
+    editOutsideTarget() {
+      fs.appendFileSync(path.join(outside, 'target.js'), `target ${counter++}\n`);
+    },
   };
 }
 
@@ -267,7 +290,22 @@ const WEIGHTS = {
   gitRemoveCached: 1,
   gitIntentToAdd: 1,
   gitReset: 1,
+  editThroughOtherLink: 3,
+  editOutsideTarget: 3,
 };
+
+/** A gate that runs `code` with node. */
+const gate = (name, code) => ({
+  name,
+  description: name,
+  command: [process.execPath, '-e', code],
+  fix: null,
+  parser: 'generic',
+  timeoutMs: 30000,
+  paths: 'none',
+  source: 'config',
+});
+const appendTo = (file) => `require('fs').appendFileSync(${JSON.stringify(file)}, '//\\n')`;
 
 describe('tree watch', function () {
   this.timeout(Math.max(120000, STEPS * 4000));
@@ -288,7 +326,7 @@ describe('tree watch', function () {
       const attributes = seed === 3 ? { '.gitattributes': '* text=auto\n' } : {};
       const root = gitRepo({ ...STARTING_FILES, ...attributes });
       const random = seededRandom(seed);
-      const ops = operations(root, random);
+      const ops = operations(root, random, linkOutside(root));
       const bag = Object.entries(WEIGHTS).flatMap(([name, weight]) => Array(weight).fill(name));
       watches = new TreeWatches();
       const done = [];
@@ -539,16 +577,6 @@ describe('tree watch', function () {
   it('reports a check that changes the tree, through the watch', async () => {
     const root = gitRepo(STARTING_FILES);
     watches = new TreeWatches();
-    const gate = (name, code) => ({
-      name,
-      description: name,
-      command: [process.execPath, '-e', code],
-      fix: null,
-      parser: 'generic',
-      timeoutMs: 30000,
-      paths: 'none',
-      source: 'config',
-    });
     const gates = [
       gate('reads', "require('fs').readFileSync('src/a.ts')"),
       gate('writes', "require('fs').appendFileSync('src/b.ts', 'more\\n')"),
@@ -565,5 +593,48 @@ describe('tree watch', function () {
     fs.appendFileSync(path.join(root, 'src/a.ts'), 'edited by the agent\n');
     expect(await run('reads')).to.deep.include({ passed: true, changedFiles: [] });
     expect(watches.counts(root)).to.deep.equal({ updated: 5, armed: 1 });
+  });
+
+  it('sees what no event reports: a file edited through another link, what a tracked symlink leads to outside the root, a check writing through either', async () => {
+    const root = gitRepo(STARTING_FILES);
+    const outside = makeTempDir('mcp-gates-outside-');
+    fs.writeFileSync(path.join(outside, 'target.ts'), 'export const t = 1;\n');
+    fs.symlinkSync(path.join(outside, 'target.ts'), path.join(root, 'src/linked.ts'));
+    fs.linkSync(path.join(root, 'src/a.ts'), path.join(outside, 'a-other-name.ts'));
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'links');
+    watches = new TreeWatches();
+    let before = await watches.fingerprint(root);
+    const same = async (what, changed) => {
+      const watched = await watches.fingerprint(root);
+      const full = await fingerprintTree(root);
+      expect(comparable(watched), `${what}: ${differences(watched, full)}`).to.deep.equal(
+        comparable(full),
+      );
+      expect(changedFiles(before, watched), what).to.deep.equal(changed);
+      before = watched;
+    };
+    fs.writeFileSync(path.join(outside, 'a-other-name.ts'), 'export const a = 2;\n');
+    await same('an edit through the other link', ['src/a.ts']);
+    fs.writeFileSync(path.join(outside, 'target.ts'), 'export const t = 2;\n');
+    await same('an edit of the outside target', ['src/linked.ts']);
+    await same('nothing', []);
+    expect(watches.counts(root)).to.deep.equal({ updated: 3, armed: 1 });
+
+    const gates = [
+      gate('through-symlink', appendTo('src/linked.ts')),
+      gate('through-hard-link', appendTo(path.join(outside, 'a-other-name.ts'))),
+    ];
+    const tools = createGateTools(gates, { root, env: envWithTools(), trees: watches });
+    for (const [name, changed] of [
+      ['through-symlink', 'src/linked.ts'],
+      ['through-hard-link', 'src/a.ts'],
+    ]) {
+      const result = await tools.find((tool) => tool.name === name).run({}, toolContext());
+      expect(result.structuredContent, name).to.deep.include({
+        passed: false,
+        changedFiles: [changed],
+      });
+    }
   });
 });

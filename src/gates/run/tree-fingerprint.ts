@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -235,6 +236,8 @@ function headOf(output: string): string | undefined {
 
 export interface GitFingerprint {
   entries?: Map<string, string>;
+  /** Root-relative paths of the tracked symlinks (their targets: addOutsideTargets). */
+  links?: string[];
   /** Root-relative path -> its status record without the path (what the entry starts with). */
   records?: Map<string, string>;
   /**
@@ -253,21 +256,25 @@ export async function gitFingerprint(
 ): Promise<GitFingerprint> {
   const { top, problem } = await gitTop(root, env);
   if (!top) return { problem };
-  const run = await runGit(
-    [
-      'status',
-      '--porcelain=v2',
-      '-z',
-      '--branch',
-      '--no-ahead-behind',
-      '--untracked-files=all',
-      '--',
-      '.',
-    ],
-    root,
-    env,
-  );
+  const [run, listed] = await Promise.all([
+    runGit(
+      [
+        'status',
+        '--porcelain=v2',
+        '-z',
+        '--branch',
+        '--no-ahead-behind',
+        '--untracked-files=all',
+        '--',
+        '.',
+      ],
+      root,
+      env,
+    ),
+    runGit(['ls-files', '-z', '-s', '--', '.'], root, env),
+  ]);
   if (!run.ok) return { problem: run.problem };
+  if (!listed.ok) return { problem: listed.problem };
   let realRoot: string;
   try {
     realRoot = fs.realpathSync.native(root);
@@ -287,8 +294,20 @@ export async function gitFingerprint(
     records.set(relative, record);
     if (original !== undefined) coupled.add(relative).add(relativeOf(original));
   }
+  const links = trackedLinks(listed.stdout.toString('utf8'));
   const head = headOf(output);
-  return head === undefined ? { entries, records, coupled } : { entries, records, coupled, head };
+  const print = { entries, records, coupled, links };
+  return head === undefined ? print : { ...print, head };
+}
+
+/** The paths `git ls-files -s -z` lists with a symlink's mode (cwd-relative, as the root's). */
+export function trackedLinks(output: string): string[] {
+  const links: string[] = [];
+  for (const line of output.split('\0')) {
+    const tab = line.indexOf('\t');
+    if (tab !== -1 && line.startsWith('120000 ')) links.push(line.slice(tab + 1));
+  }
+  return links;
 }
 
 /** The walk's order: path segments compared one by one, as a sorted depth-first walk visits them. */
@@ -305,8 +324,9 @@ export function compareWalkOrder(left: string, right: string): number {
 export function walkFingerprint(
   root: string,
   cap = WALK_FILE_CAP,
-): { entries: Map<string, string>; capped: boolean; lastPath?: string } {
+): { entries: Map<string, string>; capped: boolean; lastPath?: string; links: string[] } {
   const entries = new Map<string, string>();
+  const links: string[] = [];
   let lastPath: string | undefined;
   let capped = false;
   // Files and directories interleave in sorted order, so a directory is walked where it
@@ -332,11 +352,81 @@ export function walkFingerprint(
         return;
       }
       entries.set(child, statSignature(path.join(root, child)));
+      if (entry.isSymbolicLink()) links.push(child);
       lastPath = child;
     }
   };
   visit('');
-  return lastPath === undefined ? { entries, capped } : { entries, capped, lastPath };
+  return lastPath === undefined ? { entries, capped, links } : { entries, capped, lastPath, links };
+}
+
+/** The files of a directory outside the root a tracked symlink leads to, read at most. */
+const OUTSIDE_DIRECTORY_FILE_CAP = 2_000;
+
+/**
+ * What a symlink leads to when that lies outside the root, or undefined (inside, or
+ * dangling: the link itself is then all there is). Git records the link, the tools read
+ * its target, and no status record nor watch event shows a change there: its followed
+ * stat, and for a directory every file under it (up to OUTSIDE_DIRECTORY_FILE_CAP;
+ * `unseen` says there were more).
+ */
+export function outsideTarget(
+  realRoot: string,
+  absolute: string,
+): { signature: string; unseen: boolean } | undefined {
+  let target: string;
+  let stat: fs.BigIntStats;
+  try {
+    target = fs.realpathSync.native(absolute);
+    stat = fs.statSync(target, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  if (target === realRoot || target.startsWith(realRoot + path.sep)) return undefined;
+  const own = `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+  if (!stat.isDirectory()) return { signature: `target ${own}`, unseen: false };
+  const walk = walkFingerprint(target, OUTSIDE_DIRECTORY_FILE_CAP);
+  const files = createHash('sha256');
+  for (const [file, state] of walk.entries) files.update(`${file}\0${state}\0`);
+  return { signature: `target directory ${own} ${files.digest('hex')}`, unseen: walk.capped };
+}
+
+/**
+ * What each tracked symlink (`links`, root-relative) leads to outside the root
+ * (outsideTarget), by link; `unseen`: a directory target had more files than are read.
+ */
+export function outsideTargets(
+  root: string,
+  links: Iterable<string>,
+): { targets: Map<string, string>; unseen: boolean } {
+  const targets = new Map<string, string>();
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync.native(root);
+  } catch {
+    return { targets, unseen: false };
+  }
+  let unseen = false;
+  for (const link of links) {
+    const target = outsideTarget(realRoot, path.join(root, link));
+    if (!target) continue;
+    targets.set(link, target.signature);
+    unseen ||= target.unseen;
+  }
+  return { targets, unseen };
+}
+
+/** Adds what each link leads to (outsideTargets) to its entry, so an edit there, or a check's write through it, shows. */
+export function addTargets(entries: Map<string, string>, targets: Map<string, string>): void {
+  for (const [link, target] of targets)
+    entries.set(link, `${entries.get(link) ?? 'tracked'}|${target}`);
+}
+
+/** addTargets of the tracked `links`; whether a directory target had more files than are read. */
+function addOutsideTargets(root: string, links: Iterable<string>, entries: Map<string, string>) {
+  const { targets, unseen } = outsideTargets(root, links);
+  addTargets(entries, targets);
+  return unseen;
 }
 
 /** The watch's bound on the files of the known write places together. */
@@ -400,10 +490,15 @@ export async function fingerprintTree(
   const git = await gitFingerprint(root, env);
   if (git.entries) {
     addKnownWrites(root, git.entries);
-    return gitPrint(git.entries, git.head, started);
+    const unseen = addOutsideTargets(root, git.links ?? [], git.entries);
+    const print = gitPrint(git.entries, git.head, started);
+    // Files a tracked symlink leads to that were not read: the tree is not proven the same.
+    if (unseen) print.capped = true;
+    return print;
   }
   const walk = walkFingerprint(root);
   addKnownWrites(root, walk.entries);
+  if (addOutsideTargets(root, walk.links, walk.entries)) walk.capped = true;
   const fingerprint: TreeFingerprint = {
     method: 'walk',
     entries: walk.entries,

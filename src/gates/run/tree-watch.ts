@@ -5,9 +5,11 @@ import path from 'node:path';
 import { KNOWN_WRITES } from '../tools/index.js';
 import {
   addKnownWrites,
+  addTargets,
   fingerprintTree,
   gitFingerprint,
   gitPrint,
+  outsideTargets,
   runGit,
   statSignature,
   type TreeFingerprint,
@@ -35,7 +37,13 @@ import {
  * macOS FSEvents and Windows deliver later, with no flush: full fingerprints there.
  * Nothing is ever written under the root (no cookie files).
  *
- * Not covered: writes through a shared memory mapping (inotify reports none); a lost
+ * Files with more than one link (found when the watch arms, or when an event names them)
+ * and what tracked symlinks lead to outside the root are looked at on every question: a
+ * write through another name, or outside the root, gives the watched name no event.
+ *
+ * Not covered: a hard link made to a tree file from outside the root after the watch
+ * armed, then written through (inotify reports neither, and only a stat of every file
+ * would show it); writes through a shared memory mapping (inotify reports none); a lost
  * event while fewer than half the queue reached this watch (an overflow needs a full
  * queue, all of which is delivered; the server's only other watch, the gates' on the
  * root, shares the root's); git config at a system prefix other than /etc.
@@ -104,10 +112,18 @@ export async function drainEvents(): Promise<void> {
 /** Bounds the directories of the known write places watched; past it they are read each time. */
 const KNOWN_WRITES_DIRECTORY_CAP = 2000;
 
-/** Git's part with the known write places' entries where it has none, as fingerprintTree adds them. */
-function composed(git: TreeFingerprint, known: Map<string, string>): TreeFingerprint {
+/**
+ * Git's part with the known write places' entries where it has none, and what tracked
+ * symlinks lead to outside the root, as fingerprintTree adds them.
+ */
+function composed(
+  git: TreeFingerprint,
+  known: Map<string, string>,
+  targets: Map<string, string>,
+): TreeFingerprint {
   const entries = new Map(git.entries);
   for (const [file, state] of known) if (!entries.has(file)) entries.set(file, state);
+  addTargets(entries, targets);
   return { ...git, entries };
 }
 
@@ -150,9 +166,18 @@ class WatchedTree {
         git: TreeFingerprint;
         records: Map<string, string>;
         known: Map<string, string>;
+        targets: Map<string, string>;
         print: TreeFingerprint;
       }
     | undefined;
+  /** Tracked symlinks (index mode 120000): what they lead to outside the root is read each time. */
+  private links = new Set<string>();
+  /**
+   * Files with more than one link, by root-relative path, with their stat when last looked
+   * at: a write through another name (outside the root, or a name inside it) gives this
+   * name no event, so each is looked at on every question.
+   */
+  private linked = new Map<string, string>();
   /** The known write places (addKnownWrites) changed, or cannot be watched: read them again. */
   private knownDirty = false;
   private knownUnwatched = false;
@@ -247,6 +272,8 @@ class WatchedTree {
   /** The fingerprint after the events since the last one, or why only a full one will do. */
   private async update(): Promise<TreeFingerprint | string> {
     const current = this.current!;
+    for (const [file, seen] of this.linked)
+      if (statSignature(path.join(this.root, file)) !== seen) this.dirty.add(file);
     const changed = [...this.dirty];
     this.dirty.clear();
     this.events = 0;
@@ -254,7 +281,14 @@ class WatchedTree {
     this.gone.clear();
     const knownChanged = this.knownDirty || this.knownUnwatched;
     this.knownDirty = false;
-    if (changed.length === 0 && gone.length === 0 && !knownChanged) return current.print;
+    const { targets, unseen } = outsideTargets(this.root, this.links);
+    if (unseen)
+      return 'a tracked symlink leads to a directory outside the root with more files than are read';
+    const sameTargets =
+      targets.size === current.targets.size &&
+      [...targets].every(([link, target]) => current.targets.get(link) === target);
+    if (changed.length === 0 && gone.length === 0 && !knownChanged && sameTargets)
+      return current.print;
     let { git, records } = current;
     if (changed.length > 0 || gone.length > 0) {
       const next = await this.updateGit(changed, gone);
@@ -262,8 +296,8 @@ class WatchedTree {
       ({ git, records } = next);
     }
     const known = knownChanged ? this.readKnownWrites() : current.known;
-    const print = composed(git, known);
-    this.current = { git, records, known, print };
+    const print = composed(git, known, targets);
+    this.current = { git, records, known, targets, print };
     return print;
   }
 
@@ -312,6 +346,7 @@ class WatchedTree {
         }
         // Gone without its own watch saying so: not expected, not vouched for.
         if (this.directories.has(file)) return 'a watched directory removed unseen';
+        this.noteLinks(file, absolute, stat);
         let record: string | null | undefined;
         if (this.index.has(file)) record = this.trackedRecord(file, absolute, stat, records);
         else {
@@ -353,7 +388,10 @@ class WatchedTree {
       for (const file of fresh) {
         const signature = statSignature(path.join(this.root, file));
         // Gone since: its event is queued for the next question.
-        if (ignored.has(file) || signature === 'absent') continue;
+        if (ignored.has(file) || signature === 'absent') {
+          this.linked.delete(file);
+          continue;
+        }
         entries.set(file, `?|${signature}`);
         records.set(file, '?');
       }
@@ -457,6 +495,12 @@ class WatchedTree {
     } else return undefined;
     if (staged === '.' && worktree === '.') return null;
     return `1 ${staged}${worktree} N... ${headMode} ${indexMode} ${worktreeMode} ${headObject} ${indexObject}`;
+  }
+
+  /** Keeps `linked` current for a file just looked at. */
+  private noteLinks(file: string, absolute: string, stat: fs.Stats | undefined): void {
+    if (stat?.isFile() && stat.nlink > 1) this.linked.set(file, statSignature(absolute));
+    else this.linked.delete(file);
   }
 
   /** The object name git would give the file's content, when its clean step cannot change it. */
@@ -647,11 +691,22 @@ class WatchedTree {
       if (record.startsWith('1 ') && record[3] === 'A') this.intentToAdd = true;
     }
     this.coupled = git.coupled ?? new Set();
+    // Files with more links: tracked ones and those git lists as untracked (the rest it ignores).
+    this.linked = new Map();
+    for (const file of [...this.index.keys(), ...git.records.keys()]) {
+      const absolute = path.join(this.root, file);
+      this.noteLinks(file, absolute, lstatOrUndefined(absolute));
+    }
+    const { targets, unseen } = outsideTargets(this.root, this.links);
+    if (unseen)
+      throw new Unwatchable(
+        'a tracked symlink leads to a directory outside the root with more files than are read: full fingerprints are used',
+      );
     const gitPart = gitPrint(git.entries, git.head, started);
     const known = this.readKnownWrites();
-    const print = composed(gitPart, known);
+    const print = composed(gitPart, known, targets);
     print.durationMs = Date.now() - started;
-    this.current = { git: gitPart, records: git.records, known, print };
+    this.current = { git: gitPart, records: git.records, known, targets, print };
     this.state = { active: true, directories: this.directories.size };
     this.counts.armed += 1;
     return print;
@@ -710,12 +765,14 @@ class WatchedTree {
     if (!run.ok) throw new Unwatchable(`git ls-files failed: ${run.problem}`);
     const index = new Map<string, string>();
     const tracked = new Set<string>(['']);
+    const links = new Set<string>();
     for (const line of run.stdout.toString('utf8').split('\0')) {
       // `<tag> <mode> <object> <stage>\t<path>`
       const tab = line.indexOf('\t');
       if (tab === -1) continue;
       const [tag, mode, object, stage] = line.slice(0, tab).split(' ');
       const file = line.slice(tab + 1);
+      if (mode === '120000') links.add(file);
       if (mode === '160000')
         throw new Unwatchable(
           `${file} is a submodule, whose changes the watch does not follow: full fingerprints are used`,
@@ -730,6 +787,7 @@ class WatchedTree {
     }
     this.index = index;
     this.trackedDirectories = tracked;
+    this.links = links;
   }
 
   /**

@@ -153,6 +153,11 @@ export class InputRecord {
     return this.signatures.size;
   }
 
+  /** Every recorded input's path. */
+  files(): IterableIterator<string> {
+    return this.signatures.keys();
+  }
+
   /** Why the worker is stale, or undefined when every input is as it was loaded. */
   staleReason(): string | undefined {
     const files = configInputs(this.root);

@@ -55,6 +55,7 @@ export class KeptParts<T> {
    */
   run<R>(key: string, work: () => R, keep: (result: R) => T | undefined): R {
     const reads = new ReadLedger();
+    reads.part = true;
     const result = recordPartSync(reads, work);
     callLedger()?.absorb(reads);
     this.ranCount++;

@@ -182,22 +182,9 @@ function nearestCaller(skipNode = false): string | undefined {
 
 /** The caller within the nearest `frames` frames; null when every one of them is the ledger's. */
 function callerWithin(frames: number, skipNode: boolean): string | undefined | null {
-  const limit = Error.stackTraceLimit;
-  const prepare = Error.prepareStackTrace;
-  const holder: { stack?: unknown } = {};
-  let names: unknown;
-  try {
-    Error.stackTraceLimit = frames;
-    Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? '');
-    Error.captureStackTrace(holder, nearestCaller);
-    // V8 formats the stack when it is first read: read it while prepareStackTrace is ours.
-    names = holder.stack;
-  } finally {
-    Error.stackTraceLimit = limit;
-    Error.prepareStackTrace = prepare;
-  }
-  if (!Array.isArray(names)) return undefined;
-  for (const name of names as string[]) {
+  const names = stackFiles(frames, nearestCaller);
+  if (names === undefined) return undefined;
+  for (const name of names) {
     if (name === '') continue;
     const file = name.startsWith('file:') ? fileURLToPath(name) : name;
     if (!file.startsWith(OWN_DIRECTORY) && !(skipNode && file.startsWith('node:'))) return file;
@@ -205,6 +192,119 @@ function callerWithin(frames: number, skipNode: boolean): string | undefined | n
   // Fewer frames than asked: the stack ended, nothing deeper to find.
   return names.length < frames ? undefined : null;
 }
+
+/**
+ * The file names of the nearest `frames` frames below `below` (which must be on the
+ * stack), from structured call sites: no stack text is formatted.
+ */
+function stackFiles(frames: number, below: (...args: never[]) => unknown): string[] | undefined {
+  return stackSites(frames, below, (site) => site.getFileName() ?? '');
+}
+
+/** Each of the nearest `frames` frames below `below`, as `describe` says it. */
+function stackSites(
+  frames: number,
+  below: (...args: never[]) => unknown,
+  describe: (site: NodeJS.CallSite) => string,
+): string[] | undefined {
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  const holder: { stack?: unknown } = {};
+  let names: unknown;
+  try {
+    Error.stackTraceLimit = frames;
+    Error.prepareStackTrace = (_error, sites) => sites.map(describe);
+    Error.captureStackTrace(holder, below);
+    // V8 formats the stack when it is first read: read it while prepareStackTrace is ours.
+    names = holder.stack;
+  } finally {
+    Error.stackTraceLimit = limit;
+    Error.prepareStackTrace = prepare;
+  }
+  return Array.isArray(names) ? (names as string[]) : undefined;
+}
+
+/** Frames a reader's stack is read to: rules run many frames below ESLint's own code. */
+const READER_FRAMES = 200;
+const MAX_REMEMBERED_UNITS = 100_000;
+/** A frame's file name -> its unit ('' for Node's own and the ledger's code). */
+const units = new Map<string, string>();
+
+/**
+ * The code a frame's file belongs to: an installed package, by name (the part after its
+ * last node_modules: a plugin, its resolver, the tool), or a file of the repository's own
+ * (a config, a local plugin).
+ */
+function unitOf(name: string): string {
+  let unit = units.get(name);
+  if (unit !== undefined) return unit;
+  const file = name.startsWith('file:') ? fileURLToPath(name) : name;
+  if (file === '' || file.startsWith('node:') || file.startsWith(OWN_DIRECTORY)) unit = '';
+  else {
+    const parts = file.split(/[\\/]/);
+    const at = parts.lastIndexOf('node_modules');
+    const top = parts[at + 1];
+    if (at < 0 || top === undefined) unit = file;
+    else unit = top.startsWith('@') ? parts.slice(at + 1, at + 3).join('/') : top;
+  }
+  if (units.size >= MAX_REMEMBERED_UNITS) units.clear();
+  units.set(name, unit);
+  return unit;
+}
+
+/**
+ * Frames a nearest reader is looked for in, a few first: the ledger's wrapper and Node's fs
+ * come before it, and Node's module loader, a dozen frames deep, while a module loads.
+ */
+const NEAREST_FRAMES = [8, 32];
+/** A frame as a reader names it: its file, then where in it. */
+const siteOf = (site: NodeJS.CallSite) =>
+  `${site.getFileName() ?? ''}\0${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}`;
+const fileOf = (site: NodeJS.CallSite) => `${site.getFileName() ?? ''}\0`;
+/** Readers seen, each kept once: many questions share one (a rule reading file after file). */
+const readers = new Map<string, string>();
+const MAX_REMEMBERED_READERS = 10_000;
+
+/**
+ * Who asks a question ("a reader"): the call sites on the stack below `below`, nearest
+ * first (each a line `unit<TAB>file:line:column`: unitOf), inside a kept part; the
+ * nearest file alone outside. Inside a kept part (one file's lint: rules, parsers and
+ * processors run there, synchronously, so a rule's read has the rule's code on the stack)
+ * the whole stack is taken: two caches in one plugin, or one helper that reads for a
+ * caching caller and for one that reads each time, are different readers. Outside one,
+ * the code that runs is the tool's own (reading and listing what it lints, its configs)
+ * and module code as it loads, which reads for itself: the nearest call site names it,
+ * at a fraction of a whole stack's cost (ESLint reads every file it lints on every call).
+ * A plugin that keeps what it read is a reader of its own, apart from ESLint reading the
+ * same file to lint it.
+ */
+function readerOf(below: (...args: never[]) => unknown, chain: boolean): string {
+  const lines: string[] = [];
+  const take = (site: string) => {
+    const cut = site.indexOf('\0');
+    const unit = unitOf(site.slice(0, cut));
+    const where = site.slice(cut + 1);
+    if (unit !== '') lines.push(`${unit}\t${site.slice(0, cut)}${where ? `:${where}` : ''}`);
+  };
+  // Outside a part the file names the code: a frame's line and column cost V8 a parse of
+  // its function the first time (a worker's first call, loading every module, asks thousands).
+  if (!chain)
+    for (const frames of NEAREST_FRAMES) {
+      for (const site of stackSites(frames, below, fileOf) ?? []) take(site);
+      if (lines.length > 0) return lines[0]!;
+    }
+  for (const site of stackSites(READER_FRAMES, below, siteOf) ?? []) take(site);
+  const reader = lines.join('\n');
+  const known = readers.get(reader);
+  if (known !== undefined) return known;
+  if (readers.size >= MAX_REMEMBERED_READERS) readers.clear();
+  readers.set(reader, reader);
+  return reader;
+}
+
+/** The code units of a reader (readerOf), nearest first: packages by name, repository files by path. */
+export const unitsOf = (reader: string): string[] =>
+  reader === '' ? [] : reader.split('\n').map((line) => line.slice(0, line.indexOf('\t')));
 
 /**
  * The first file in `stack` that is not the ledger's own code (a path, or a `node:`
@@ -223,12 +323,16 @@ function callerFile(stack: string, skipNode = false): string | undefined {
   return undefined;
 }
 
+const NO_READERS: ReadonlySet<string> = new Set();
+
 export class ReadLedger {
   /** `kind\0path` -> the answer the first time it was asked. */
   private readonly answers = new Map<string, string>();
   private unseen: string | undefined;
-  /** Questions taken in from a kept part's record, not asked by the tool in this run. */
-  private readonly replayedKeys = new Set<string>();
+  /** The listing of each directory asked as `entries`, when it was asked (unprobedChange). */
+  private readonly listings = new Map<string, string>();
+  /** `kind\0path` -> the readers (readerOf) that asked it in this run; not kept while loading. */
+  private readonly askers = new Map<string, Set<string>>();
 
   /**
    * @param loading this ledger records the tool's loading (the background ledger): there,
@@ -239,10 +343,36 @@ export class ReadLedger {
    */
   constructor(private readonly loading = false) {}
 
-  /** Records one question with its answer as it is now (the first time wins). */
-  ask(kind: Kind, file: string): void {
+  /** One file's lint (kept-parts.ts): its readers are taken as whole chains (readerOf). */
+  part = false;
+
+  /**
+   * Records one question with its answer as it is now (the first time wins), and, in a
+   * call, the code that asked it (`reader`): what each reader may keep in memory is its own.
+   */
+  ask(kind: Kind, file: string, reader?: string): void {
     const key = `${kind}\0${file}`;
-    if (!this.answers.has(key)) this.answers.set(key, answerOf(kind, file));
+    if (!this.answers.has(key)) {
+      this.answers.set(key, answerOf(kind, file));
+      if (kind === 'entries') this.listings.set(file, answerOf('list', file));
+    }
+    if (reader !== undefined) this.askedBy(key, reader);
+  }
+
+  /** The reader of a question asked now, below `below` on the stack; none while loading. */
+  readerBelow(below: (...args: never[]) => unknown): string | undefined {
+    return this.loading ? undefined : readerOf(below, this.part);
+  }
+
+  private askedBy(key: string, reader: string): void {
+    const readers = this.askers.get(key);
+    if (readers) readers.add(reader);
+    else this.askers.set(key, new Set([reader]));
+  }
+
+  /** The readers that asked `key` themselves in this run (none for a replayed answer). */
+  readersOf(key: string): ReadonlySet<string> {
+    return this.askers.get(key) ?? NO_READERS;
   }
 
   /** The run did something the ledger cannot replay; its result is never reused. */
@@ -279,19 +409,10 @@ export class ReadLedger {
    */
   absorb(other: ReadLedger, { replayed = false } = {}): void {
     for (const [key, answer] of other.answers) {
-      if (this.answers.has(key)) continue;
-      this.answers.set(key, answer);
-      if (replayed || other.replayedKeys.has(key)) this.replayedKeys.add(key);
+      if (!replayed) for (const reader of other.readersOf(key)) this.askedBy(key, reader);
+      if (!this.answers.has(key)) this.answers.set(key, answer);
     }
     this.unseen ??= other.unseen;
-  }
-
-  /**
-   * Whether the tool itself asked `key` in this run; false for an answer replayed from a
-   * kept part, which says nothing about whether the tool would ask it again.
-   */
-  askedItself(key: string): boolean {
-    return this.answers.has(key) && !this.replayedKeys.has(key);
   }
 
   /**
@@ -303,13 +424,58 @@ export class ReadLedger {
     if (!this.answers.has(key)) this.answers.set(key, answer);
   }
 
-  /** The first question whose answer changed, or undefined when every one is as recorded. */
-  firstChange(): string | undefined {
+  /**
+   * The first question whose answer changed, or undefined when every one is as recorded.
+   * With `probed`, a directory asked as `entries` whose only changed names are ones no
+   * module resolution could have probed (probed says false) still answers, and its new
+   * answer is taken.
+   */
+  firstChange(probed?: (file: string) => boolean): string | undefined {
     for (const [key, answer] of this.answers) {
       const [kind, file] = key.split('\0') as [Kind, string];
-      if (!stillAnswers(kind, file, answer)) return `${kind} ${file}`;
+      if (stillAnswers(kind, file, answer)) continue;
+      if (kind === 'entries' && probed && this.unprobedChange(file, answer, probed)) continue;
+      return `${kind} ${file}`;
     }
     return undefined;
+  }
+
+  /**
+   * Whether `directory` (asked as `entries`, answered `recorded`) is the same directory,
+   * changed only in names `probed` says no resolution looked for (a tool's own state file
+   * written beside a package: eslint_d's port file in node_modules/eslint). Then its new
+   * answer and listing are recorded: every name that has changed since it was asked is
+   * still one no resolution looked for.
+   */
+  private unprobedChange(
+    directory: string,
+    recorded: string,
+    probed: (file: string) => boolean,
+  ): boolean {
+    const before = this.listings.get(directory);
+    if (before === undefined) return false;
+    const now = answerOf('entries', directory);
+    // The type and inode: a directory replaced (a reinstall) is another directory.
+    const identity = (answer: string) => {
+      const [type, , inode] = answer.split(':');
+      return `${type}:${inode}`;
+    };
+    if (!recorded.startsWith('d:') || identity(now) !== identity(recorded)) return false;
+    const listing = answerOf('list', directory);
+    const old = new Set(before.split('\n'));
+    const current = new Set(listing.split('\n'));
+    const changed = [
+      ...[...old].filter((entry) => !current.has(entry)),
+      ...[...current].filter((entry) => !old.has(entry)),
+    ];
+    // An entry is `name/type`: a name's type changing is a change of that name.
+    if (
+      changed.some((entry) => probed(path.join(directory, entry.slice(0, entry.lastIndexOf('/')))))
+    )
+      return false;
+    this.answers.set(`entries\0${directory}`, now);
+    this.listings.set(directory, listing);
+    return true;
   }
 }
 
@@ -361,7 +527,8 @@ function note(ledger: ReadLedger, kind: Kind, value: unknown): void {
   const file = pathArgument(value);
   if (file === undefined) return ledger.notReplayable(`a read of ${String(value)}`);
   if (isPrivate(file)) return;
-  withoutRecording(() => ledger.ask(kind, file));
+  const reader = ledger.readerBelow(note);
+  withoutRecording(() => ledger.ask(kind, file, reader));
 }
 
 /** Whether numeric open flags ask for more than reading (O_WRONLY, O_RDWR, O_CREAT...). */
@@ -575,7 +742,9 @@ function installBindingRecording(): void {
           target !== undefined &&
           !withoutRecording(() => exists(target))
         )
-          return withoutRecording(() => ledger.ask('lstat', target));
+          return withoutRecording(() =>
+            ledger.ask('lstat', target, ledger.readerBelow(installBindingRecording)),
+          );
         ledger.notReplayable(`a write (fs binding ${name} ${target ?? ''})`.trimEnd());
       });
     } else if (name === 'close') {

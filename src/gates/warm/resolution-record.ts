@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import type { Kind } from './read-surface.js';
@@ -83,6 +84,58 @@ export function esmResolutionQuestions(
     return;
   }
   resolutionQuestions(specifier, nodeModulesPaths(from), found ?? false, ask);
+}
+
+/**
+ * Whether a module resolution could have looked for `file`, given every path the worker
+ * recorded (the questions resolution asked, the files it loaded, what calls read): a
+ * recorded path or a directory on the way to one; a recorded path with an extension added
+ * (`./x` finds x.js); a directory's index file or package.json; and what a package.json
+ * beside it names (main, exports and the like lead anywhere in its package). Anything
+ * else (a tool's own state file written into node_modules) no resolution looked for.
+ * Reads without recording; the set is built on first use.
+ */
+export function resolutionMayProbe(recorded: () => Iterable<string>): (file: string) => boolean {
+  let paths: Set<string> | undefined;
+  const named = new Map<string, Set<string>>();
+  return (file) => {
+    if (paths === undefined) {
+      paths = new Set();
+      for (const each of recorded())
+        for (let at = each; !paths.has(at); at = path.dirname(at)) {
+          paths.add(at);
+          if (path.dirname(at) === at) break;
+        }
+    }
+    if (paths.has(file)) return true;
+    const directory = path.dirname(file);
+    const name = path.basename(file);
+    if (/^(index(\..*)?|package\.json)$/.test(name)) return true;
+    for (let dot = name.indexOf('.', 1); dot > 0; dot = name.indexOf('.', dot + 1))
+      if (paths.has(path.join(directory, name.slice(0, dot)))) return true;
+    let names = named.get(directory);
+    if (names === undefined) named.set(directory, (names = namedByManifest(directory)));
+    return names.has(name);
+  };
+}
+
+/** The first parts of every path a directory's package.json names (main, exports, imports...). */
+function namedByManifest(directory: string): Set<string> {
+  const names = new Set<string>();
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8'));
+  } catch {
+    return names;
+  }
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const first = value.replace(/^\.\//, '').split(/[\\/]/)[0];
+      if (first) names.add(first);
+    } else if (value && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit(manifest);
+  return names;
 }
 
 let installed = false;

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // The file, not the capture index: a worker needs the sweep, not the native capture.
 import { sweepDirectoriesOfDeadProcesses } from '../../capture/capture-file.js';
 import { keepOutOfLedger, withoutRecording } from './read-ledger.js';
+import { nodeModulesPaths } from './resolution-record.js';
 import { WORKER_DIRECTORY_NAME, WORKER_DIRECTORY_PREFIX } from './worker-directory.js';
 
 /** What one warm call produced: the same bytes and exit code the cold command gives. */
@@ -98,6 +99,44 @@ export function resolveInstalledPackage(root: string, name: string): InstalledPa
   const manifest = JSON.parse(readFileSync(entry, 'utf8')) as { version?: string };
   const version = manifest.version ?? '0.0.0';
   return { directory: path.dirname(entry), version, major: Number.parseInt(version, 10) };
+}
+
+/**
+ * The names of `name`'s package (installed for root) and of every package it depends on,
+ * found the way Node resolves them from each package's real directory: the tool's own
+ * code, as opposed to plugins and configs it loads. Read without recording.
+ */
+export function packageClosure(root: string, name: string): Set<string> {
+  const names = new Set<string>([name]);
+  const installed = resolveInstalledPackage(root, name);
+  if (typeof installed === 'string') return names;
+  const seen = new Set<string>();
+  const pending = [installed.directory];
+  withoutRecording(() => {
+    for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
+      let real: string;
+      let manifest: { dependencies?: object; optionalDependencies?: object };
+      try {
+        real = realpathSync(directory);
+        if (seen.has(real)) continue;
+        seen.add(real);
+        manifest = JSON.parse(readFileSync(path.join(real, 'package.json'), 'utf8')) as object;
+      } catch {
+        continue;
+      }
+      for (const dependency of Object.keys({
+        ...manifest.dependencies,
+        ...manifest.optionalDependencies,
+      })) {
+        names.add(dependency);
+        const found = nodeModulesPaths(real)
+          .map((modules) => path.join(modules, dependency))
+          .find((candidate) => existsSync(path.join(candidate, 'package.json')));
+        if (found) pending.push(found);
+      }
+    }
+  });
+  return names;
 }
 
 /**

@@ -10,10 +10,11 @@ import {
   recordBackground,
   recordReads,
   stillAnswers,
+  unitsOf,
   withoutRecording,
 } from './read-ledger.js';
-import { recordModuleResolution } from './resolution-record.js';
-import type { ToolAdapter, ToolOutput } from './tool-adapter.js';
+import { recordModuleResolution, resolutionMayProbe } from './resolution-record.js';
+import { packageClosure, type ToolAdapter, type ToolOutput } from './tool-adapter.js';
 import { loadTscAdapter } from './tsc-adapter.js';
 import type { WarmReply, WarmRunMessage, WarmTool } from './warm-protocol.js';
 
@@ -177,34 +178,92 @@ function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
 }
 
 /**
- * Everything any call has asked, with the answer of the last call that asked it. A tool
- * keeps some of what it read in memory (ESLint its config and whatever the config read,
- * TypeScript its module resolutions), so a call's answer is only as fresh as the oldest
- * answer the worker still holds. After each call (staleAfterCall), an answer that changed
- * and was not asked again is one the worker may still hold, unless the tool has shown
- * that it asks for it anew (asked in more than one call: a file it lints or checks each
- * time, now deleted or outside this call's paths); the worker is then replaced.
+ * Everything any call has asked, by the code that asked it (a reader: read-ledger.ts
+ * readerOf), with the answer that code last got. A tool and its plugins keep some of what
+ * they read in memory (ESLint its config and whatever the config read, TypeScript its
+ * module resolutions, a plugin the exports of the files it parsed), so a call's answer is
+ * only as fresh as the oldest answer the worker still holds. After each call
+ * (staleAfterCall), an answer that changed and was not asked again by the code that
+ * asked it before is one the worker may still hold: ESLint reading a file again to lint it
+ * says nothing of a plugin that parsed it once and keeps its exports, and a plugin that
+ * checks a file's mtime before using what it keeps does not read a same-size rewrite whose
+ * mtime was set back. The worker is then replaced. Only the tool's own code (its package
+ * and its dependencies: ownPackages) that has asked in more than one call is taken to ask
+ * anew (a file it lints each time, now deleted or outside this call's paths).
  */
 const heldAnswers = new Map<string, { answer: string; askedAgain: boolean }>();
 
+/** The packages of the tool's own code (the tool and its dependencies); set on the first call. */
+let ownPackages: ReadonlySet<string> | undefined;
+
+/** The package each tool is installed as. */
+const TOOL_PACKAGES: Record<WarmTool, string> = {
+  eslint: 'eslint',
+  prettier: 'prettier',
+  tsc: 'typescript',
+};
+
+/**
+ * Who a reader is for held answers: the tool, when only the tool's own code is on its stack
+ * (wherever in the tool it asked: the tool is one reader, as it reads what it lints anew on
+ * each call), or the reader itself (a plugin's call site and stack).
+ */
+function holderOf(reader: string): string {
+  let holder = holders.get(reader);
+  if (holder === undefined) {
+    ownPackages ??= packageClosure(root, TOOL_PACKAGES[tool]);
+    const units = unitsOf(reader);
+    holder = units.length > 0 && units.every((unit) => ownPackages!.has(unit)) ? TOOL : reader;
+    if (holders.size >= MAX_HOLDERS) holders.clear();
+    holders.set(reader, holder);
+  }
+  return holder;
+}
+const TOOL = 'the tool';
+const holders = new Map<string, string>();
+const MAX_HOLDERS = 10_000;
+
+/** What a holder is called in a reason: the tool, or a reader's nearest call site. */
+const holderName = (holder: string) =>
+  holder === TOOL
+    ? 'the tool, which asked it once,'
+    : holder === ''
+      ? 'code the worker could not name, which asked it before,'
+      : `${holder.split('\n')[0]!.split('\t')[1]!}, which asked it before,`;
+
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
-  for (const [key, held] of heldAnswers) {
-    if (call.askedItself(key) || held.askedAgain) continue;
-    const [kind, file] = key.split('\0') as [Kind, string];
+  const asked = new Map<string, Set<string>>();
+  for (const [key] of call.questions())
+    asked.set(key, new Set([...call.readersOf(key)].map(holderOf)));
+  for (const [heldKey, held] of heldAnswers) {
+    const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
+    if (asked.get(`${kind}\0${file}`)?.has(holder)) continue;
+    if (held.askedAgain && holder === TOOL) continue;
     if (!stillAnswers(kind, file, held.answer))
-      return `${kind} ${file} changed and the tool, which asked it once, did not ask again: it may keep the old answer`;
+      return `${kind} ${file} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
   }
   for (const [key, answer] of call.questions()) {
-    // A kept part's replayed answer is not the tool asking again.
-    if (!call.askedItself(key)) continue;
-    const held = heldAnswers.get(key);
-    heldAnswers.set(key, { answer, askedAgain: held !== undefined });
+    // A kept part's replayed answer has no readers: replaying is not the tool asking again.
+    for (const holder of asked.get(key) ?? []) {
+      const heldKey = `${key}\0${holder}`;
+      heldAnswers.set(heldKey, { answer, askedAgain: heldAnswers.has(heldKey) });
+    }
   }
   // What the worker holds from earlier calls fed this one: its result is reusable only
   // while those answers hold too (checked above: they do now).
-  for (const [key, held] of heldAnswers) if (!held.askedAgain) call.holds(key, held.answer);
+  for (const [heldKey, held] of heldAnswers) {
+    const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
+    if (!(held.askedAgain && holder === TOOL)) call.holds(`${kind}\0${file}`, held.answer);
+  }
   return undefined;
+}
+
+/** Every path the worker has recorded: questions asked while loading and in calls, files loaded. */
+function* recordedPaths(): Iterable<string> {
+  for (const [key] of lifetime.questions()) yield key.slice(key.indexOf('\0') + 1);
+  for (const [key] of heldAnswers) yield key.split('\0')[1]!;
+  yield* inputs.files();
 }
 
 /** Why the worker's loaded state may differ from a fresh load, or undefined. */
@@ -212,7 +271,7 @@ function staleBeforeCall(): string | undefined {
   return withoutRecording(() => {
     const stale = inputs.staleReason();
     if (stale) return stale;
-    const change = lifetime.firstChange();
+    const change = lifetime.firstChange(resolutionMayProbe(recordedPaths));
     if (change !== undefined) return `changed since the worker loaded it: ${change}`;
     // The tool read what no ledger can replay while it loaded (a config that reads the
     // clock): the loaded state is not reproducible, so each call gets a fresh worker.
