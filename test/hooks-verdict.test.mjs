@@ -142,7 +142,9 @@ describe('hooks: the verdict is the gate’s', function () {
     expect(session.state.gates.lint.startStatus).to.equal('failed');
     const edit = await runAfterEdit(request, [addTodo(failing)]);
     expect(edit.verdict.block, edit.verdict.reason).to.equal(false);
-    expect(edit.verdict.note).to.match(/lint failed before the session's findings too/);
+    expect(edit.verdict.note, JSON.stringify(edit.rows)).to.match(
+      /lint failed before the session.s findings too/,
+    );
 
     // Under --max-warnings 0 every warning fails the gate: a new one blocks even where old
     // warnings already failed it (fixing those would still leave the gate failing on it).

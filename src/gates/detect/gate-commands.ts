@@ -26,8 +26,8 @@ export interface GateCommands {
    * runner we do not expand): it may read any file.
    */
   opaque: boolean;
-  /** A tool it runs fails on any warning (`--max-warnings 0`): a new warning fails the gate. */
-  warningsFail: boolean;
+  /** The fewest warnings a tool it runs allows (`--max-warnings N`), undefined for no limit. */
+  warningLimit: number | undefined;
 }
 
 /** Programs that check nothing (messages, moves): they neither add a tool nor make a check opaque. */
@@ -61,7 +61,7 @@ function readScripts(directory: string): Record<string, unknown> | undefined {
 class Reader {
   readonly tools = new Map<string, ToolDescriptor>();
   opaque = false;
-  warningsFail = false;
+  warningLimit: number | undefined;
 
   constructor(private readonly directory: string) {}
 
@@ -80,7 +80,8 @@ class Reader {
     const tool = toolOfCommand(words);
     if (tool) {
       this.tools.set(tool.name, tool);
-      if (tool.warningsFail?.(words)) this.warningsFail = true;
+      const limit = tool.warningLimit?.(words);
+      if (limit !== undefined) this.warningLimit = Math.min(limit, this.warningLimit ?? limit);
     } else this.opaque = true;
   }
 
@@ -122,6 +123,6 @@ export function gateCommands(gate: GateSpec, root: string): GateCommands {
   return {
     tools: [...reader.tools.values()],
     opaque: reader.opaque,
-    warningsFail: reader.warningsFail,
+    warningLimit: reader.warningLimit,
   };
 }

@@ -67,7 +67,7 @@ export function planRuns(
   const read = new Set<string>();
   const asked = new Set<string>();
   for (const gate of gates) {
-    const { tools, opaque } = gateCommands(gate, root);
+    const { tools, opaque, warningLimit } = gateCommands(gate, root);
     for (const tool of tools) asked.add(tool.name);
     const settings = (file: string) =>
       file === gate.source || tools.some((tool) => readsAsSettings(tool, file));
@@ -88,11 +88,13 @@ export function planRuns(
     const gone = filesTheToolChecks(gate, deleted);
     const whole = changedSettings
       ? `${changedSettings} is read as settings`
-      : gone.length > 0
-        ? `${gone[0]} is gone`
-        : fitsOneCall(paths)
-          ? undefined
-          : `${paths.length} files do not fit one call`;
+      : warningLimit !== undefined && warningLimit > 0
+        ? `--max-warnings ${warningLimit} counts the whole project's warnings`
+        : gone.length > 0
+          ? `${gone[0]} is gone`
+          : fitsOneCall(paths)
+            ? undefined
+            : `${paths.length} files do not fit one call`;
     if (whole) runs.push({ gate, args: {}, scope: 'all', whole });
     else if (paths.length > 0) runs.push({ gate, args: { paths }, scope: checked });
   }

@@ -250,7 +250,7 @@ async function runPlanned(call: HookCall): Promise<
       }));
       newFindings.push(...named);
       // Under `--max-warnings 0` a warning fails the gate as an error does, whatever else fails it.
-      const strict = gateCommands(planned.gate, options.root).warningsFail;
+      const strict = gateCommands(planned.gate, options.root).warningLimit === 0;
       blocking.push(
         ...named.filter((finding) => newFailure || strict || finding.severity === 'error'),
       );

@@ -5,7 +5,7 @@ import { eslintEntry } from '../warm/warm-entry.js';
 import {
   entryProblem,
   lintScriptKind,
-  maxWarningsZero,
+  maxWarnings,
   optionValue,
   SCRIPT_EXTENSIONS,
 } from './shared.js';
@@ -79,7 +79,7 @@ export const eslint: ToolDescriptor = {
   },
   outputs: [{ parser: eslintJsonParser, machineFormat: true }, { parser: eslintStylishParser }],
   // Type-aware rules read the tsconfig; .eslintignore and eslintrc files in subdirectories.
-  warningsFail: maxWarningsZero,
+  warningLimit: maxWarnings,
   configNames: [/^\.eslintignore$/, /^\.eslintrc(\..+)?$/, /^eslint\.config\./, TSCONFIG_NAME],
   script: {
     textParser: eslintStylishParser.name,

@@ -1,6 +1,6 @@
 import { oxlintJsonParser } from '../parsers/oxlint-json.js';
 import { oxlintTextParser } from '../parsers/oxlint-text.js';
-import { lintScriptKind, maxWarningsZero, optionValue, SCRIPT_EXTENSIONS } from './shared.js';
+import { lintScriptKind, maxWarnings, optionValue, SCRIPT_EXTENSIONS } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 
 export const oxlint: ToolDescriptor = {
@@ -23,7 +23,7 @@ export const oxlint: ToolDescriptor = {
   ],
   yieldsToScripts: {},
   extensions: [...SCRIPT_EXTENSIONS, 'vue', 'svelte', 'astro'],
-  warningsFail: (argv) => maxWarningsZero(argv) || argv.includes('--deny-warnings'),
+  warningLimit: (argv) => (argv.includes('--deny-warnings') ? 0 : maxWarnings(argv)),
   outputs: [{ parser: oxlintJsonParser, machineFormat: true }, { parser: oxlintTextParser }],
   script: {
     textParser: oxlintTextParser.name,

@@ -58,10 +58,12 @@ export function withoutOptions(
   return kept;
 }
 
-/** `--max-warnings 0` (or `=0`): the check fails on any warning (ESLint, stylelint, oxlint). */
-export function maxWarningsZero(argv: readonly string[]): boolean {
+/** `--max-warnings N` (or `=N`): the warnings the check allows (ESLint, stylelint, oxlint). */
+export function maxWarnings(argv: readonly string[]): number | undefined {
   const value = optionValue(argv, '--max-warnings');
-  return value !== undefined && Number(value) === 0;
+  const limit = value === undefined ? NaN : Number(value);
+  // A negative limit (ESLint's -1) is no limit.
+  return Number.isInteger(limit) && limit >= 0 ? limit : undefined;
 }
 
 /** Whether argv already sets `option` (`--opt value` or `--opt=value`). */

@@ -4,7 +4,7 @@ import { stylelintParser } from '../parsers/stylish.js';
 import {
   installedMajor,
   lintScriptKind,
-  maxWarningsZero,
+  maxWarnings,
   NEVER_CHECKED,
   optionValue,
 } from './shared.js';
@@ -117,7 +117,7 @@ export const stylelint: ToolDescriptor = {
   ],
   resultCache: { on: ['--cache'], location: ['--cache-location'], settings: ['--cache-strategy'] },
   outputs: [{ parser: stylelintJsonParser, machineFormat: true }, { parser: stylelintParser }],
-  warningsFail: maxWarningsZero,
+  warningLimit: maxWarnings,
   configNames: [/^\.stylelintignore$/, /^\.stylelintrc(\..+)?$/, /^stylelint\.config\./],
   script: {
     textParser: stylelintParser.name,

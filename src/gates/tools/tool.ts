@@ -45,10 +45,11 @@ export interface ToolDescriptor {
    */
   configNames?: readonly RegExp[];
   /**
-   * Whether a check run with these arguments fails on any warning (`--max-warnings 0`):
-   * a hook then blocks on a new warning as on a new error.
+   * How many warnings a check run with these arguments allows before it fails
+   * (`--max-warnings N`), undefined for no limit. At 0 a hook blocks on a new warning as on
+   * a new error; above 0 the count is the whole project's, so a hook runs the gate whole.
    */
-  warningsFail?(argv: readonly string[]): boolean;
+  warningLimit?(argv: readonly string[]): number | undefined;
   /**
    * The word of its marker command that stands for the whole tree (a glob, for a tool
    * that takes no `.`): a call's paths replace it where it stands, so options and negated
