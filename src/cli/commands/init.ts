@@ -332,11 +332,26 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
   if (args.host !== undefined) return initHost(args.host, args.write, root, output);
   const file = path.join(root, CONFIG_FILE);
   refuseExisting(file);
-  const { gates, notServed } = detectGates(root);
+  const detected = detectGates(root);
+  // A config gate cannot say which files a pre-commit hook is given: written, it would
+  // check what the hook leaves out. It stays detection's.
+  const gates = detected.gates.filter((gate) => !gate.fileFilter);
+  const notServed = [
+    ...detected.notServed,
+    ...detected.gates
+      .filter((gate) => gate.fileFilter)
+      .map((gate) => ({
+        source: gate.source,
+        name: `gate ${gate.name}`,
+        why: `not written to ${CONFIG_FILE}: it checks the files ${gate.fileFilter!.what} selects, which a config gate cannot say (delete ${CONFIG_FILE} to serve it from detection)`,
+      })),
+  ];
   if (gates.length === 0) {
     throw new GatesError(
       'EGATES_NOTHING_DETECTED',
-      `detection found no gates in ${root}, so there is nothing to write`,
+      detected.gates.length > 0
+        ? `detection's gates in ${root} check the files pre-commit hooks select, which ${CONFIG_FILE} cannot say, so there is nothing to write (they are served without it)`
+        : `detection found no gates in ${root}, so there is nothing to write`,
       {
         fix: `write ${CONFIG_FILE} by hand, e.g. {"gates": {"lint": {"command": ["eslint", "--format", "json", "."], "parser": "eslint-json"}}}`,
       },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV_REDIRECTS, toolOfProgram } from '../tools/index.js';
+import { withoutOptions } from '../tools/shared.js';
 import type { ToolDescriptor } from '../tools/tool.js';
 
 /**
@@ -54,22 +55,26 @@ function packageVersionOf(file: string, name: string): string | undefined {
 
 /**
  * The redirect options of the tool `argv[0]` runs (a real install of it: its version is
- * read from its package, so a look-alike script gets nothing added).
+ * read from its package, so a look-alike script gets nothing added), and whether the
+ * options naming its result cache's place are dropped for them.
  */
 function redirectArgs(
   tool: ToolDescriptor | undefined,
   argv: readonly string[],
   script: string,
   directory: string,
-): string[] {
+): { extra: string[]; dropLocation: boolean } {
   const npmPackage = tool?.install && 'npmPackage' in tool.install ? tool.install.npmPackage : '';
   const version = npmPackage ? packageVersionOf(script, npmPackage) : undefined;
-  if (version === undefined) return [];
-  return (tool?.writes ?? []).flatMap((write) =>
-    write.redirect && 'args' in write.redirect && write.redirect.applies(argv, version)
+  if (version === undefined) return { extra: [], dropLocation: false };
+  const location = tool?.resultCache?.location ?? [];
+  const own = withoutOptions(argv, [], location);
+  const extra = (tool?.writes ?? []).flatMap((write) =>
+    write.redirect && 'args' in write.redirect && write.redirect.applies(own, version)
       ? write.redirect.args(directory)
       : [],
   );
+  return { extra, dropLocation: extra.length > 0 && location.length > 0 };
 }
 
 /**
@@ -90,10 +95,15 @@ export function privateCaches(
       env[write.redirect.env] = write.redirect.value ?? directory;
   const viaNode = resolved.args.length > argv.length - 1;
   const script = viaNode ? resolved.args[0]! : resolved.file;
-  const extra = redirectArgs(toolOfProgram(argv[0] ?? ''), argv, script, directory);
+  const tool = toolOfProgram(argv[0] ?? '');
+  const { extra, dropLocation } = redirectArgs(tool, argv, script, directory);
   const before = viaNode ? 1 : 0;
+  // The user's cache place (`--cache-location .cache/eslint`) would win over ours, and is
+  // in the tree: the check keeps its cache in the private directory instead.
+  const rest = resolved.args.slice(before);
+  const own = dropLocation ? withoutOptions(rest, [], tool!.resultCache!.location) : rest;
   return {
-    args: [...resolved.args.slice(0, before), ...extra, ...resolved.args.slice(before)],
+    args: [...resolved.args.slice(0, before), ...extra, ...own],
     env,
     cleanup: () => {
       live.delete(directory);
