@@ -163,6 +163,19 @@ jobs:
     expect(commands).not.to.match(/pytest|build|pip|install|publish/);
   });
 
+  it('list names a step whose paths this tree lacks instead of checking the whole tree (simonw/llm without llm/)', function () {
+    const root = repoWith('llm', { 'ruff.toml': 'line-length = 88\n' }, gitRepo);
+    const result = runCli(['list'], { cwd: root });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.include(
+      '.github/workflows/test.yml: job test, step "Run mypy" — it checks `llm`, which this tree does not have',
+    );
+    expect(result.stdout).to.include(
+      '.github/workflows/test.yml: job test, step "Run ruff" — it runs `ruff check .`, a check already run by gate `ruff`',
+    );
+    expect(result.stdout).not.to.match(/^ {2}c?i?\.?mypy$/m);
+  });
+
   it('never serves install, test, build, deploy or publish steps; a script a step runs is the script gate', function () {
     const root = makeRepo({
       'package.json': {

@@ -672,6 +672,14 @@ export function workflowGates(
             );
           continue;
         }
+        // A path CI checks that is not here: the whole tree is not that check.
+        const missing = check.dropped.filter((item) => item.endsWith('(no such path)'));
+        if (missing.length > 0) {
+          skip(
+            `it checks ${missing.map((item) => item.replace(' (no such path)', '')).join(', ')}, which this tree does not have`,
+          );
+          continue;
+        }
         const stepNotes = [...notes];
         let { command: argv, fix, paths } = check.gate;
         let fileFilter: FileFilter | undefined;
@@ -708,7 +716,7 @@ export function workflowGates(
             fileFilter = {
               include: { source: `^(${escaped.join('|')})/`, flags: '' },
               ...(check.tool.extensions ? { extensions: check.tool.extensions } : {}),
-              what: `the workflow step's directories ${directories.join(', ')}`,
+              what: `the workflow step's ${command.fileSource.how} under ${directories.join(', ')}`,
             };
             stepNotes.push(
               `checks ${check.tool.name}'s files under ${directories.join(', ')} in place of ${what}`,
