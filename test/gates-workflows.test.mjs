@@ -281,6 +281,49 @@ jobs:
     ]);
   });
 
+  it('reads the ruff and golangci-lint actions with their inputs, and lists check actions it cannot serve', function () {
+    const root = makeRepo({
+      'go.mod': 'module example.com/x\n',
+      'src/app.py': 'x = 1\n',
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: astral-sh/ruff-action@v3
+      - uses: astral-sh/ruff-action@v3
+        with:
+          args: format --check
+          src: src
+      - uses: golangci/golangci-lint-action@v8
+        with:
+          args: --timeout=5m
+      - uses: super-linter/super-linter@v7
+      - uses: codespell-project/codespell-problem-matcher@v1
+      - uses: ludeeus/action-shellcheck@2.0.0
+        with:
+          ignore_paths: vendor
+`,
+    });
+    const detection = detectGates(root);
+    const fromWorkflow = detection.gates.filter(
+      (gate) => gate.source === '.github/workflows/ci.yml',
+    );
+    expect(fromWorkflow.map((gate) => [gate.name, gate.command.join(' ')])).to.deep.equal([
+      ['ruff', 'ruff check --no-fix --output-format json'],
+      ['ruff_format', 'ruff format --check src'],
+      // v8 of the action installs golangci-lint v2, which refuses v1's --out-format.
+      [
+        'golangci-lint',
+        'golangci-lint run --output.json.path stdout --show-stats=false --timeout=5m',
+      ],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([
+      '.github/workflows/ci.yml: job lint, step "super-linter/super-linter@v7": mcp-gates knows no tool that the action super-linter/super-linter runs',
+      '.github/workflows/ci.yml: job lint, step "ludeeus/action-shellcheck@2.0.0": its `ignore_paths: vendor` cannot be applied: the check would fail on files the action leaves out',
+    ]);
+  });
+
   it('reads the script of each .gitlab-ci.yml job', function () {
     const root = makeRepo({
       'run.sh': '#!/bin/sh\necho "$1"\n',

@@ -17,6 +17,8 @@ interface StepCommand {
   fileSource?: { how: 'find' | 'xargs' | 'action'; directories: string[] };
   /** `NAME=value` words before the command: the gate does not set them. */
   assigns?: string[];
+  /** The action installs golangci-lint v2, which refuses v1's options. */
+  golangciV2?: boolean;
 }
 
 /** One step of a workflow job (or a GitLab job's script). */
@@ -473,8 +475,12 @@ const CHECK_ACTIONS: Record<
       : [];
     if (input.version) notes.push(`the action pins golangci-lint ${input.version}`);
     const args = inputWords(input.args);
+    // golangci-lint-action v7 and later install v2 unless `version` says otherwise.
+    const major = Number(/@v(\d+)/.exec(step.uses ?? '')?.[1] ?? 0);
+    const v2 = input.version === undefined ? major >= 7 : /^v?2(\.|$)/.test(input.version);
     return {
       command: {
+        ...(v2 ? { golangciV2: true } : {}),
         argv: ['golangci-lint', 'run', ...args],
         written: `golangci/golangci-lint-action${args.length > 0 ? ` (args: ${args.join(' ')})` : ''}`,
       },
@@ -650,11 +656,15 @@ export function workflowGates(
             );
           continue;
         }
-        const check = toolCheck(words, relativeTo(project, step.workingDirectory), {
-          source: file,
-          ruffFixes,
-          positionals: 'targets',
-        });
+        const check = toolCheck(
+          words,
+          relativeTo(asGolangciV2(project, file, command), step.workingDirectory),
+          {
+            source: file,
+            ruffFixes,
+            positionals: 'targets',
+          },
+        );
         if (check === undefined || typeof check === 'string') {
           if (!NEVER_CHECKS.test(words[0]!) && looksLikeCheck(step, words))
             skip(
@@ -789,6 +799,20 @@ export function workflowGates(
     }
   }
   return { gates, notServed };
+}
+
+/**
+ * The project as golangci-lint's module sees it for an action that installs v2: its gate
+ * runs v2's command when the config the gate is read from says `version: "2"`, and with
+ * no golangci config of the repository's own, that is what the action's version says.
+ */
+function asGolangciV2(project: ProjectFacts, file: string, command: StepCommand): ProjectFacts {
+  const configs = toolOfProgram('golangci-lint')?.recognise.configFiles ?? [];
+  if (!command.golangciV2 || configs.some((name) => project.exists(name))) return project;
+  return {
+    ...project,
+    readText: (relative) => (relative === file ? 'version: "2"\n' : project.readText(relative)),
+  };
 }
 
 /** The project as a step in `directory` sees paths: a path it names is looked up there. */
