@@ -5,6 +5,7 @@ import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
+import { workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
@@ -222,7 +223,8 @@ function coverScript(
  * with the project's tool (pre-commit.ts); then config-file markers turned into default
  * commands for checks no script or hook already runs; then Makefile and justfile targets
  * and deno.json tasks named like checks (makefile.ts); then tox environments and nox
- * sessions named like checks (tox-nox.ts). A later gate whose every command is a check an
+ * sessions named like checks (tox-nox.ts); then the checks CI workflows run
+ * (.github/workflows, .gitlab-ci.yml: workflows.ts). A later gate whose every command is a check an
  * earlier gate runs (the same tool, options that change findings and paths:
  * tool-command.ts) is not served (`notServed` says so); one that runs a marker gate's
  * check on fewer paths replaces that marker gate, which detection only guessed; and a
@@ -332,6 +334,10 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
+  // The CI workflows' check steps, last: a check they run that a source above serves is one gate.
+  const workflows = workflowGates(project, ruffFixes, gates, coverage);
+  gates.push(...workflows.gates);
+  notServed.push(...workflows.notServed);
   // A marker gate whose check the project runs on fewer paths gives way to the project's.
   const replaced = coverage.replacedMarkers();
   notServed.push(...replaced.values());
