@@ -767,8 +767,6 @@ export function workflowGates(
           skip(`it runs \`${words.join(' ')}\`, a check already run by ${earlier}`);
           continue;
         }
-        const alike = coverage.alike([argv]);
-        if (alike) stepNotes.push(alike);
         const base = check.gate.name;
         const gateName = [
           base,
@@ -781,6 +779,8 @@ export function workflowGates(
         names.add(gateName);
         const what = `the workflow step "${step.name}" (job ${step.job}, ${file})`;
         coverage.add(gateName, [argv], { what });
+        const alike = coverage.alike(gateName, [argv]);
+        if (alike) stepNotes.push(alike);
         gates.push({
           ...check.gate,
           name: gateName,
