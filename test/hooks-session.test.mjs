@@ -324,3 +324,43 @@ describe('hook sessions: what went unchecked is told once per stop loop', functi
     expect(again.verdict.note).to.match(/did not finish within the hook's 0\.1 s budget/);
   });
 });
+
+describe('hook sessions: one budget for the whole call', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('waiting for the session baseline spends the after-edit budget too', async () => {
+    const root = makeTempDir('mcp-gates-budget-');
+    git(root, 'init', '-q');
+    write(
+      root,
+      'mcp-gates.json',
+      JSON.stringify({
+        gates: {
+          slow: { command: ['node', '-e', 'setTimeout(() => {}, 60000)'], parser: 'generic' },
+        },
+      }),
+    );
+    write(root, 'a.txt', 'one\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    const session = new HookSession();
+    // A baseline that never ends (a huge project's first runs).
+    session.priming = new Promise(() => {});
+    const started = Date.now();
+    const outcome = await runAfterEdit(
+      {
+        gates: loadGates(root).gates,
+        context: hookContext(new AbortController().signal, 'test'),
+        options: { root, env: gateEnv() },
+        session,
+        budgetMs: 4000,
+      },
+      [path.join(root, 'a.txt')],
+    );
+    const elapsed = Date.now() - started;
+    expect(outcome.verdict.note).to.match(/slow did not finish within the hook's 4\.0 s budget/);
+    // 4 s waiting, then 4 s more for the gate, was the old answer: 8 s and more.
+    expect(elapsed).to.be.below(7000);
+  });
+});

@@ -146,6 +146,8 @@ interface HookCall {
   since: string | undefined;
   gates: readonly GateSpec[];
   runs: PlannedRun[];
+  /** The call's whole budget, when waiting for the baseline took part of it (`budgetMs` is what is left). */
+  totalBudgetMs?: number;
   /** The tree is the session's start as it is (session_start's baseline): nothing to look up. */
   liveIsStart?: boolean;
   /** The edited files (after-edit) or the changed ones (before-stop), relative to the root. */
@@ -372,7 +374,11 @@ function verdictOf(
 ) {
   const edited = new Set(call.files);
   const { blocking } = ran;
-  const problems = [...call.skipped, ...troubles(ran.rows, call.budgetMs), ...ran.problems];
+  const problems = [
+    ...call.skipped,
+    ...troubles(ran.rows, call.totalBudgetMs ?? call.budgetMs),
+    ...ran.problems,
+  ];
   const where =
     call.kind === 'after-edit'
       ? ` on ${call.files.join(', ')}`
@@ -609,6 +615,8 @@ export async function runAfterEdit(
   paths: readonly string[],
 ): Promise<HookOutcome> {
   const request = realRooted(given);
+  // One budget for the whole call: waiting for the baseline spends it too.
+  const deadline = Date.now() + (request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
   await primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
   const since = await sessionSince(request);
   const { files, deleted, skipped } = confineEdited(request.options.root, paths);
@@ -621,7 +629,8 @@ export async function runAfterEdit(
     runs: plan.runs,
     files: [...files, ...deleted],
     skipped,
-    budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit,
+    budgetMs: Math.max(1, deadline - Date.now()),
+    totalBudgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit,
   };
   const ran = await runPlanned(call);
   const { block, reason, note, unchecked } = verdictOf(call, ran, true);
@@ -695,6 +704,7 @@ export async function runBeforeStop(
 ): Promise<HookOutcome> {
   const request = realRooted(given);
   const { options, session } = request;
+  const deadline = Date.now() + (request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop);
   await primed(session, request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop);
   const envOption = options.env ? { env: options.env } : {};
   const base = stop.base ?? (await defaultBase(options.root, envOption));
@@ -721,7 +731,8 @@ export async function runBeforeStop(
     runs: plan.runs,
     files: [...changes.files, ...changes.deleted],
     skipped: [],
-    budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop,
+    budgetMs: Math.max(1, deadline - Date.now()),
+    totalBudgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop,
   };
   const ran = await runPlanned(call);
   const probe = verdictOf(call, ran, true);
