@@ -11,17 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
+import { NPM_CLI } from './fixtures/gates-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const npmCli = path.join(
-  path.dirname(process.execPath),
-  '..',
-  'lib',
-  'node_modules',
-  'npm',
-  'bin',
-  'npm-cli.js',
-);
 
 const PROBE = `
 import { spawn } from 'node:child_process';
@@ -67,7 +59,7 @@ function installProject(name, tarball, pathValue, env = {}) {
   const install = spawnSync(
     process.execPath,
     [
-      npmCli,
+      NPM_CLI,
       'install',
       '--no-audit',
       '--no-fund',
@@ -117,7 +109,7 @@ describe('packed tarball installs', function () {
   before(function () {
     // reason: the install PATH is built from symlinks to node and /bin/sh (POSIX only)
     if (process.platform === 'win32') this.skip();
-    if (!fs.existsSync(npmCli)) this.skip(); // npm-cli.js not beside this node: cannot run npm without PATH
+    if (!fs.existsSync(NPM_CLI)) this.skip(); // npm-cli.js not beside this node: cannot run npm without PATH
     prebuildExisted = fs.existsSync(path.join(root, 'prebuilds'));
     work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'capture-package-')));
     const staging = path.join(work, 'staging');

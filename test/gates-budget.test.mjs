@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   COMPACT_OUTPUT_PROPERTIES,
   COMPACT_OUTPUT_REQUIRED,
+  MIN_MAX_CHARS,
   orderForListing,
   shapeToBudget,
   wireLength,
@@ -205,7 +206,7 @@ describe('gates budget shaping', () => {
 
   it('never splits a surrogate pair at the head or tail cut', () => {
     const output = '😀'.repeat(5000);
-    for (const maxChars of [1500, 1501, 1502, 1503]) {
+    for (const maxChars of [2500, 2501, 2502, 2503]) {
       const { text, wireChars } = shape({
         output,
         outputBytes: Buffer.byteLength(output),
@@ -239,7 +240,7 @@ describe('gates budget shaping', () => {
       .with.property('code', 'ERR_OUT_OF_RANGE');
   });
 
-  it('fits the minimum budget with a macOS-long log path, at its floor: compact fields, terse lines', () => {
+  it('fits the minimum budget with a macOS-long log path, at its floor: compact fields, terse lines, and still lists findings', () => {
     const { findings } = noisyFixture();
     const logPath = `/var/folders/xy/${'z'.repeat(30)}/T/mcp-gates-logs-12345-AbCdEf/typecheck-1700000000000-abcdef01.log`;
     const command = [
@@ -247,7 +248,7 @@ describe('gates budget shaping', () => {
       ...Array(39).fill('src/file.ts'),
     ];
     const shaped = shape({
-      maxChars: 1000,
+      maxChars: MIN_MAX_CHARS,
       findings,
       output: BIG_OUTPUT,
       outputBytes: BIG_OUTPUT.length,
@@ -255,7 +256,9 @@ describe('gates budget shaping', () => {
       structuredExtra: { command },
       compactExtra: () => ({ command: ['tsc', '… 39 more'] }),
     });
-    expect(shaped.wireChars).to.be.at.most(1000);
+    expect(shaped.wireChars).to.be.at.most(MIN_MAX_CHARS);
+    // The fixed part leaves room for findings: a report that lists none names nothing to fix.
+    expect(shaped.structuredContent.findings).to.have.length.of.at.least(3);
     expect(shaped.structuredContent.command).to.deep.equal(['tsc', '… 39 more']);
     expect(shaped.text).to.include(`: ${logPath}`);
     // No empty table: with no row shown it would only repeat the counts line.
@@ -356,7 +359,7 @@ describe('gates budget shaping', () => {
       fc.property(
         fc.array(findingArbitrary, { maxLength: 600 }),
         fc.string({ unit: 'binary', maxLength: 30000 }),
-        fc.integer({ min: 1000, max: 60000 }),
+        fc.integer({ min: MIN_MAX_CHARS, max: 60000 }),
         fc.option(fc.string({ maxLength: 200 }), { nil: null }),
         fc.string({ unit: 'binary', maxLength: 300 }),
         (findings, output, maxChars, logPath, verdict) => {

@@ -125,16 +125,13 @@ describe('mcp-gates serve through the official clients', function () {
       it('lists the gates with fix tools, truthful annotations and the output schema', async () => {
         const { tools } = await session.client.listTools();
         const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-        // The hook tools (session_start, after_edit, before_stop) are served beside the gates.
+        // No hooks call the hook tools here: only the gates are listed.
         expect(Object.keys(byName).sort()).to.deep.equal([
-          'after_edit',
-          'before_stop',
           'check',
           'hang',
           'lint',
           'lint_fix',
           'noisy',
-          'session_start',
           'typecheck',
         ]);
         expect(byName.lint.annotations).to.include({ readOnlyHint: true, idempotentHint: true });

@@ -14,14 +14,25 @@ import { parseGateOutput, INLINE_PARSE_CHARS } from '../dist/gates/parsers/parse
 import { MAX_PARSED_FINDINGS } from '../dist/gates/parsers/parse-budget.js';
 import { extractJson, lines } from '../dist/gates/parsers/parser.js';
 import { ADVERSARIAL, fill } from './helpers/adversarial-outputs.mjs';
-import { STALL_MS, cpuMs, expectLinear, growth } from './helpers/growth.mjs';
+import {
+  LINEAR_LONG,
+  SIZE_FACTOR,
+  STALL_MS,
+  cpuMs,
+  expectLinear,
+  growth,
+} from './helpers/growth.mjs';
 import { ServerProcess } from './helpers/spawn-server.mjs';
 import { CLI, cleanupTemporary, makeRepo } from './fixtures/gates-support.mjs';
 
 const MIB = 1024 * 1024;
-/** Linearity is checked by growth: the same work at 1 MiB and 8 MiB (test/helpers/growth.mjs). */
-const SMALL = 1 * MIB;
-const LARGE = 8 * MIB;
+/**
+ * Linearity is checked by growth: the same work at 256 KiB and 2 MiB, with LINEAR_LONG=1
+ * at 1 MiB and 8 MiB (test/helpers/growth.mjs). 256 KiB, not less: with every parser
+ * taking under a millisecond there, noise moves the ratio towards the limit.
+ */
+const SMALL = LINEAR_LONG ? 1 * MIB : MIB / 4;
+const LARGE = SMALL * SIZE_FACTOR;
 
 function parseTimed(parser, stdout, stderr, exitCode = 1) {
   const { value: step, ms } = cpuMs(() =>
@@ -52,13 +63,13 @@ function shortLines(extra = {}) {
   };
 }
 
-describe('gate output in linear time (1 MiB vs 8 MiB adversarial outputs)', function () {
+describe(`gate output in linear time (${SMALL / 1024} KiB vs ${LARGE / 1024} KiB adversarial outputs)`, function () {
   this.timeout(120_000);
 
   it('strips ANSI in linear time on each pattern, keeping incomplete sequences', () => {
     const cases = {
       ...ADVERSARIAL,
-      'one ESC[ then 8 MiB of ;': (bytes) => `\u001b[${';'.repeat(bytes - 2)}`,
+      'one ESC[ then a run of ;': (bytes) => `\u001b[${';'.repeat(bytes - 2)}`,
       'ESC and C1 CSI alternating': (bytes) => fill('\u001b\u009b', bytes),
       'unterminated OSC': (bytes) => fill('\u001b]', bytes),
       colours: (bytes) => fill('\u001b[31mab\u001b[0m', bytes),
@@ -187,22 +198,28 @@ describe('gate output in linear time (1 MiB vs 8 MiB adversarial outputs)', func
   it('a cancellation ends a worker parse at once, with an incomplete result', async () => {
     const request = shortLines();
     // The same parse left to finish, on this machine now: "at once" is well before that.
-    let started = performance.now();
-    const whole = await parseGateOutput(request);
-    const wholeMs = performance.now() - started;
-    expect(whole.parsed.incomplete, whole.parsed.note).to.not.equal(true);
-    const controller = new AbortController();
-    started = performance.now();
-    const pending = parseGateOutput(request, controller.signal);
-    setTimeout(() => controller.abort(), 5);
-    const step = await pending;
-    const cancelledMs = performance.now() - started;
-    // Measured: 7 to 11 ms cancelled against 450 to 600 ms whole.
-    expect(cancelledMs, `cancelled after ${cancelledMs} ms, whole parse ${wholeMs} ms`).to.be.below(
-      wholeMs / 2,
-    );
-    expect(step.parsed).to.include({ passed: false, incomplete: true });
-    expect(step.parsed.note).to.match(/cancelled/);
+    // Up to three tries, each whole parse beside its cancelled one: a busy machine can
+    // stall one cancellation (a parse that ignores it is never quick, in any try).
+    const tries = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      let started = performance.now();
+      // A budget no busy machine reaches: the whole parse must finish, to be compared with.
+      const whole = await parseGateOutput({ ...request, budgetMs: 120_000 });
+      const wholeMs = performance.now() - started;
+      expect(whole.parsed.incomplete, whole.parsed.note).to.not.equal(true);
+      const controller = new AbortController();
+      started = performance.now();
+      const pending = parseGateOutput(request, controller.signal);
+      setTimeout(() => controller.abort(), 5);
+      const step = await pending;
+      const cancelledMs = performance.now() - started;
+      expect(step.parsed).to.include({ passed: false, incomplete: true });
+      expect(step.parsed.note).to.match(/cancelled/);
+      tries.push(`cancelled after ${cancelledMs} ms, whole parse ${wholeMs} ms`);
+      // Measured: 7 to 11 ms cancelled against 450 to 600 ms whole.
+      if (cancelledMs < wholeMs / 2) return;
+    }
+    expect.fail(`no cancellation ended in under half the whole parse: ${tries.join('; ')}`);
   });
 });
 

@@ -200,9 +200,14 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
     expect(byName.ruff.description).to.include('the hook fixes; the check only reads');
     expect(byName.ruff.description).to.include('leaves out `--fix`, `--exit-non-zero-on-fix`');
     expect(byName.ruff.paths).to.equal('append');
+    // No migrations directory for ruff's --extend-exclude: the hook's files are listed instead.
     expect(byName.ruff_format.description).to.include(
-      "the hook's `exclude: ^migrations/` is not applied",
+      "checks the files the pre-commit hook's exclude: ^migrations/ selects with ruff's extensions",
     );
+    expect(byName.ruff_format.fileFilter.exclude).to.deep.equal({
+      source: '^migrations/',
+      flags: '',
+    });
     expect(byName.mypy.description).to.include('the hook only reads; checks src, tests');
     expect(byName.mypy.paths).to.equal('none');
     // mypy's pin is its rev (its additional_dependencies are stubs, not mypy).
@@ -441,16 +446,18 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
       ['lint', 'package.json'],
       ['ruff', '.pre-commit-config.yaml'],
       ['ruff_format', 'pyproject.toml'],
-      ['mypy', 'pyproject.toml'],
+      // `mypy src` is the marker's `mypy .` on fewer paths: the project's own run replaces it.
+      ['typecheck', 'Makefile'],
       // It also runs flake8, which no earlier gate runs: served whole.
       ['vet', 'Makefile'],
+      // `ruff check src` is not the hook's whole-tree check: both are served.
+      ['tox.lint', 'tox.ini'],
     ]);
     expect(notServed.map((item) => `${item.source}: ${item.name}: ${item.why}`)).to.deep.equal([
       '.pre-commit-config.yaml: hook for lint: it runs a check already run by gate `lint`',
       'Makefile: target lint: it runs only checks already run by gate `ruff`',
       'Makefile: target format-check: it runs only checks already run by gate `ruff_format`',
-      'Makefile: target typecheck: it runs only checks already run by gate `mypy`',
-      'tox.ini: tox env lint: it runs only checks already run by gate `ruff`',
+      'pyproject.toml: gate mypy: the Makefile target "typecheck" (gate `typecheck`) runs this check on src, as the project runs it: the whole tree would be checked for what the project does not check',
     ]);
   });
 });
@@ -795,7 +802,13 @@ describe('gates from pre-commit, tox and nox run without changing a byte of the 
       '.gitignore': '.venv/\n',
     });
     const gates = detectGates(root).gates;
-    expect(gates.map((gate) => gate.name)).to.deep.equal(['ruff', 'ruff_format', 'mypy']);
+    // The nox session runs mypy without the hook's --ignore-missing-imports, on pkg: its own check.
+    expect(gates.map((gate) => gate.name)).to.deep.equal([
+      'ruff',
+      'ruff_format',
+      'mypy',
+      'typecheck',
+    ]);
     const before = treeBytes(root);
     const tools = createGateTools(gates, { root, env: envWithTools() });
     const run = (name) => tools.find((tool) => tool.name === name).run({}, toolContext());

@@ -1,8 +1,8 @@
 // The recorded tool outputs against real runs: every recorded version of each npm tool
-// (test/fixtures/outputs/<tool>/<version>) is installed (cached in the temp directory by
-// version; this repository's own when it is that version) and run on the case's fixture
-// repository; the parser must read the live run as it reads the recording (same exit code,
-// verdict and findings). Skips a version npm cannot install, and says so. vitest is left
+// (test/fixtures/outputs/<tool>/<version>; npm test the newest, RECORDED_LIVE=all every
+// one) is installed (cached in the temp directory by version; this repository's own when
+// it is that version) and run on the case's fixture repository; the parser must read the
+// live run as it reads the recording (same exit code, verdict and findings). Skips a version npm cannot install, and says so. vitest is left
 // to the recording: its typecheck needs typescript and @types/node installed beside it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,9 +25,15 @@ const LIVE_TOOLS = Object.entries(RECORDED_TOOLS).filter(
   ([tool, spec]) => spec.package && tool !== 'vitest',
 );
 
-/** The versions generate.mjs recorded `tool`'s cases on (not other recordings' directories). */
-const liveVersions = (tool, spec) =>
-  recordedCase(tool, spec.cases[0].name).map(({ version }) => version);
+/**
+ * The versions generate.mjs recorded `tool`'s cases on (not other recordings' directories):
+ * in npm test the newest (mostly this repository's own, nothing to install); with
+ * RECORDED_LIVE=all every one (.ci/run's recorded-live stage).
+ */
+function liveVersions(tool, spec) {
+  const versions = recordedCase(tool, spec.cases[0].name).map(({ version }) => version);
+  return process.env.RECORDED_LIVE === 'all' ? versions : versions.slice(-1);
+}
 
 /** This repository's own version of an npm package, if it has one. */
 function ownVersion(name) {

@@ -112,7 +112,7 @@ describe('gate results shaped for agents', function () {
     );
   });
 
-  it('answers within the advertised minimum maxChars (1000), a long command and log path included', async () => {
+  it('answers within the advertised minimum maxChars (2000), a long command and log path included, and lists findings', async () => {
     const root = noisyRepo();
     const counter = path.join(makeTempDir(), `${'deep/'.repeat(20)}runs`);
     fs.mkdirSync(path.dirname(counter), { recursive: true });
@@ -126,8 +126,10 @@ describe('gate results shaped for agents', function () {
       { maxChars: minimum },
       { maxChars: minimum },
     );
+    expect(minimum).to.equal(2000);
     expect(result.structuredContent).to.include({ status: 'failed', findingCount: 3001 });
     expect(result.text).to.match(/^lint: failed/);
+    expect(result.structuredContent.findings).to.have.length.of.at.least(3);
     // Whatever was left out is counted and its log named.
     expect(fs.existsSync(result.structuredContent.logPath)).to.equal(true);
   });
@@ -145,17 +147,17 @@ describe('gate results shaped for agents', function () {
       .and.match(/30001 findings; 10000 are kept/);
   });
 
-  it('takes maxChars per gate in mcp-gates.json, and refuses a budget below 1000', async () => {
-    expect(() => parseConfig({ gates: { lint: { command: ['x'], maxChars: 999 } } }, 'f.json'))
+  it('takes maxChars per gate in mcp-gates.json, and refuses a budget below 2000', async () => {
+    expect(() => parseConfig({ gates: { lint: { command: ['x'], maxChars: 1999 } } }, 'f.json'))
       .to.throw(/gates\.lint\.maxChars/)
       .with.property('fix')
-      .that.match(/from 1000 to 10000000/);
+      .that.match(/from 2000 to 10000000/);
     const root = makeRepo({ 'src/a.js': 'ok\n' });
     const result = await call(root, { lint: lintGate(path.join(makeTempDir(), 'runs')) }, 'lint', {
       maxChars: 10,
     });
     expect(result.structuredContent.status).to.equal('error');
-    expect(result.text).to.match(/"maxChars" is a whole number of characters, at least 1000/);
+    expect(result.text).to.match(/"maxChars" is a whole number of characters, at least 2000/);
   });
 
   it('pages through the last run without running again while the tree is unchanged', async () => {
@@ -416,6 +418,31 @@ describe('gate results shaped for agents', function () {
     ]);
     server.child.stdin.end();
     await server.exitWithin(5000);
+  });
+
+  it('--max-chars out of range is a usage error (exit 2); at the minimum a report of 61 findings lists some', () => {
+    const root = makeRepo({
+      'src/a.js': Array.from({ length: 61 }, (_, i) => `BAD ${i}`).join('\n'),
+    });
+    const counter = path.join(makeTempDir(), 'runs');
+    fs.writeFileSync(
+      path.join(root, 'mcp-gates.json'),
+      JSON.stringify({ gates: { lint: lintGate(counter) } }),
+    );
+    for (const chars of ['999', '1999', '10000001']) {
+      const refused = runCli(['run', 'lint', '--max-chars', chars, '--root', root]);
+      expect(refused.code, refused.stderr).to.equal(2);
+      expect(refused.stderr).to.include(
+        `--max-chars ${chars} is out of range: from 2000 to 10000000`,
+      );
+    }
+    expect(runCount(counter)).to.equal(0);
+    const result = runCli(['run', 'lint', '--max-chars', '2000', '--json', '--root', root]);
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stdout.length).to.be.at.most(2000 * 2); // pretty-printed JSON of a 2000 budget
+    const report = JSON.parse(result.stdout);
+    expect(report.findingCount).to.equal(61);
+    expect(report.findings).to.have.length.of.at.least(3);
   });
 
   it('runs the CLI with --changed, --new, --max-chars, check and baseline', () => {

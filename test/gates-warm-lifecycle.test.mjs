@@ -12,6 +12,7 @@ import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs
 const OWNER = fileURLToPath(new URL('./fixtures/warm/pool-owner.mjs', import.meta.url));
 const PRETTIER = ['prettier', '--check', '.'];
 const TSC = ['tsc', '--noEmit', '--pretty', 'false'];
+const ESLINT = ['eslint', 'src', '--format', 'json'];
 const env = gateEnv();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -171,21 +172,24 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
     expect(fresh).to.include({ kind: 'ran', startedWorker: true });
   });
 
-  it('a cancelled call kills its worker; the next call starts a fresh one', async function () {
+  // tsc's worker finishes a cancelled call instead (gates-warm-tsc-memory.test.mjs).
+  it('a cancelled ESLint call kills its worker; the next call starts a fresh one', async function () {
     const pool = newPool();
     const controller = new AbortController();
-    const call = pool.run({ root, argv: TSC, timeoutMs: 60000, env, signal: controller.signal });
+    const call = pool.run({ root, argv: ESLINT, timeoutMs: 60000, env, signal: controller.signal });
     const [pid] = pool.workerPids();
     setTimeout(() => controller.abort(), 200);
-    expect(await call).to.include({ kind: 'failed', end: 'cancelled' });
+    const cancelled = await call;
+    expect(cancelled).to.include({ kind: 'failed', end: 'cancelled' });
+    expect(cancelled.reason).to.match(/its worker was stopped/);
     expect(await survivors([pid], 2000)).to.deep.equal([]);
     const next = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
     expect(next).to.include({ kind: 'ran' });
   });
 
-  it('a timed-out call kills its worker', async function () {
+  it('a timed-out ESLint call kills its worker', async function () {
     const pool = newPool();
-    const call = pool.run({ root, argv: TSC, timeoutMs: 150, env });
+    const call = pool.run({ root, argv: ESLINT, timeoutMs: 150, env });
     const [pid] = pool.workerPids();
     const result = await call;
     expect(result).to.include({ kind: 'failed', end: 'timed-out' });

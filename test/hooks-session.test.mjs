@@ -301,3 +301,26 @@ describe('hook sessions: what is new, whatever git prints', function () {
     expect(outcome.verdict.block).to.equal(true);
   });
 });
+
+describe('hook sessions: what went unchecked is told once per stop loop', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('a stop that follows a held-back stop does not repeat the unchecked notice (Cursor would prompt again)', async () => {
+    const root = scriptRepo({ typecheck: 'tsc --noEmit' });
+    append(root, 'src/math.ts', '\nexport const more = 1;\n');
+    const request = (session) => ({
+      gates: loadGates(root).gates,
+      context: hookContext(new AbortController().signal, 'test'),
+      options: { root, env: gateEnv() },
+      session,
+      budgetMs: 100,
+    });
+    const first = await runBeforeStop(request(new HookSession()), { loopFlag: false });
+    expect(first.verdict.block).to.equal(false);
+    expect(first.verdict.unchecked, first.verdict.note).to.equal(true);
+    const again = await runBeforeStop(request(new HookSession()), { loopFlag: true });
+    expect(again.verdict.unchecked).to.equal(undefined);
+    expect(again.verdict.note).to.match(/did not finish within the hook's 0\.1 s budget/);
+  });
+});

@@ -126,7 +126,7 @@ describe('hooks: the verdict is the gate’s', function () {
     const failing = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_WITH_OLD_WARNING });
     const session = new HookSession();
     const request = hookRequest(failing, session);
-    expect(startSession(request)).to.equal('started');
+    expect(await startSession(request)).to.equal('started');
     await session.priming;
     expect(session.state.gates.lint.startStatus).to.equal('failed');
     const edit = await runAfterEdit(request, [addTodo(failing)]);
@@ -137,7 +137,7 @@ describe('hooks: the verdict is the gate’s', function () {
     const clean = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_CLEAN });
     const cleanSession = new HookSession();
     const cleanRequest = hookRequest(clean, cleanSession);
-    startSession(cleanRequest);
+    await startSession(cleanRequest);
     await cleanSession.priming;
     expect(cleanSession.state.gates.lint.startStatus).to.equal('passed');
     const blocked = await runAfterEdit(cleanRequest, [addTodo(clean)]);

@@ -16,6 +16,7 @@ import {
 } from '../dist/gates/hooks/hook-hosts.js';
 import {
   CLI,
+  REPO_ROOT,
   cleanupTemporary,
   envWithTools,
   makeTempDir,
@@ -67,7 +68,8 @@ function committedRepo() {
 async function serveClient(root, { index = 0, args = [], env = {} } = {}) {
   const combination = clientCombinations({
     command: process.execPath,
-    args: [CLI, 'serve', '--root', root, ...args],
+    // The hook tools are served where hooks call them, or asked for.
+    args: [CLI, 'serve', '--root', root, '--hook-tools', ...args],
     cwd: root,
     env: envWithTools(env),
     stderr: 'pipe',
@@ -329,6 +331,48 @@ function runHook(root, host, event, input, cache, extraEnv = {}) {
   });
 }
 
+describe('hook tools: listed where hooks call them', function () {
+  this.timeout(60000);
+  after(cleanupTemporary);
+
+  it('serve lists them only with a project hooks file that calls them (as init --hooks claude-code writes it) or --hook-tools', async () => {
+    const root = makeTempDir('mcp-gates-hook-listing-');
+    const gate = { command: [process.execPath, '-e', ''], parser: 'generic' };
+    fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates: { ok: gate } }));
+    const listed = async (args) => {
+      const combination = clientCombinations({
+        command: process.execPath,
+        args: [CLI, 'serve', '--root', root, ...args],
+        cwd: root,
+        env: envWithTools(),
+        stderr: 'pipe',
+      })[0];
+      const session = await connect(combination);
+      try {
+        const { tools } = await session.client.listTools();
+        return {
+          hooks: tools.filter((tool) => tool.name in EVENT_OF_TOOL),
+          instructions: session.client.getInstructions(),
+        };
+      } finally {
+        await session.client.close();
+      }
+    };
+    const names = ({ hooks }) => hooks.map((tool) => tool.name).sort();
+    const all = Object.keys(EVENT_OF_TOOL).sort();
+    const bare = await listed([]);
+    expect(names(bare)).to.deep.equal([]);
+    expect(bare.instructions).to.include(': ok.').and.not.include('after_edit');
+    const asked = await listed(['--hook-tools']);
+    expect(names(asked)).to.deep.equal(all);
+    for (const tool of asked.hooks)
+      expect(tool.description).to.match(/^Called by the host's [^,]*hook.*, not by the agent/);
+    // What init writes for Claude Code's mcp_tool hooks makes the tools they call served.
+    expect(runCli(['init', '--hooks', 'claude-code', '--root', root]).code).to.equal(0);
+    expect(names(await listed([]))).to.deep.equal(all);
+  });
+});
+
 describe('command hooks in each host format (mcp-gates hook)', function () {
   this.timeout(600000);
   after(cleanupTemporary);
@@ -526,9 +570,51 @@ describe('init --hooks', function () {
         expect(text).to.include(' hook before-stop --host ');
       }
       if (host === 'cursor') expect(settings.version).to.equal(1);
+      // What it says is what happens: warm through the running server, cold without one.
+      expect(first.stdout).not.to.include('cold on each event');
+      expect(first.stdout).to.match(/warm/);
       const second = runCli(['init', '--hooks', host, '--root', root]);
       expect(second.code).to.equal(2);
       expect(second.stderr).to.include('already has mcp-gates hooks');
+    });
+  }
+
+  // The files are committed: a command hook names the package installed in the project by
+  // a path the host resolves (Codex: its working directory; Gemini: $GEMINI_PROJECT_DIR),
+  // and the command, run as the host runs it, answers.
+  for (const host of ['codex', 'gemini']) {
+    it(`${host}: the hooks name no path of this machine, and run as ${host} runs them`, async function () {
+      if (process.platform === 'win32') this.skip(); // reason: the hosts run hooks through sh here
+      const root = makeTempDir('mcp-gates-init-hooks-');
+      fs.writeFileSync(path.join(root, 'package.json'), '{"name":"x"}\n');
+      fs.mkdirSync(path.join(root, 'node_modules'));
+      fs.symlinkSync(REPO_ROOT, path.join(root, 'node_modules', 'mcp-gates'), 'junction');
+      const result = runCli(['init', '--hooks', host, '--root', root]);
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stdout).to.include('so the file can be committed');
+      const text = fs.readFileSync(path.join(root, files[host]), 'utf8');
+      expect(text).not.to.include(process.execPath);
+      expect(text).not.to.include(root);
+      const settings = JSON.parse(text);
+      const event = host === 'codex' ? 'UserPromptSubmit' : 'BeforeAgent';
+      let command = settings.hooks[event][0].hooks[0].command;
+      // Gemini CLI puts the project directory, shell-quoted, in place of the variable.
+      command = command.split('$GEMINI_PROJECT_DIR').join(`'${root}'`);
+      // `node` from PATH: this node's directory first, as a host's PATH would have it.
+      const env = envWithTools({
+        PATH: `${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`,
+        XDG_CACHE_HOME: makeTempDir('mcp-gates-hook-cache-'),
+        XDG_RUNTIME_DIR: makeTempDir('mcp-gates-hook-runtime-'),
+      });
+      const input = JSON.stringify(hookInput(host, 'session-start', { root }));
+      const run = spawnSync('/bin/sh', ['-c', command], {
+        cwd: root,
+        env,
+        input,
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).to.equal(0);
+      expect(run.stderr).to.include('mcp-gates: no baseline taken now');
     });
   }
 });

@@ -95,24 +95,17 @@ describe('live tool list (mcp-gates serve, official v2 client)', function () {
         (await session.client.listTools(undefined, { cacheMode: 'refresh' })).tools
           .map((tool) => tool.name)
           .sort();
-      // Every served gate set comes with the hook tools: session_start, after_edit, before_stop.
-      expect(await names()).to.deep.equal(['after_edit', 'alpha', 'before_stop', 'session_start']);
+      // No hooks call the hook tools here: only the gates are listed.
+      expect(await names()).to.deep.equal(['alpha']);
 
       let changed = nextChange(session.waiting);
       writeConfig(root, { alpha: gate('first gate'), beta: gate('second gate') });
       // Two gates: the combined `check` tool joins them.
-      expect(await changed).to.deep.equal([
-        'after_edit',
-        'alpha',
-        'before_stop',
-        'beta',
-        'check',
-        'session_start',
-      ]);
+      expect(await changed).to.deep.equal(['alpha', 'beta', 'check']);
 
       changed = nextChange(session.waiting);
       writeConfig(root, { beta: gate('second gate') });
-      expect(await changed).to.deep.equal(['after_edit', 'before_stop', 'beta', 'session_start']);
+      expect(await changed).to.deep.equal(['beta']);
 
       // A config that no longer loads: the last good tools stay, stderr says why.
       fs.writeFileSync(path.join(root, 'mcp-gates.json'), '{ "gates": { "gamma": ');
@@ -121,7 +114,7 @@ describe('live tool list (mcp-gates serve, official v2 client)', function () {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(session.stderr()).to.match(/kept the last good gates: .*mcp-gates\.json/);
-      expect(await names()).to.deep.equal(['after_edit', 'before_stop', 'beta', 'session_start']);
+      expect(await names()).to.deep.equal(['beta']);
       const call = await session.client.callTool({ name: 'beta', arguments: {} });
       expect(call.isError).to.equal(false);
 

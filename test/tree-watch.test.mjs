@@ -15,13 +15,15 @@ import {
   envWithTools,
   hasCommand,
   makeRepo,
+  makeTempDir,
   runCli,
   toolContext,
 } from './fixtures/gates-support.mjs';
 import { seededRandom } from './fixtures/warm/sequence.mjs';
 
 const LINUX = process.platform === 'linux';
-const STEPS = Number(process.env.TREE_WATCH_STEPS) || 60;
+// npm test: 25 steps a seed; .ci/run's sequences-long stage 150 (the same seeds and more).
+const STEPS = Number(process.env.TREE_WATCH_STEPS) || 25;
 const SEEDS = process.env.TREE_WATCH_STEPS ? [1, 2, 3, 4, 5] : [1, 2, 3];
 
 function git(root, ...args) {
@@ -509,6 +511,21 @@ describe('tree watch', function () {
     watches = new TreeWatches();
     const print = await watches.fingerprint(root);
     expect(comparable(print)).to.deep.equal(comparable(await fingerprintTree(root)));
+  });
+
+  it('doctor says git is missing, not that the repository is, when git is not on PATH', function () {
+    if (process.platform === 'win32') this.skip(); // reason: a PATH of one directory, by symlink
+    const root = gitRepo(STARTING_FILES);
+    // A PATH that has node and no git.
+    const bin = makeTempDir();
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    const text = runCli(['doctor', '--root', root], {
+      env: { ...envWithTools(), PATH: bin },
+    }).stdout;
+    expect(text).to.match(/^tree: {4}not watched — git is not on the PATH \(spawn git ENOENT\)/m);
+    expect(text).to.include('install git, or put it on the PATH the server gets');
+    expect(text).not.to.include('no git repository');
+    expect(text).not.to.include('git init');
   });
 
   it('doctor says whether the root is watched', () => {

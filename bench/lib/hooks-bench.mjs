@@ -44,7 +44,10 @@ function timed(file, args, cwd) {
 /** A server of `gates` on the project; `call` times one after_edit of `file`. */
 async function hookServer(root, gates) {
   fs.writeFileSync(path.join(root, 'mcp-gates.json'), `${JSON.stringify({ gates }, null, 2)}\n`);
-  const client = new RpcClient(GATES_CLI, ['serve', '--root', root], { cwd: root, env: gateEnv() });
+  const client = new RpcClient(GATES_CLI, ['serve', '--root', root, '--hook-tools'], {
+    cwd: root,
+    env: gateEnv(),
+  });
   await initializeClient(client);
   const call = async (file) => {
     const started = process.hrtime.bigint();

@@ -1,5 +1,6 @@
 import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
+import { MAX_CHARS_RANGE } from '../gates/config.js';
 import { HOSTS, type HostName } from './host-config.js';
 import { HOOK_EVENTS, HOOK_HOSTS, type HookHost } from '../gates/hooks/hook-hosts.js';
 
@@ -23,6 +24,8 @@ export interface CliArguments {
   fix: boolean;
   /** `--no-warm`: no warm workers (serve; `run` is always cold). */
   warm: boolean;
+  /** serve `--hook-tools`: serve the hook tools even where no hooks file calls them. */
+  hookTools: boolean;
   help: boolean;
   version: boolean;
   /** run: only the files changed against HEAD, or the merge-base with `base`. */
@@ -47,7 +50,7 @@ export interface CliArguments {
 }
 
 const FLAGS_BY_COMMAND: Record<CommandName, readonly string[]> = {
-  serve: ['--root', '--no-warm'],
+  serve: ['--root', '--no-warm', '--hook-tools'],
   list: ['--root', '--json'],
   run: ['--root', '--json', '--fix', '--no-warm', '--changed', '--base', '--new', '--max-chars'],
   check: ['--root', '--json', '--max-chars'],
@@ -79,6 +82,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     json: false,
     fix: false,
     warm: true,
+    hookTools: false,
     help: false,
     version: false,
     changed: false,
@@ -123,6 +127,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           break;
         case '--no-warm':
           parsed.warm = false;
+          flags.push(flag);
+          break;
+        case '--hook-tools':
+          parsed.hookTools = true;
           flags.push(flag);
           break;
         case '--changed':
@@ -170,6 +178,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
           const number = Number(value);
           if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(number))
             throw usage('--max-chars needs a whole number of characters, e.g. 12000');
+          // A budget out of range is a usage error (exit 2), not a failed gate (exit 1).
+          if (number < MAX_CHARS_RANGE.min || number > MAX_CHARS_RANGE.max)
+            throw new GatesError(
+              'EGATES_USAGE',
+              `--max-chars ${value} is out of range: from ${MAX_CHARS_RANGE.min} to ${MAX_CHARS_RANGE.max} characters`,
+              { fix: `pass a budget in that range, e.g. --max-chars ${MAX_CHARS_RANGE.min}` },
+            );
           parsed.maxChars = number;
           flags.push(flag);
           break;

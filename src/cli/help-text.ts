@@ -26,17 +26,21 @@ Exit codes: 0 ok or passed, 1 gate failed or problem found, 2 usage or config er
 130 interrupted (Ctrl-C).`;
 
 const COMMAND_HELP: Record<CommandName, string> = {
-  serve: `Usage: mcp-gates serve [--root DIR] [--no-warm]
+  serve: `Usage: mcp-gates serve [--root DIR] [--no-warm] [--hook-tools]
 
 Serves the project's gates over MCP on stdin/stdout: one tool per gate, plus
 <gate>_fix for gates with a fix command. The gates come from mcp-gates.json at the
 root, or from detection when there is none. A bad config stops the server (exit 2).
 Checks run by the project's own eslint 8.57+, prettier 2.8+ and tsc (up to 6) answer from
 warm worker processes kept for the server's life, with the cold run's result.
+The hook tools (session_start, after_edit, before_stop) are served only when a hooks
+file of the project calls them (.claude/settings.json, as \`init --hooks claude-code\`
+writes it), or with --hook-tools.
 
 Options:
 ${ROOT_LINE}
-  --no-warm    run every gate cold (no warm workers)`,
+  --no-warm    run every gate cold (no warm workers)
+  --hook-tools serve the hook tools even where no project hooks file calls them`,
   list: `Usage: mcp-gates list [--root DIR] [--json]
 
 Shows the gates that would be served. --json prints an array of
@@ -63,7 +67,7 @@ ${ROOT_LINE}
   --changed    only the files changed against HEAD (--base REF: the merge-base with REF)
   --new        only findings not in the baseline (see \`mcp-gates baseline\`); fails
                only on new errors
-  --max-chars N  the report's budget in characters (default 12000)`,
+  --max-chars N  the report's budget in characters, 2000 to 10000000 (default 12000)`,
   check: `Usage: mcp-gates check [--root DIR] [--json] [--max-chars N]
 
 Runs every gate's check in parallel (as many at once as there are cores) and prints
@@ -73,7 +77,7 @@ not pass. Exit 0 when every gate passed, 1 otherwise, 130 when interrupted.
 Options:
 ${ROOT_LINE}
   --json       print the structured result as JSON
-  --max-chars N  the report's budget in characters (default 12000)`,
+  --max-chars N  the report's budget in characters, 2000 to 10000000 (default 12000)`,
   baseline: `Usage: mcp-gates baseline [gate...] [--root DIR] [--write-file]
 
 Runs each named gate (default: every gate) and records its findings as the baseline

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   EDIT_TOOL_MATCHERS,
@@ -11,7 +12,7 @@ import {
   BEFORE_STOP_TOOL,
   SESSION_START_TOOL,
 } from '../gates/hooks/hook-tools.js';
-import { SERVER_NAME, type ServerLaunch } from './host-config.js';
+import { INSTALLED_MAIN, SERVER_NAME, type ServerLaunch } from './host-config.js';
 
 /**
  * The hook configurations `mcp-gates init --hooks` writes, one per host, each next to the
@@ -25,6 +26,16 @@ import { SERVER_NAME, type ServerLaunch } from './host-config.js';
  *   prompt hook decides whether the prompt goes on, so no session start there).
  * - Gemini CLI: `.gemini/settings.json`, command hooks (BeforeAgent, AfterTool on
  *   write_file|replace, AfterAgent); `timeout` in milliseconds.
+ *
+ * The files are committed, so a command hook names the package installed in the project
+ * by a path that starts from the project where the host says where that is: Codex runs a
+ * hook in the session's working directory (codex-rs/hooks/src/engine/command_runner.rs,
+ * `current_dir(cwd)`), so the path is relative; Gemini CLI replaces `$GEMINI_PROJECT_DIR`
+ * in the command with the project directory, quoted for the shell, before running it
+ * (packages/core/src/hooks/hookRunner.ts, `expandCommand`). Cursor documents neither a
+ * working directory nor a variable for a project hook that we could verify, so its hooks
+ * keep this machine's absolute paths, and `init` says so. No hook passes `--root`: the
+ * hook takes the root from the host's hook input (`cwd`, Cursor's `workspace_roots`).
  */
 
 /** Each hook's own budget, and the host's timeout a little above it (the hook answers first). */
@@ -60,12 +71,28 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * How a host's command hook names the installed script (see the top of this file), or
+ * undefined where only an absolute path is known to work.
+ */
+const PROJECT_SCRIPT: Partial<Record<HookHost, string>> = {
+  codex: INSTALLED_MAIN,
+  gemini: `$GEMINI_PROJECT_DIR/${INSTALLED_MAIN}`,
+};
+
+/** Whether a host's hooks name no path of this machine. */
+export function hooksPortable(host: HookHost, launch: ServerLaunch): boolean {
+  return host === 'claude-code' || (launch.installed && PROJECT_SCRIPT[host] !== undefined);
+}
+
 /** The command line of `mcp-gates hook` for a host's command hook. */
 export function hookCommandLine(host: HookHost, event: HookEvent, launch: ServerLaunch): string {
-  return [launch.node, launch.main, 'hook', event, '--host', host, '--root', launch.root]
-    .concat(['--budget-ms', String(BUDGET_MS[event])])
-    .map(shellWord)
-    .join(' ');
+  const tail = ['hook', event, '--host', host, '--budget-ms', String(BUDGET_MS[event])];
+  const script = PROJECT_SCRIPT[host];
+  if (launch.installed && script !== undefined)
+    // The script word is left unquoted: the host expands or resolves it (see above).
+    return ['node', script, ...tail.map(shellWord)].join(' ');
+  return [launch.node, launch.main, ...tail, '--root', launch.root].map(shellWord).join(' ');
 }
 
 /** The one hook of an event, as the host's settings hold it. */
@@ -124,4 +151,31 @@ export function isOwnHook(entry: unknown): boolean {
     Object.values(HOOK_TOOLS).some((tool) => text.includes(`"tool":"${tool}"`)) ||
     / hook (session-start|after-edit|before-stop) --host /.test(text)
   );
+}
+
+/** Claude Code's project settings, where `init --hooks claude-code` writes its hooks. */
+const CLAUDE_SETTINGS = [
+  path.join('.claude', 'settings.json'),
+  path.join('.claude', 'settings.local.json'),
+];
+
+/**
+ * The project file whose hooks call the served hook tools (a Claude Code `mcp_tool` hook
+ * naming session_start, after_edit or before_stop), or undefined. `serve` lists the hook
+ * tools only then (or with --hook-tools): elsewhere a model would see three tools that
+ * only a hook should call.
+ */
+export function hookToolsCaller(root: string): string | undefined {
+  const tools = Object.values(HOOK_TOOLS).join('|');
+  const calls = new RegExp(`"tool"\\s*:\\s*"(${tools})"`);
+  for (const file of CLAUDE_SETTINGS) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      continue;
+    }
+    if (text.includes('"mcp_tool"') && calls.test(text)) return file;
+  }
+  return undefined;
 }

@@ -47,6 +47,21 @@ export function resolveProjectRoot(options: {
   env: NodeJS.ProcessEnv;
   cwd: string;
 }): string {
+  // One spelling of the root: tools report real paths (a symlinked workspace, /tmp as
+  // /private/tmp), which findings and a hook's edited files are then taken relative to.
+  const found = findProjectRoot(options);
+  try {
+    return fs.realpathSync(found);
+  } catch {
+    return found;
+  }
+}
+
+function findProjectRoot(options: {
+  root: string | undefined;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}): string {
   if (options.root !== undefined)
     return existingDirectory(path.resolve(options.cwd, options.root), '--root');
   const fromHost = options.env.CLAUDE_PROJECT_DIR;

@@ -12,6 +12,7 @@ import {
 import { closestName } from './closest-name.js';
 import { MIN_MAX_CHARS } from './report/budget.js';
 import { findDuplicateKey } from './duplicate-keys.js';
+import { documentProblem, sizeProblem } from './detect/source-document.js';
 import { derivedFilesOf } from './run/derived-files.js';
 import { inferTscPrepare } from './run/tsc-build.js';
 import { GatesError } from './gates-error.js';
@@ -374,8 +375,15 @@ export function loadConfig(root: string): GateSpec[] | undefined {
   const file = path.join(root, CONFIG_FILE);
   let text: string;
   try {
+    const tooLarge = sizeProblem(fs.statSync(file).size);
+    if (tooLarge !== undefined)
+      throw new GatesError('ECONFIG_JSON', `not read: ${tooLarge}`, {
+        file,
+        fix: 'keep the gates of mcp-gates.json only (a few kilobytes), or delete it to use detection',
+      });
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof GatesError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new GatesError('ECONFIG_READ', `cannot read: ${(error as Error).message}`, {
       file,
@@ -399,6 +407,12 @@ export function loadConfig(root: string): GateSpec[] | undefined {
       { file, fix: jsonSyntaxFix(json, error as Error) },
     );
   }
+  const beyond = documentProblem(document);
+  if (beyond !== undefined)
+    throw new GatesError('ECONFIG_JSON', `not read: ${beyond}`, {
+      file,
+      fix: 'write each gate as {"command": [...], ...} under "gates", with no deeper nesting',
+    });
   const duplicate = findDuplicateKey(text);
   if (duplicate) {
     throw new GatesError('ECONFIG_JSON', `duplicate key at line ${duplicate.line}`, {

@@ -64,6 +64,23 @@ export interface GateSpec {
   pinned?: { tool: string; version: string; from: string };
   /** mcp-gates.json `"warm": false`: never run this gate in a warm worker. */
   warm?: boolean;
+  /**
+   * Detection only: the files a pre-commit hook is given, which the check is given too
+   * (run/run-time-files.ts): the project's files, listed with git when it runs (a call's
+   * paths narrow them), that the hook's `files` pattern finds, its `exclude` pattern does
+   * not, and that have one of the tool's extensions (the hook's `types`, as near as the
+   * tool tells). The patterns are pre-commit's Python regexes, written for JavaScript.
+   */
+  fileFilter?: FileFilter;
+}
+
+/** A pre-commit hook's file selection (GateSpec.fileFilter). */
+export interface FileFilter {
+  include?: { source: string; flags: string };
+  exclude?: { source: string; flags: string };
+  extensions?: readonly string[];
+  /** What selects the files, for the report (`the pre-commit hook's exclude: ^vendor/`). */
+  what: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;

@@ -2,6 +2,7 @@
 // writes is validated against the schema of the revision it answers.
 import { McpServer, ReplayTransport } from '../../dist/index.js';
 import { frameViolations } from './schema.mjs';
+import { scaled } from './machine-speed.mjs';
 
 export const PV = 'io.modelcontextprotocol/protocolVersion';
 export const MODERN = '2026-07-28';
@@ -172,7 +173,7 @@ export class Conversation {
   }
 
   /** Resolves with the first frame (already written or future) that matches. */
-  waitFor(predicate, timeoutMs = 5000) {
+  waitFor(predicate, timeoutMs = scaled(5000)) {
     const found = this.frames.find(predicate);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {

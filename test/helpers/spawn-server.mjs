@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { scaled } from './machine-speed.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ECHO_SERVER = fileURLToPath(
@@ -77,7 +78,7 @@ export class ServerProcess {
   }
 
   /** Resolves with the first frame, already read or future, that matches. */
-  waitFor(predicate, timeoutMs = 5000) {
+  waitFor(predicate, timeoutMs = scaled(5000)) {
     const index = this.frames.findIndex((frame, i) => predicate(frame, this.lines[i]));
     if (index !== -1) return Promise.resolve(this.frames[index]);
     return new Promise((resolve, reject) => {

@@ -15,12 +15,14 @@ import {
   hostSnippet,
   hostTitle,
   hostWhere,
+  pathsNote,
   serverEntry,
   serverLaunch,
   serversKey,
   type HostName,
 } from '../host-config.js';
-import { hookSettings, isOwnHook } from '../hook-config.js';
+import { hookSettings, hooksPortable, isOwnHook } from '../hook-config.js';
+import { addMember, hasComments, JsoncError, parseJsonc } from '../jsonc-edit.js';
 import type { HookHost } from '../../gates/hooks/hook-hosts.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -119,7 +121,7 @@ function formatWithProjectPrettier(root: string, file: string): string | undefin
   );
   if (result.status === 0) return "Formatted it with the project's Prettier.";
   const why = (result.stderr || result.error?.message || `exit ${String(result.status)}`).trim();
-  return `The project's Prettier could not format it (${why.split('\n')[0]}); it is written with Prettier's defaults.`;
+  return `The project's Prettier could not format it (${why.split('\n')[0]}); it is left as init wrote it.`;
 }
 
 /** Throws when anything, even a symlink to nowhere, already sits where the config goes. */
@@ -153,11 +155,7 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
   if (!write) {
     output.out(hostSnippet(host, launch, formatConfig));
     output.err(`mcp-gates: put this in ${hostWhere(host)}.`);
-    if (!launch.installed) {
-      output.err(
-        `mcp-gates: ${root} has no node_modules/mcp-gates, so this names the mcp-gates that ran now (${launch.main}); install it in the project (npm install --save-dev mcp-gates) and run this again for a path that lasts.`,
-      );
-    }
+    output.err(`mcp-gates: ${pathsNote(host, launch)}`);
     return 0;
   }
   const relative = hostProjectFile(host);
@@ -175,21 +173,39 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
     text = `${existing}${existing === '' || existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n'}${codexTable(launch)}`;
   } else {
     const existing = readIfExists(file);
-    let document: Record<string, unknown> = {};
-    if (existing !== undefined) {
+    if (existing === undefined || existing.trim() === '') {
+      text = formatConfig({ [key]: { [SERVER_NAME]: serverEntry(host, launch) } });
+    } else {
+      // Edited in place, not rewritten: the file may be JSONC (VS Code reads .vscode/mcp.json
+      // with comments and trailing commas), and its comments and layout are the user's.
+      let servers: unknown;
       try {
-        document = JSON.parse(existing) as Record<string, unknown>;
+        const document = parseJsonc(existing);
+        if (typeof document !== 'object' || document === null || Array.isArray(document))
+          throw new JsoncError('the file is not a JSON object');
+        servers = (document as Record<string, unknown>)[key];
+        if (servers !== undefined && (typeof servers !== 'object' || servers === null))
+          throw new JsoncError(`"${key}" is not an object`);
       } catch (error) {
-        throw new GatesError('EGATES_ROOT', `is not JSON: ${(error as Error).message}`, {
-          file,
-          fix: `fix it, or run \`mcp-gates init --host ${host}\` without --write and add what it prints by hand`,
-        });
+        throw notJson(file, host, error);
+      }
+      if ((servers as Record<string, unknown> | undefined)?.[SERVER_NAME] !== undefined)
+        refuseEntry(file, host);
+      try {
+        // A file on one line without comments is written out whole, as Prettier would.
+        text =
+          !existing.trim().includes('\n') && !hasComments(existing)
+            ? formatConfig({
+                ...(parseJsonc(existing) as Record<string, unknown>),
+                [key]: { ...(servers as object), [SERVER_NAME]: serverEntry(host, launch) },
+              })
+            : addMember(existing, [key], SERVER_NAME, serverEntry(host, launch), (value, unit) =>
+                unit === '  ' ? formatConfig(value).trimEnd() : JSON.stringify(value, null, unit),
+              );
+      } catch (error) {
+        throw notJson(file, host, error);
       }
     }
-    const servers = (document[key] ?? {}) as Record<string, unknown>;
-    if (servers[SERVER_NAME] !== undefined) refuseEntry(file, host);
-    document[key] = { ...servers, [SERVER_NAME]: serverEntry(host, launch) };
-    text = formatConfig(document);
   }
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -201,11 +217,19 @@ function initHost(host: HostName, write: boolean, root: string, output: CliOutpu
     });
   }
   output.out(`Wrote the "${SERVER_NAME}" server for ${hostTitle(host)} into ${file}.`);
+  output.out(pathsNote(host, launch));
   if (key !== undefined) {
     const formatted = formatWithProjectPrettier(root, file);
     if (formatted) output.out(formatted);
   }
   return 0;
+}
+
+function notJson(file: string, host: HostName, error: unknown): GatesError {
+  return new GatesError('EGATES_ROOT', `is not JSON or JSONC: ${(error as Error).message}`, {
+    file,
+    fix: `fix it, or run \`mcp-gates init --host ${host}\` without --write and add what it prints by hand`,
+  });
 }
 
 function readIfExists(file: string): string | undefined {
@@ -287,8 +311,17 @@ function initHooks(host: HookHost, root: string, output: CliOutput): number {
   if (formatted) output.out(formatted);
   output.out(
     host === 'claude-code'
-      ? `They call the "${SERVER_NAME}" server's after_edit and before_stop tools (Claude Code 2.1.118 or later): configure the server too if it is not (\`mcp-gates init --host claude-code --write\`).`
-      : `They run \`mcp-gates hook\` cold on each event; ${hostTitle(host)} may ask you to trust the new hooks first.`,
+      ? `They call the "${SERVER_NAME}" server's session_start, after_edit and before_stop tools, warm (Claude Code 2.1.118 or later): configure the server too if it is not (\`mcp-gates init --host claude-code --write\`).`
+      : `They run \`mcp-gates hook\`, which asks the "${SERVER_NAME}" server running for this root (warm) and runs the gates itself, cold, only when none runs; ${hostTitle(host)} may ask you to trust the new hooks first.`,
+  );
+  output.out(
+    host === 'claude-code'
+      ? 'They name no path, so the file can be committed.'
+      : hooksPortable(host, launch)
+        ? `They name no path of this machine (node from PATH, ${host === 'codex' ? 'node_modules/mcp-gates relative to the directory Codex runs in: start it at the project root' : 'node_modules/mcp-gates under $GEMINI_PROJECT_DIR, which Gemini CLI fills in'}), so the file can be committed.`
+        : launch.installed
+          ? `They name this machine's paths (node, the script, --root): ${hostTitle(host)} documents no project directory for a hook that we could verify. Run this again on another machine, or keep ${settings.file} out of the repository.`
+          : `They name this machine's paths (node, the script, --root): ${root} has no node_modules/mcp-gates. Install it in the project (npm install --save-dev mcp-gates) and run this again for hooks without them.`,
   );
   return 0;
 }
@@ -299,11 +332,26 @@ export function initCommand(args: CliArguments, output: CliOutput): number {
   if (args.host !== undefined) return initHost(args.host, args.write, root, output);
   const file = path.join(root, CONFIG_FILE);
   refuseExisting(file);
-  const { gates, notServed } = detectGates(root);
+  const detected = detectGates(root);
+  // A config gate cannot say which files a pre-commit hook is given: written, it would
+  // check what the hook leaves out. It stays detection's.
+  const gates = detected.gates.filter((gate) => !gate.fileFilter);
+  const notServed = [
+    ...detected.notServed,
+    ...detected.gates
+      .filter((gate) => gate.fileFilter)
+      .map((gate) => ({
+        source: gate.source,
+        name: `gate ${gate.name}`,
+        why: `not written to ${CONFIG_FILE}: it checks the files ${gate.fileFilter!.what} selects, which a config gate cannot say (delete ${CONFIG_FILE} to serve it from detection)`,
+      })),
+  ];
   if (gates.length === 0) {
     throw new GatesError(
       'EGATES_NOTHING_DETECTED',
-      `detection found no gates in ${root}, so there is nothing to write`,
+      detected.gates.length > 0
+        ? `detection's gates in ${root} check the files pre-commit hooks select, which ${CONFIG_FILE} cannot say, so there is nothing to write (they are served without it)`
+        : `detection found no gates in ${root}, so there is nothing to write`,
       {
         fix: `write ${CONFIG_FILE} by hand, e.g. {"gates": {"lint": {"command": ["eslint", "--format", "json", "."], "parser": "eslint-json"}}}`,
       },

@@ -16,6 +16,7 @@ import { McpServer } from '../../server/server.js';
 import type { CliArguments } from '../cli-arguments.js';
 import { packageVersion } from '../package-version.js';
 import { resolveProjectRoot } from '../project-root.js';
+import { hookToolsCaller } from '../hook-config.js';
 
 /** Command hooks' sessions by the host's session id; the oldest goes past this many. */
 const MAX_CHANNEL_SESSIONS = 64;
@@ -45,19 +46,23 @@ function channelHandler(current: () => readonly GateSpec[], options: GateToolOpt
   };
 }
 
-/** A gate tool for each gate, and the hook tools over them (one session for the server's life). */
+/**
+ * A gate tool for each gate, and, where hooks call them, the hook tools over them (one
+ * session for the server's life).
+ */
 function servedTools(
   gates: readonly GateSpec[],
   options: GateToolOptions,
   session: HookSession,
+  hookTools: boolean,
 ): Tool[] {
   const tools = createGateTools(gates, options);
-  if (gates.length === 0) return tools;
+  if (gates.length === 0 || !hookTools) return tools;
   const hooks = createHookTools(gates, options, session);
   return [...tools, ...hooks.filter((hook) => !tools.some((tool) => tool.name === hook.name))];
 }
 
-function instructions(root: string, names: string[]): string {
+function instructions(root: string, names: string[], hookTools: boolean): string {
   if (names.length === 0) {
     return `No gates were found in ${root}. The user can add package.json scripts or tool configs, or write mcp-gates.json (\`npx mcp-gates init\`).`;
   }
@@ -65,8 +70,17 @@ function instructions(root: string, names: string[]): string {
     `These tools run the project's own quality gates in ${root}: ${names.join(', ')}.`,
     'Call a gate to check the project (or some paths, where the tool takes them); the result has the report and structured findings, and isError is true when the gate fails.',
     'A <gate>_fix tool applies the automatic fixes; run the gate again afterwards to see what is left.',
-    'after_edit and before_stop are for host hooks: they answer in a hook decision format, with only the findings new since the session began.',
+    ...(hookTools
+      ? [
+          "session_start, after_edit and before_stop are called by the host's hooks, not by the agent: they answer in a hook decision format, with only the findings new since the session began.",
+        ]
+      : []),
   ].join(' ');
+}
+
+/** Whether to serve the hook tools: asked for, or a project hooks file calls them. */
+function wantsHookTools(args: CliArguments, root: string): boolean {
+  return args.hookTools || hookToolsCaller(root) !== undefined;
 }
 
 /**
@@ -93,7 +107,8 @@ export async function serveCommand(args: CliArguments): Promise<number> {
   const gateOptions = { root, trees, ...(warm ? { warm } : {}) };
   // The hook tools' session: the findings it began with, kept across gate reloads.
   const session = new HookSession();
-  const tools = servedTools(served.gates, gateOptions, session);
+  let hookTools = wantsHookTools(args, root);
+  const tools = servedTools(served.gates, gateOptions, session, hookTools);
   if (served.gates.length === 0) {
     process.stderr.write(
       `mcp-gates: no gates found in ${root}; serving no tools (run \`mcp-gates doctor --root ${root}\`)\n`,
@@ -116,6 +131,7 @@ export async function serveCommand(args: CliArguments): Promise<number> {
     instructions: instructions(
       root,
       tools.map((tool) => tool.name),
+      hookTools,
     ),
     tools,
     log: (line) => void process.stderr.write(`${line}\n`),
@@ -139,7 +155,8 @@ export async function serveCommand(args: CliArguments): Promise<number> {
   const watcher = watchGates(root, served, {
     onChange: (next) => {
       currentGates = next.gates;
-      const nextTools = servedTools(next.gates, gateOptions, session);
+      hookTools = wantsHookTools(args, root);
+      const nextTools = servedTools(next.gates, gateOptions, session, hookTools);
       replaceTools(server, current, nextTools);
       current = nextTools;
       const names = nextTools.map((tool) => tool.name).join(', ') || 'none';

@@ -5,10 +5,12 @@ import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
+import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
 import {
   classifyScript,
+  namesResultCache,
   planScript,
   silenceHidesOutput,
   toolsInBody,
@@ -28,24 +30,12 @@ export interface Detection {
   notServed: NotServed[];
 }
 
-/** A JSON object file, or undefined when missing, unreadable or not an object. */
+/**
+ * A JSON object file, or undefined when missing, unreadable, past the source limits
+ * (source-document.ts) or not an object.
+ */
 export function readJson(file: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return objectOf(readSource(file, 'json'));
 }
 
 interface ScriptInfo {
@@ -110,13 +100,16 @@ function scriptGates(
     const runs = plan.steps
       ? `; runs ${plan.steps.map((step) => `\`${step.command.join(' ')}\``).join(', then ')}, each to the end`
       : '';
+    const cached = plan.steps?.some((step) => namesResultCache(step.command))
+      ? "; the tool's cache goes to a private temporary directory, never into the tree"
+      : '';
     const build = leadingBuildStep(script.body);
     const writes = build
       ? `; writes build outputs: it starts with the build step \`${build}\``
       : '';
     gates.push({
       name: gate,
-      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${writes}`,
+      description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${cached}${writes}`,
       command: runScript(script.name),
       fix: pairedFix ? runScript(pairedFix.name) : null,
       parser: plan.parser,
@@ -230,8 +223,11 @@ function coverScript(
  * commands for checks no script or hook already runs; then Makefile and justfile targets
  * and deno.json tasks named like checks (makefile.ts); then tox environments and nox
  * sessions named like checks (tox-nox.ts). A later gate whose every command is a check an
- * earlier gate runs is not served (`notServed` says so), and a later gate whose name is
- * taken is named `<source>.<name>` (`pre-commit.ruff`, `make.lint`, `tox.lint`).
+ * earlier gate runs (the same tool, options that change findings and paths:
+ * tool-command.ts) is not served (`notServed` says so); one that runs a marker gate's
+ * check on fewer paths replaces that marker gate, which detection only guessed; and a
+ * later gate whose name is taken is named `<source>.<name>` (`pre-commit.ruff`,
+ * `make.lint`, `tox.lint`).
  */
 export function detectGates(
   root: string,
@@ -240,13 +236,17 @@ export function detectGates(
     packageManager?: PackageManager;
   } = {},
 ): Detection {
-  const packageJson = readJson(path.join(root, 'package.json'));
+  const manifest = readSource(path.join(root, 'package.json'), 'json');
+  const packageJson = objectOf(manifest);
+  const notServed: NotServed[] = [];
+  // A package.json that is not read serves no script; the other sources still serve.
+  if (manifest && 'problem' in manifest)
+    notServed.push({ source: 'package.json', name: '(all scripts)', why: manifest.problem });
   const manager = packageJson
     ? (options.packageManager ?? detectPackageManager(root, packageJson))
     : null;
   const gates = packageJson && manager ? scriptGates(root, packageJson, manager) : [];
   const covered = coveredTools(gates, packageJson);
-  const notServed: NotServed[] = [];
   const coverage = new CheckCoverage();
   for (const gate of gates) coverScript(coverage, gate, packageJson);
   const texts = new Map<string, string | undefined>();
@@ -255,7 +255,13 @@ export function detectGates(
     root,
     packageJson,
     readText(relative) {
-      if (!texts.has(relative)) texts.set(relative, readText(path.join(root, relative)));
+      if (!texts.has(relative)) {
+        const text = readSourceText(path.join(root, relative));
+        // A file past the size limit is read by no tool and no source: list says so, once.
+        if (typeof text === 'object')
+          notServed.push({ source: relative, name: '(the whole file)', why: text.problem });
+        texts.set(relative, typeof text === 'object' ? undefined : text);
+      }
       return texts.get(relative);
     },
     exists: (relative) => fs.existsSync(path.join(root, relative)),
@@ -298,13 +304,18 @@ export function detectGates(
     if (!source) continue;
     for (const gate of tool.gates(project, source)) {
       if (tool.yieldsToScripts && (covered.has(tool.name) || hasName(gates, gate.name))) continue;
-      // The hook's gate is this check, with the hook's options and pinned version.
+      // The hook's gate is this check, with the hook's options and pinned version; a hook
+      // whose files cannot be applied keeps it out too (it would check what the hook does not).
+      const hookChecks = [
+        ...hooks.gates.map((hook) => hook.gate.command),
+        ...hooks.unappliedChecks,
+      ];
       if (
         checkKey(gate.command) !== undefined &&
-        hooks.gates.some((hook) => checkKey(hook.gate.command) === checkKey(gate.command))
+        hookChecks.some((command) => checkKey(command) === checkKey(gate.command))
       )
         continue;
-      coverage.add(gate.name, [gate.command]);
+      coverage.add(gate.name, [gate.command], { marker: { source: gate.source } });
       gates.push(markerGate(gate));
     }
   }
@@ -321,5 +332,12 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
-  return { gates, packageManager: manager, notServed };
+  // A marker gate whose check the project runs on fewer paths gives way to the project's.
+  const replaced = coverage.replacedMarkers();
+  notServed.push(...replaced.values());
+  return {
+    gates: gates.filter((gate) => replaced.get(gate.name)?.source !== gate.source),
+    packageManager: manager,
+    notServed,
+  };
 }

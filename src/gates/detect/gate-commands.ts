@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { GateSpec } from '../gate-spec.js';
 import {
@@ -9,6 +8,7 @@ import {
 } from '../tools/index.js';
 import { recipeCommandsOf, unwrap } from './makefile.js';
 import { splitChain, toolsInBody } from './scripts.js';
+import { readSource } from './source-document.js';
 
 /**
  * What a gate's check runs underneath its runner, read from the sources the way detection
@@ -47,17 +47,13 @@ function scriptOf(argv: readonly string[]): string | undefined {
 }
 
 function readScripts(directory: string): Record<string, unknown> | undefined {
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(directory, 'package.json'), 'utf8')) as {
-      scripts?: unknown;
-    };
-    const scripts = manifest.scripts;
-    return typeof scripts === 'object' && scripts !== null
-      ? (scripts as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  // The bounded reader detection uses: a huge or hostile package.json is no script.
+  const document = readSource(path.join(directory, 'package.json'), 'json');
+  if (document === undefined || 'problem' in document) return undefined;
+  const scripts = (document.value as { scripts?: unknown } | null)?.scripts;
+  return typeof scripts === 'object' && scripts !== null
+    ? (scripts as Record<string, unknown>)
+    : undefined;
 }
 
 class Reader {

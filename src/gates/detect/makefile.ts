@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import { commandParser, planScript } from './scripts.js';
 import { CheckCoverage, type NotServed } from './tool-command.js';
+import { parseSource, readSourceText as readText } from './source-document.js';
 
 /** One target of a Makefile or recipe of a justfile: what runs first, then its lines. */
 export interface RecipeTarget {
@@ -349,35 +350,25 @@ export function bodyParser(body: readonly string[]): string {
   return parsers.length > 0 ? combinedParserName(parsers) : 'generic';
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the root's ruff config applies fixes on `ruff check` (`fix = true`). */
 export function ruffConfigFixes(root: string): boolean {
   for (const name of ['ruff.toml', '.ruff.toml', 'pyproject.toml']) {
     const text = readText(path.join(root, name));
-    if (text && /^\s*fix\s*=\s*true\b/m.test(text)) return true;
+    if (typeof text === 'string' && /^\s*fix\s*=\s*true\b/m.test(text)) return true;
   }
   return false;
 }
 
 /**
- * The tasks of a deno.json (`"lint": "deno lint"` or `{"command": …, "dependencies": […]}`).
- * deno.jsonc is read only when it parses as plain JSON (no comments, no trailing commas).
+ * The tasks of a deno.json (`"lint": "deno lint"` or `{"command": …, "dependencies": […]}`),
+ * or why it is not read. deno.jsonc is read only when it parses as plain JSON (no
+ * comments, no trailing commas).
  */
-export function parseDenoTasks(text: string): Map<string, RecipeTarget> {
+export function parseDenoTasks(text: string): Map<string, RecipeTarget> | string {
   const targets = new Map<string, RecipeTarget>();
-  let tasks: unknown;
-  try {
-    tasks = (JSON.parse(text) as { tasks?: unknown } | null)?.tasks;
-  } catch {
-    return targets;
-  }
+  const document = parseSource(text, 'json');
+  if ('problem' in document) return document.problem;
+  const tasks = (document.value as { tasks?: unknown } | null)?.tasks;
   if (!tasks || typeof tasks !== 'object') return targets;
   for (const [name, value] of Object.entries(tasks as Record<string, unknown>)) {
     const task =
@@ -400,7 +391,8 @@ export function parseDenoTasks(text: string): Map<string, RecipeTarget> {
 const RUNNERS: {
   runner: 'make' | 'just' | 'deno';
   files: string[];
-  parse: (text: string) => Map<string, RecipeTarget>;
+  /** The targets, or why the file is not read. */
+  parse: (text: string) => Map<string, RecipeTarget> | string;
   argv: (target: string) => string[];
 }[] = [
   {
@@ -436,9 +428,9 @@ export function recipeCommandsOf(root: string, argv: readonly string[]): string[
     if (!callOf(target).every((word, index) => word === argv[index])) continue;
     const file = files.find((name) => fs.existsSync(path.join(root, name)));
     const text = file === undefined ? undefined : readText(path.join(root, file));
-    if (text === undefined) return undefined;
+    if (typeof text !== 'string') return undefined;
     const targets = parse(text);
-    if (!targets.has(target)) return undefined;
+    if (typeof targets === 'string' || !targets.has(target)) return undefined;
     return bodyCommands(judgeTarget(targets, target, runner, ruffConfigFixes(root)).body);
   }
   return undefined;
@@ -465,7 +457,15 @@ export function recipeGates(
     const file = files.find((name) => fs.existsSync(path.join(root, name)));
     const text = file === undefined ? undefined : readText(path.join(root, file));
     if (file === undefined || text === undefined) continue;
-    const targets = parse(text);
+    const targets = typeof text === 'string' ? parse(text) : text.problem;
+    if (typeof targets === 'string') {
+      notServed.push({
+        source: file,
+        name: `(all ${runner === 'deno' ? 'tasks' : 'targets'})`,
+        why: targets,
+      });
+      continue;
+    }
     for (const kind of CHECK_TARGETS) {
       for (const name of kind.names) {
         const target = targets.get(name);
@@ -489,13 +489,22 @@ export function recipeGates(
         const gateName = names.has(name) ? `${runner}.${name}` : name;
         const command = argv(name);
         names.add(gateName);
-        coverage.add(gateName.slice(0, 60), runs);
+        // Only a read-only target replaces a marker gate's check (never one that may write).
+        coverage.add(
+          gateName.slice(0, 60),
+          runs,
+          judged.readOnly
+            ? { what: `the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}"` }
+            : {},
+        );
+        // After add: a marker gate this one replaces is no longer one both are served beside.
+        const alike = coverage.alike(gateName.slice(0, 60), runs);
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;
         gates.push({
           name: gateName.slice(0, 60),
-          description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}`,
+          description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}${alike ? `; ${alike}` : ''}`,
           command,
           fix: fix ? argv(fix) : null,
           parser: bodyParser(judged.body),

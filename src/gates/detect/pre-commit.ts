@@ -1,8 +1,9 @@
-import { load } from 'js-yaml';
 import { TOOLS } from '../tools/index.js';
+import type { FileFilter } from '../gate-spec.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 import { splitChain } from './scripts.js';
-import { toolCheck, withArguments, type NotServed } from './tool-command.js';
+import { checkIdentity, toolCheck, withArguments, type NotServed } from './tool-command.js';
+import { parseSource } from './source-document.js';
 
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
 
@@ -14,6 +15,8 @@ export interface PreCommitHook {
   /** The tag a commit `rev` was frozen from (`# frozen: v0.15.9`, written by `pre-commit autoupdate --freeze`). */
   frozen?: string;
   id: string;
+  /** The name `pre-commit run <alias>` also runs it by. */
+  alias?: string;
   entry?: string;
   args?: string[];
   files?: string;
@@ -38,13 +41,9 @@ const text = (value: unknown): string | undefined =>
 
 /** The hooks of a .pre-commit-config.yaml, in order, or why it cannot be read. */
 export function parsePreCommitConfig(source: string): PreCommitHook[] | string {
-  let document: unknown;
-  try {
-    document = load(source);
-  } catch (error) {
-    return `it is not valid YAML (${(error as Error).message.split('\n')[0]})`;
-  }
-  const repos = (document as { repos?: unknown } | null)?.repos;
+  const document = parseSource(source, 'yaml');
+  if ('problem' in document) return document.problem;
+  const repos = (document.value as { repos?: unknown } | null)?.repos;
   if (!Array.isArray(repos)) return 'it has no `repos` list';
   // A frozen rev's tag lives in a YAML comment, which the parsed document no longer has.
   const frozen = new Map(
@@ -66,6 +65,7 @@ export function parsePreCommitConfig(source: string): PreCommitHook[] | string {
         ...(text(repo.rev) !== undefined ? { rev: text(repo.rev)! } : {}),
         ...(frozen.has(text(repo.rev) ?? '') ? { frozen: frozen.get(text(repo.rev)!)! } : {}),
         id,
+        ...(text(hook.alias) !== undefined ? { alias: text(hook.alias)! } : {}),
         ...(text(hook.entry) !== undefined ? { entry: text(hook.entry)! } : {}),
         ...(strings(hook.args) ? { args: strings(hook.args)! } : {}),
         ...(text(hook.files) !== undefined ? { files: text(hook.files)! } : {}),
@@ -103,6 +103,64 @@ export function filesAsDirectories(
   return plain ? directories : undefined;
 }
 
+/** A pattern written over several lines (a YAML block), on one line for a description. */
+function oneLine(pattern: string): string {
+  return pattern.replace(/\s+/g, ' ').trim();
+}
+
+/** Python's verbose-mode pattern without its whitespace and comments (outside classes and escapes). */
+function withoutVerboseSpace(pattern: string): string {
+  let result = '';
+  let inClass = false;
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index]!;
+    if (char === '\\') {
+      result += char + (pattern[index + 1] ?? '');
+      index += 1;
+    } else if (inClass) {
+      if (char === ']') inClass = false;
+      result += char;
+    } else if (char === '[') {
+      inClass = true;
+      result += char;
+    } else if (char === '#') {
+      while (index < pattern.length && pattern[index] !== '\n') index += 1;
+    } else if (!/\s/.test(char)) result += char;
+  }
+  return result;
+}
+
+/**
+ * A pre-commit pattern (a Python regex, searched in a root-relative path) as a JavaScript
+ * one with the same matches: leading inline flags (`(?x)` verbose, `(?i)`), named groups
+ * `(?P<name>…)`, `(?P=name)`, `\A` and `\Z`. Undefined when JavaScript reads it otherwise
+ * or not at all.
+ */
+export function pythonPattern(pattern: string): { source: string; flags: string } | undefined {
+  let source = pattern;
+  let flags = '';
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
+  if (inline) {
+    source = source.slice(inline[0].length);
+    if (inline[1]!.includes('L')) return undefined;
+    if (inline[1]!.includes('x')) source = withoutVerboseSpace(source);
+    flags = [...new Set(inline[1]!.replace(/[aux]/g, ''))].join('');
+  }
+  // A flag group anywhere else, a possessive or atomic group: read otherwise, or not at all.
+  if (/\(\?[aiLmsux-]+[:)]|\(\?>|[*+?}]\+/.test(source)) return undefined;
+  source = source
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\(\?P=(\w+)\)/g, '\\k<$1>')
+    .replace(/\\A/g, '^')
+    .replace(/\\Z/g, '$(?![\\s\\S])');
+  try {
+    new RegExp(source, flags);
+  } catch {
+    return undefined;
+  }
+  return { source, flags };
+}
+
 /** The tool's options that exclude what a hook's `exclude` does, when the tool can say it. */
 function excludeArguments(
   pattern: string,
@@ -138,6 +196,19 @@ function pinnedVersion(
   return rev ? { version: rev[1]!, from: `rev ${written} of ${hook.repo}` } : undefined;
 }
 
+/**
+ * A hook gate's name: its check's (`mypy`), or for a second hook of that check with other
+ * options or files, `<check>.<alias or id>` (`mypy.mypy-tests`), numbered when that is
+ * taken too; stable while the config's hooks keep their order.
+ */
+function hookGateName(check: string, hook: PreCommitHook, taken: readonly string[]): string {
+  if (!taken.includes(check)) return check;
+  const base = `${check}.${(hook.alias ?? hook.id).replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, 56);
+  let name = base;
+  for (let index = 2; taken.includes(name); index += 1) name = `${base}.${index}`;
+  return name;
+}
+
 /** The tool whose pre-commit hook this is: by hook id for a hook repository, by entry for a local hook. */
 function toolOfHook(hook: PreCommitHook): ToolDescriptor | undefined {
   return TOOLS.find((tool) => tool.recognise.preCommitHooks?.includes(hook.id));
@@ -154,17 +225,18 @@ function toolOfHook(hook: PreCommitHook): ToolDescriptor | undefined {
 export function preCommitGates(
   project: ProjectFacts,
   ruffFixes: boolean,
-): { gates: HookGate[]; notServed: NotServed[] } {
+): { gates: HookGate[]; notServed: NotServed[]; unappliedChecks: string[][] } {
   const gates: HookGate[] = [];
   const notServed: NotServed[] = [];
+  const unappliedChecks: string[][] = [];
   const configText = project.readText(PRE_COMMIT_CONFIG);
-  if (configText === undefined) return { gates, notServed };
+  if (configText === undefined) return { gates, notServed, unappliedChecks };
   const hooks = parsePreCommitConfig(configText);
   const skip = (name: string, why: string) =>
     notServed.push({ source: PRE_COMMIT_CONFIG, name, why });
   if (typeof hooks === 'string') {
     skip('(all hooks)', `${PRE_COMMIT_CONFIG} is not read: ${hooks}`);
-    return { gates, notServed };
+    return { gates, notServed, unappliedChecks };
   }
   for (const hook of hooks) {
     const name = `hook ${hook.id}`;
@@ -210,52 +282,96 @@ export function preCommitGates(
       skip(name, check);
       continue;
     }
-    const other = gates.find((found) => found.gate.name === check.gate.name);
-    if (other) {
-      skip(name, `it runs the check of gate \`${check.gate.name}\`, which an earlier hook gives`);
-      continue;
-    }
     const notes: string[] = [];
     let { command, fix, paths } = check.gate;
+    const filter: Omit<FileFilter, 'what'> = {};
+    const selects: string[] = [];
+    const unapplied: string[] = [];
+    // Without file names, `files` and `exclude` only decide whether pre-commit runs the hook.
+    const fileNames = hook.passFilenames && check.targets.length === 0;
     const directories =
-      hook.files === undefined
+      hook.files === undefined || !fileNames
         ? undefined
         : filesAsDirectories(hook.files, project, check.tool.extensions);
-    if (directories && check.targets.length === 0) {
+    const include = hook.files === undefined ? undefined : pythonPattern(hook.files);
+    if (directories) {
       // `files: ^src/` keeps the hook to src: so does the check.
       command = withArguments(command, [], directories);
       fix = fix && withArguments(fix, [], directories);
       paths = 'none';
       notes.push(`checks ${directories.join(', ')} (the hook's files)`);
-    } else if (hook.files !== undefined)
-      notes.push(
-        `the hook's \`files: ${hook.files}\` is not applied: the gate checks what ${check.tool.name}'s own config selects`,
-      );
+    } else if (hook.files !== undefined && fileNames) {
+      if (include && paths === 'append') {
+        filter.include = include;
+        selects.push(`files: ${oneLine(hook.files)}`);
+      } else unapplied.push(`\`files: ${oneLine(hook.files)}\``);
+    }
+    const excluded = hook.exclude !== undefined && hook.exclude !== '^$' && fileNames;
     const exclude =
-      hook.exclude === undefined || hook.exclude === '^$'
-        ? undefined
-        : excludeArguments(hook.exclude, check.tool, project);
+      excluded && !filter.include
+        ? excludeArguments(hook.exclude!, check.tool, project)
+        : undefined;
     if (exclude) {
       command = withArguments(command, exclude, []);
       fix = fix && withArguments(fix, exclude, []);
       notes.push(
         `leaves out what the hook's \`exclude: ${hook.exclude}\` does (${exclude.join(' ')})`,
       );
-    } else if (hook.exclude !== undefined && hook.exclude !== '^$')
+    } else if (excluded) {
+      const pattern = pythonPattern(hook.exclude!);
+      if (pattern && paths === 'append') {
+        filter.exclude = pattern;
+        selects.push(`exclude: ${oneLine(hook.exclude!)}`);
+      } else unapplied.push(`\`exclude: ${oneLine(hook.exclude!)}\``);
+    }
+    if (unapplied.length > 0) {
+      // Checking what the hook leaves out would fail a tree the hook passes.
+      skip(
+        name,
+        `the hook's ${unapplied.join(' and ')} cannot be applied (${paths === 'append' ? 'a pattern JavaScript reads otherwise' : 'the hook names its paths'}): its check would fail on files the hook leaves out`,
+      );
+      unappliedChecks.push(check.gate.command);
+      continue;
+    }
+    const fileFilter: FileFilter | undefined =
+      selects.length > 0
+        ? {
+            ...filter,
+            ...(check.tool.extensions ? { extensions: check.tool.extensions } : {}),
+            what: `the pre-commit hook's ${selects.join(', ')}`,
+          }
+        : undefined;
+    if (fileFilter)
       notes.push(
-        `the hook's \`exclude: ${hook.exclude}\` is not applied (use ${check.tool.name}'s own exclude)`,
+        `checks the files ${fileFilter.what} selects${check.tool.extensions ? ` with ${check.tool.name}'s extensions` : ''} (listed with git when it runs), as pre-commit gives the hook`,
       );
     if (hook.types.length > 0)
       notes.push(
         `the hook's ${hook.types.join(', ')} are not applied: ${check.tool.name} picks its own files`,
       );
     if (check.dropped.length > 0) notes.push(`leaves out ${check.dropped.join(', ')} of the hook`);
+    // Two hooks of one tool are one check only when options, paths and files agree.
+    const identity = JSON.stringify([checkIdentity(command), fileFilter]);
+    const same = gates.find(
+      (found) =>
+        JSON.stringify([checkIdentity(found.gate.command), found.gate.fileFilter]) === identity,
+    );
+    if (same) {
+      skip(name, `it runs the check of gate \`${same.gate.name}\`, which an earlier hook gives`);
+      continue;
+    }
+    const gateName = hookGateName(
+      check.gate.name,
+      hook,
+      gates.map((found) => found.gate.name),
+    );
     const pin = pinnedVersion(hook, check.tool);
     const origin = local ? 'a local hook' : `${hook.repo}${hook.rev ? ` ${hook.rev}` : ''}`;
     gates.push({
       tool: check.tool,
       gate: {
         ...check.gate,
+        name: gateName,
         command,
         fix: check.fixes ? fix : null,
         paths,
@@ -267,8 +383,9 @@ export function preCommitGates(
           ...notes,
         ].join('; '),
         ...(pin ? { pinned: { tool: check.tool.name, ...pin } } : {}),
+        ...(fileFilter ? { fileFilter } : {}),
       },
     });
   }
-  return { gates, notServed };
+  return { gates, notServed, unappliedChecks };
 }

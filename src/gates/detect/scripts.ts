@@ -1,6 +1,6 @@
 import { combinedParserName } from '../parsers/combined.js';
 import { SCRIPT_WORDS, toolOfScriptWord } from '../tools/index.js';
-import { MUTATING } from '../tools/shared.js';
+import { MUTATING, setsOption } from '../tools/shared.js';
 
 /** What a package.json script does, judged by its name and its body. */
 export type ScriptKind =
@@ -150,10 +150,21 @@ export function commandParser(argv: readonly string[]): string | undefined {
   return toolOfScriptWord(program ?? '')?.script?.commandParser?.(args);
 }
 
-/** Whether a one-command script runs as its own step, so its tool's cache redirect applies. */
+/**
+ * Whether a one-command script runs as its own step, so its tool's cache redirect applies:
+ * its tool says so, or the script names the tool's result cache (`eslint --cache .`).
+ */
 function runsDirectly(argv: readonly string[]): boolean {
   const [program, ...args] = argv;
+  if (namesResultCache(argv)) return true;
   return toolOfScriptWord(program ?? '')?.script?.runsDirectly?.(args) ?? false;
+}
+
+/** Whether a command turns on or places its tool's own result cache (`eslint --cache .`). */
+export function namesResultCache(argv: readonly string[]): boolean {
+  const [program, ...args] = argv;
+  const cache = toolOfScriptWord(program ?? '')?.resultCache;
+  return cache !== undefined && setsOption(args, ...cache.on, ...cache.location);
 }
 
 /**

@@ -74,7 +74,8 @@ function subcommandOf(words: readonly string[]): string | undefined {
 
 /**
  * Which check of which known tool a command runs (`ruff:check`, `mypy:`), or undefined
- * when no tool of the registry runs it: two gates with the same key run the same check.
+ * when no tool of the registry runs it. Two commands of one key are one check only when
+ * their identities (checkIdentity) are equal too.
  */
 export function checkKey(argv: readonly string[]): string | undefined {
   const words = unwrap([...argv]);
@@ -82,27 +83,178 @@ export function checkKey(argv: readonly string[]): string | undefined {
   return tool ? `${tool.name}:${subcommandOf(words) ?? ''}` : undefined;
 }
 
+/**
+ * Options that never change what a check finds: how it prints, caches, fixes or installs
+ * (a marker gate's own output flags among them). Those taking a value are `--name=`.
+ */
+const NEUTRAL_OPTIONS = new Set([
+  ...FLAGS,
+  '--format=',
+  '-f=',
+  '--formatter=',
+  '--output-format=',
+  '--reporter=',
+  '--out-format=',
+  '--message-format=',
+  '--cache-location=',
+  '--cache-strategy=',
+  '--cache-dir=',
+  '--cache-file=',
+  '--no-error-summary',
+  '--no-color-output',
+  '--no-color',
+  '--color',
+  '--no-progress',
+  '--outputjson',
+  '--json',
+  '--check-only',
+  '-c',
+  '--noEmit',
+  '--pretty=',
+  '--incremental',
+  '--no-incremental',
+  '--sqlite-cache',
+]);
+
+/**
+ * What makes a command of a known tool the check it is: the tool and subcommand, the
+ * options that change its findings (every option but NEUTRAL_OPTIONS, values written
+ * `--name=value`), and the paths it names (`.` for the whole tree, which naming none
+ * also means).
+ */
+export interface CheckIdentity {
+  key: string;
+  options: string[];
+  paths: string[];
+  /** What its source's environment sets (a tox env's basepython, setenv), when anything. */
+  environment?: string;
+}
+
+export function checkIdentity(argv: readonly string[]): CheckIdentity | undefined {
+  const words = unwrap([...argv]);
+  const tool = toolOfProgram(words[0] ?? '');
+  if (!tool) return undefined;
+  const subcommand = subcommandOf(words);
+  const args = words.slice(subcommand === undefined ? 1 : 2);
+  const kept = new Set(tool.commands?.keepOptions ?? []);
+  // What the tool keeps changes findings (eslint's `--quiet`, `-c` its config), neutral or
+  // not; its options for files named one by one (ruff's --force-exclude) do not.
+  const neutral = (name: string) =>
+    (tool.explicitPathArgs ?? []).includes(name) ||
+    (!kept.has(name) &&
+      !kept.has(`${name}=`) &&
+      (NEUTRAL_OPTIONS.has(name) || NEUTRAL_OPTIONS.has(`${name}=`)));
+  const options: string[] = [];
+  const paths = new Set<string>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '--') continue;
+    if (arg.startsWith('-') && arg !== '-') {
+      const equals = arg.indexOf('=');
+      const name = equals === -1 ? arg : arg.slice(0, equals);
+      const takesValue = kept.has(`${name}=`)
+        ? true
+        : kept.has(name)
+          ? false
+          : NEUTRAL_OPTIONS.has(`${name}=`) || (!NEUTRAL_OPTIONS.has(name) && !FLAGS.has(name));
+      const next = args[index + 1];
+      const value =
+        equals !== -1
+          ? arg.slice(equals + 1)
+          : takesValue && next !== undefined && !next.startsWith('-')
+            ? args[(index += 1)]!
+            : undefined;
+      if (neutral(name)) continue;
+      options.push(value === undefined ? name : `${name}=${value}`);
+      continue;
+    }
+    // `!**/dist/**` and `#node_modules` leave paths out: they are what is checked too.
+    if (/^[!#]/.test(arg)) options.push(arg);
+    else paths.add(arg.replace(/^\.\/(?=.)/, '').replace(/(?<=.)\/+$/, ''));
+  }
+  const named = paths.has('.') || paths.size === 0 ? ['.'] : [...paths].sort();
+  return { key: `${tool.name}:${subcommand ?? ''}`, options: options.sort(), paths: named };
+}
+
+/** A check's options, paths and environment, for a description. */
+function describeCheck(identity: CheckIdentity): string {
+  return [
+    identity.options.length > 0 ? identity.options.join(' ') : 'no options',
+    `paths ${identity.paths.join(', ')}`,
+    ...(identity.environment !== undefined ? [identity.environment] : []),
+  ].join('; ');
+}
+
+/** Whether two identities are one check. */
+function sameCheck(left: CheckIdentity, right: CheckIdentity): boolean {
+  return (
+    left.key === right.key &&
+    left.environment === right.environment &&
+    left.options.join('\0') === right.options.join('\0') &&
+    left.paths.join('\0') === right.paths.join('\0')
+  );
+}
+
 /** Programs that check nothing (a recipe's messages and moves). */
 const INERT = new Set(['echo', 'printf', 'true', ':', 'cd']);
 
+/** A check a gate runs, as CheckCoverage keeps it. */
+interface CoveredCheck {
+  gate: string;
+  identity: CheckIdentity;
+  /** A marker gate's: detection's own default command for a tool, not one the project wrote. */
+  marker?: { source: string };
+  /** A later gate was not served because this check runs its: this gate stays. */
+  reliedOn?: boolean;
+  /** The narrower check of the project's own that replaces this marker's, and where it is written. */
+  narrowedBy?: { gate: string; what: string; paths: string[] };
+}
+
 /**
- * Which gate runs each check (a tool and its subcommand: `ruff:check`, `mypy:`), so a
- * later source serves a check once: a gate whose every command is a check an earlier
- * gate runs is not served. `tool:*` stands for every check of a tool (a script that
- * names it in a way not split into commands).
+ * Which gate runs each check, so a later source serves a check once: a gate whose every
+ * command is a check an earlier gate runs (same tool, options that change findings and
+ * paths: checkIdentity) is not served. `tool:*` stands for every check of a tool (a script
+ * that names it in a way not split into commands). A command of the project's own that
+ * runs a marker gate's check on fewer paths (`mypy pkg tests` where the marker runs
+ * `mypy .`) replaces that marker gate: the marker would check what the project does not.
  */
 export class CheckCoverage {
-  private readonly gateOf = new Map<string, string>();
+  private readonly checks: CoveredCheck[] = [];
+  private readonly toolGate = new Map<string, string>();
 
-  add(gate: string, commands: readonly (readonly string[])[]): void {
+  /**
+   * The checks of a served gate: `marker` for a marker gate's; `what` names a source's
+   * gate (`the Makefile target "typecheck"`) for the marker gates it replaces.
+   */
+  add(
+    gate: string,
+    commands: readonly (readonly string[])[],
+    origin: { marker?: { source: string }; what?: string; environment?: string } = {},
+  ): void {
     for (const command of commands) {
-      const key = checkKey(command);
-      if (key !== undefined && !this.gateOf.has(key)) this.gateOf.set(key, gate);
+      const found = checkIdentity(command);
+      if (found === undefined) continue;
+      // Run in another environment (a tox env's basepython), it is no other gate's check.
+      const identity =
+        origin.environment === undefined ? found : { ...found, environment: origin.environment };
+      if (origin.what !== undefined && !origin.marker && identity.paths[0] !== '.')
+        for (const check of this.checks)
+          if (
+            check.marker &&
+            !check.reliedOn &&
+            !check.narrowedBy &&
+            check.identity.key === identity.key &&
+            check.identity.environment === identity.environment &&
+            check.identity.paths[0] === '.' &&
+            check.identity.options.join('\0') === identity.options.join('\0')
+          )
+            check.narrowedBy = { gate, what: origin.what, paths: identity.paths };
+      this.checks.push({ gate, identity, ...(origin.marker ? { marker: origin.marker } : {}) });
     }
   }
 
   addTool(gate: string, tool: string): void {
-    if (!this.gateOf.has(`${tool}:*`)) this.gateOf.set(`${tool}:*`, gate);
+    if (!this.toolGate.has(tool)) this.toolGate.set(tool, gate);
   }
 
   /** `gate \`ruff\`` when earlier gates run every one of these checks, else undefined. */
@@ -110,17 +262,73 @@ export class CheckCoverage {
     // `@echo linting` checks nothing: it neither adds a check nor keeps one from counting.
     const checks = commands.filter((command) => !INERT.has(command[0] ?? ''));
     if (checks.length === 0) return undefined;
+    const found: CoveredCheck[] = [];
     const gates = new Set<string>();
     for (const command of checks) {
-      const key = checkKey(command);
-      const gate =
-        key === undefined
-          ? undefined
-          : (this.gateOf.get(key) ?? this.gateOf.get(`${key.split(':')[0]}:*`));
+      const identity = checkIdentity(command);
+      if (identity === undefined) return undefined;
+      const same = this.checks.find(
+        (check) => !check.narrowedBy && sameCheck(check.identity, identity),
+      );
+      const gate = same?.gate ?? this.toolGate.get(identity.key.split(':')[0]!);
       if (gate === undefined) return undefined;
+      if (same) found.push(same);
       gates.add(gate);
     }
+    for (const check of found) check.reliedOn = true;
     return `${gates.size === 1 ? 'gate' : 'gates'} ${[...gates].map((gate) => `\`${gate}\``).join(', ')}`;
+  }
+
+  /**
+   * For a served gate's description (after `add`): the other gates that run the same
+   * tools' checks with other options, paths or environment (`gate \`mypy\` runs mypy with other options or paths`),
+   * so `list` says why both are served; undefined when none does.
+   */
+  alike(gate: string, commands: readonly (readonly string[])[]): string | undefined {
+    const notes: string[] = [];
+    for (const command of commands) {
+      const found = checkIdentity(command);
+      const identity = this.checks.find(
+        (check) =>
+          check.gate === gate &&
+          found &&
+          sameCheck({ ...check.identity, environment: undefined }, found),
+      )?.identity;
+      if (identity === undefined) continue;
+      const other = this.checks.find(
+        (check) =>
+          check.gate !== gate &&
+          !check.narrowedBy &&
+          check.identity.key === identity.key &&
+          !sameCheck(check.identity, identity),
+      );
+      if (!other) continue;
+      const tool = identity.key.replace(/:$/, '').replace(':', ' ');
+      notes.push(
+        `its ${tool} (${describeCheck(identity)}) is not the check gate \`${other.gate}\` runs (${describeCheck(other.identity)}): both are served`,
+      );
+    }
+    return notes.length > 0 ? notes.join('; ') : undefined;
+  }
+
+  /**
+   * The marker gates a narrower check of the project's own replaces, each with why (for
+   * `list`); detection leaves them out. A marker gate that a later gate was not served
+   * for stays.
+   */
+  replacedMarkers(): Map<string, NotServed> {
+    const replaced = new Map<string, NotServed>();
+    for (const check of this.checks) {
+      if (!check.marker || !check.narrowedBy || check.reliedOn || replaced.has(check.gate))
+        continue;
+      const { gate, what, paths } = check.narrowedBy;
+      replaced.set(check.gate, {
+        source: check.marker.source,
+        name: `gate ${check.gate}`,
+        why: `${what} (gate \`${gate}\`) runs this check on ${paths.join(', ')}, as the project runs it: the whole tree would be checked for what the project does not check`,
+      });
+    }
+    return replaced;
   }
 }
 

@@ -1,10 +1,10 @@
-import { parse as parseToml } from 'smol-toml';
 import { DEFAULT_TIMEOUT_MS, type GateSpec, type GateStep, type PathsMode } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import type { ProjectFacts } from '../tools/tool.js';
 import { TOOLS } from '../tools/index.js';
 import { bodyParser, readOnlyProgram, unwrap } from './makefile.js';
 import { splitChain } from './scripts.js';
+import { parseSource } from './source-document.js';
 import { toolCheck, type CheckCoverage, type NotServed } from './tool-command.js';
 
 /**
@@ -56,6 +56,12 @@ export interface EnvironmentCommands {
   commands: string[][] | string;
   /** What the commands' reading left out or changed, for the description. */
   notes: string[];
+  /**
+   * What the environment sets that the project's own does not (`basepython = python3.10`,
+   * `setenv = MYPYPATH=src`): a gate runs in the project's environment, so its checks are
+   * never taken for another gate's, nor another's for its.
+   */
+  environment?: string[];
 }
 
 /**
@@ -198,7 +204,24 @@ export function parseToxIni(text: string): EnvironmentCommands[] {
     const notes: string[] = [];
     const own = sections.get(`testenv:${name}`)?.get('commands');
     const value = own ?? base?.get('commands');
+    const setting = (key: string) =>
+      sections.get(`testenv:${name}`)?.get(key) ?? base?.get(key) ?? undefined;
+    // `py310-typing`'s factor names its Python as basepython would.
+    const python =
+      setting('basepython') ?? /(?:^|-)py(\d)(\d+)(?:-|$)/.exec(name)?.slice(1).join('.');
+    const environment = [
+      ...(python !== undefined ? [`basepython = ${python}`] : []),
+      ...(setting('setenv') !== undefined
+        ? [
+            `setenv = ${setting('setenv')!
+              .split('\n')
+              .filter((line) => line.trim() !== '')
+              .join(', ')}`,
+          ]
+        : []),
+    ];
     return {
+      ...(environment.length > 0 ? { environment } : {}),
       name,
       commands:
         value === undefined
@@ -247,7 +270,14 @@ export function parseToxToml(config: Record<string, unknown>): EnvironmentComman
   ]);
   return [...names].map((name) => {
     const notes: string[] = [];
+    const python = envs[name]?.base_python ?? base.base_python;
+    const variables = envs[name]?.set_env ?? base.set_env;
+    const environment = [
+      ...(python !== undefined ? [`base_python = ${JSON.stringify(python)}`] : []),
+      ...(variables !== undefined ? [`set_env = ${JSON.stringify(variables)}`] : []),
+    ];
     return {
+      ...(environment.length > 0 ? { environment } : {}),
       name,
       commands: tomlCommands(envs[name]?.commands ?? base.commands, notes),
       notes,
@@ -256,11 +286,8 @@ export function parseToxToml(config: Record<string, unknown>): EnvironmentComman
 }
 
 function tomlDocument(text: string): Record<string, unknown> | string {
-  try {
-    return parseToml(text) as Record<string, unknown>;
-  } catch (error) {
-    return `it is not valid TOML (${(error as Error).message.split('\n')[0]})`;
-  }
+  const document = parseSource(text, 'toml');
+  return 'problem' in document ? document.problem : (document.value as Record<string, unknown>);
 }
 
 /** The root's tox config, in tox's own order: tox.ini, then pyproject.toml's [tool.tox], then tox.toml. */
@@ -404,8 +431,10 @@ export function parseNoxfile(text: string): EnvironmentCommands[] {
     while (end < lines.length && (/^\s/.test(lines[end]!) || lines[end]!.trim() === ''))
       body.push(lines[end++]!);
     const named = /\bname\s*=\s*(['"])([^'"]+)\1/.exec(decorators)?.[2];
+    const python = /\bpython\s*=\s*([^,)]+)/.exec(decorators)?.[1]?.trim();
     const notes: string[] = [];
     sessions.push({
+      ...(python !== undefined ? { environment: [`python=${python}`] } : {}),
       name: named ?? definition[1]!,
       commands: /@nox\.parametrize|@parametrize/.test(decorators)
         ? 'it is parametrized: one session per parameter, which a gate does not expand'
@@ -502,7 +531,15 @@ export function environmentGates(
         skip(refused ?? 'it runs no check');
         continue;
       }
-      const earlier = coverage.covering(steps.map((step) => step.command));
+      const environmentNote = environment.environment?.join('; ');
+      if (environmentNote !== undefined)
+        notes.push(
+          `${source.runner}'s \`${environmentNote}\` is not applied: the gate runs in the project's environment, and its checks are its own`,
+        );
+      const earlier =
+        environmentNote === undefined
+          ? coverage.covering(steps.map((step) => step.command))
+          : undefined;
       if (earlier) {
         skip(`it runs only checks already run by ${earlier}`);
         continue;
@@ -512,7 +549,16 @@ export function environmentGates(
       coverage.add(
         gateName,
         steps.map((step) => step.command),
+        {
+          what: `the ${source.runner} ${label} "${envName}"`,
+          ...(environmentNote !== undefined ? { environment: environmentNote } : {}),
+        },
       );
+      const alike = coverage.alike(
+        gateName,
+        steps.map((step) => step.command),
+      );
+      if (alike) notes.push(alike);
       const single = steps.length === 1 ? steps[0]! : undefined;
       gates.push({
         name: gateName,

@@ -144,7 +144,9 @@ function commonArguments(
 
 /**
  * The hook tools, for a host's hooks to call (Claude Code's `"type": "mcp_tool"`):
- * `after_edit` and `before_stop`. Their text is the host's hook decision JSON; their
+ * `session_start`, `after_edit` and `before_stop`; `serve` lists them only where such hooks
+ * are configured or asked for (cli/hook-config.ts, hookToolsCaller), and their descriptions
+ * tell a model they are not its to call. Their text is the host's hook decision JSON; their
  * structured content says which gates ran and how. Read-only, like every check.
  */
 export function createHookTools(
@@ -163,7 +165,7 @@ export function createHookTools(
     name: SESSION_START_TOOL,
     title: 'Hook: the session begins',
     description:
-      "For a host's prompt hook (Claude Code's UserPromptSubmit): takes the session's baseline in the background, before the agent's first edit (every gate on the whole project), and answers at once with nothing to block. Later hook calls wait for it within their budget. Once per session; it also starts the warm workers.",
+      "Called by the host's prompt hook (Claude Code's UserPromptSubmit), not by the agent: takes the session's baseline in the background, before the agent's first edit (every gate on the whole project), and answers at once with nothing to block. Later hook calls wait for it within their budget. Once per session; it also starts the warm workers.",
     inputSchema: {
       type: 'object',
       properties: { ...COMMON_PROPERTIES },
@@ -187,7 +189,7 @@ export function createHookTools(
     name: AFTER_EDIT_TOOL,
     title: 'Hook: after an edit',
     description:
-      "For a host's after-edit hook: runs the gates that check the edited file (lint and format of the file, the typecheck of the program), warm, and answers in the host's hook decision JSON: a block listing what the edit introduced that fails a gate (new errors, and new warnings that make their gate fail, e.g. under --max-warnings 0; file:line, rule, message; those first), or nothing to block. Only findings new since the session began count.",
+      "Called by the host's after-edit hook, not by the agent (call the gate tools to check files): runs the gates the edited file concerns (lint and format of the file, the typecheck of the program, any gate whose tools read such files), warm, and answers in the host's hook decision JSON: a block listing what the edit introduced that fails a gate (new errors, and new warnings that make their gate fail, e.g. under --max-warnings 0; file:line, rule, message; those first), or nothing to block. Only findings new since the session began count.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -220,7 +222,7 @@ export function createHookTools(
     name: BEFORE_STOP_TOOL,
     title: 'Hook: before the agent stops',
     description:
-      'For a host\'s stop hook: runs every gate on the files changed against the merge base with "base" (default: the first of origin/HEAD, main and master that exists, else HEAD), and answers in the host\'s hook decision JSON: a block while errors new since the session began remain (or new warnings that make their gate fail), never twice in a row on the same findings, so the agent is never trapped.',
+      'Called by the host\'s stop hook, not by the agent (call the gate tools to check files): runs every gate on what changed since the session began and against the merge base with "base" (default: the first of origin/HEAD, main and master that exists), commits and deletions included, and answers in the host\'s hook decision JSON: a block while errors new since the session began remain (or new warnings that make their gate fail), never twice in a row on the same findings, so the agent is never trapped.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -512,8 +512,25 @@ async function sessionSince(request: HookRequest, base?: string): Promise<string
   return session.state.startCommit ?? undefined;
 }
 
+/**
+ * The request with its root in one spelling, the real path: tools report real paths (eslint
+ * names files absolutely), and a root given through a symlink would leave them outside it.
+ */
+function realRooted(request: HookRequest): HookRequest {
+  let root: string;
+  try {
+    root = fs.realpathSync(request.options.root);
+  } catch {
+    return request;
+  }
+  return root === request.options.root
+    ? request
+    : { ...request, options: { ...request.options, root } };
+}
+
 /** Records the session's start (HEAD now) where nothing was recorded yet; for a cold prompt hook. */
-export async function recordSessionStart(request: HookRequest): Promise<void> {
+export async function recordSessionStart(given: HookRequest): Promise<void> {
+  const request = realRooted(given);
   await sessionSince(request);
 }
 
@@ -524,7 +541,8 @@ export async function recordSessionStart(request: HookRequest): Promise<void> {
  * session; answers once HEAD is recorded. It also starts the warm workers, so the first
  * edit's hook is warm too.
  */
-export async function startSession(request: HookRequest): Promise<'started' | 'already started'> {
+export async function startSession(given: HookRequest): Promise<'started' | 'already started'> {
+  const request = realRooted(given);
   const { session } = request;
   const started = session.started;
   await sessionSince(request);
@@ -567,9 +585,10 @@ function unreadNote(unread: { files: string[]; tools: string[] }): string[] {
 
 /** `after_edit`: the gates the edited files concern, warm, new findings only. */
 export async function runAfterEdit(
-  request: HookRequest,
+  given: HookRequest,
   paths: readonly string[],
 ): Promise<HookOutcome> {
+  const request = realRooted(given);
   await primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
   const since = await sessionSince(request);
   const { files, deleted, skipped } = confineEdited(request.options.root, paths);
@@ -651,9 +670,10 @@ async function stopChanges(
  * a blocked one and the session has no record of it.
  */
 export async function runBeforeStop(
-  request: HookRequest,
+  given: HookRequest,
   stop: { base?: string; loopFlag: boolean },
 ): Promise<HookOutcome> {
+  const request = realRooted(given);
   const { options, session } = request;
   await primed(session, request.budgetMs ?? DEFAULT_BUDGET_MS.beforeStop);
   const envOption = options.env ? { env: options.env } : {};
@@ -691,8 +711,11 @@ export async function runBeforeStop(
       (stop.loopFlag && session.state.lastStopBlock === null));
   const { block, reason, note, unchecked } = again ? verdictOf(call, ran, false) : probe;
   if (!ran.cancelled) session.state.lastStopBlock = block ? probe.errorsKey : null;
+  // A stop that follows one the host held back has told of what went unchecked: saying it
+  // again (Cursor sends it as the next prompt) would keep the agent going until the host's cap.
+  const tell = unchecked && !(stop.loopFlag && !block);
   return {
-    verdict: { block, reason, note, unchecked },
+    verdict: { block, reason, note, ...(tell ? { unchecked: true } : {}) },
     rows: ran.rows,
     newFindings: ran.newFindings,
     cancelled: ran.cancelled,

@@ -12,8 +12,14 @@ import { countBySeverity, formatLocation, type Finding, type Severity } from './
  */
 
 export const DEFAULT_MAX_CHARS = 12_000;
-/** Below this the verdict, counts and omission line may not fit. */
-export const MIN_MAX_CHARS = 1_000;
+/**
+ * The smallest budget: the verdict, counts and omission line at their floor (a long command
+ * and log path included) take up to about 1,000 characters, and the budget must leave room
+ * for findings beyond them (at 1,000 a report listed none).
+ */
+export const MIN_MAX_CHARS = 2_000;
+/** The fixed part shrinks (tables, details, wording) until this many findings fit. */
+const FLOOR_FINDINGS = 3;
 /** Rows of the per-file and per-rule tables at most (fewer when the budget is small). */
 const MAX_TABLE_ROWS = 20;
 /** The tables may take this share of the budget; the rest is for findings and output. */
@@ -469,15 +475,49 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
     terse: false,
   };
 
+  // The findings after the offset in listing order, each with its text line, its
+  // structured copy and what the two cost.
+  function* listable(): Generator<{ line: string; compact: Finding; cost: number }> {
+    let skip = layout.offset;
+    for (const finding of spreadAcrossFiles(groups)) {
+      if (skip > 0) {
+        skip -= 1;
+        continue;
+      }
+      // The Finding fields only (the output schema allows no others), the message cut.
+      const { file, line: at, column, endLine, endColumn, severity, rule } = finding;
+      const message = compactMessage(finding.message);
+      const compact: Finding = {
+        file,
+        line: at,
+        column,
+        endLine,
+        endColumn,
+        severity,
+        rule,
+        message,
+      };
+      const line = `  ${formatCompactFinding(finding)}`;
+      yield { line, compact, cost: escapedLength(line) + 2 + JSON.stringify(compact).length + 1 };
+    }
+  }
+  // The fixed part shrinks below this, when it can, so that the first findings fit too: a
+  // report that counts findings and lists none tells the agent nothing to fix.
+  let wanted = 0;
+  let counted = 0;
+  for (const { cost } of listable()) {
+    if (counted === FLOOR_FINDINGS) break;
+    wanted += cost;
+    counted += 1;
+  }
+  const fixedLimit = maxChars - SAFETY_CHARS - wanted;
+
   // The tables shrink until they leave most of the budget to findings: rules go first, since
   // the per-file table is what shows a file whose findings are not listed.
   let size = measure(layout, extra);
   // Below MIN_FILE_ROWS the file table shrinks only when the budget cannot hold it at all.
-  const shrink = (share: number, minFileRows: number) => {
-    while (
-      size > maxChars * share &&
-      (layout.files.length > minFileRows || layout.rules.length > 0)
-    ) {
+  const shrink = (limit: number, minFileRows: number) => {
+    while (size > limit && (layout.files.length > minFileRows || layout.rules.length > 0)) {
       if (layout.rules.length > 0)
         layout.rules = layout.rules.slice(0, Math.floor(layout.rules.length / 2));
       else
@@ -488,24 +528,24 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
       size = measure(layout, extra);
     }
   };
-  shrink(TABLE_SHARE, MIN_FILE_ROWS);
-  shrink(1, 0);
-  while (size > maxChars && layout.details.length > 0) {
+  shrink(maxChars * TABLE_SHARE, MIN_FILE_ROWS);
+  shrink(fixedLimit, 0);
+  while (size > fixedLimit && layout.details.length > 0) {
     layout.details = layout.details.slice(0, -1);
     size = measure(layout, extra);
   }
-  if (size > maxChars) {
+  if (size > fixedLimit) {
     layout.verdict = cutVerdict(layout.verdict, VERDICT_MIN_CHARS);
     size = measure(layout, extra);
   }
   // The floor, so that MIN_MAX_CHARS holds with a long command or log path (a macOS
-  // temporary directory alone is 49 characters): the caller's compact fields, then the
-  // shortest wording, then the verdict's first words.
-  if (size > maxChars && input.compactExtra) {
+  // temporary directory alone is 49 characters) and leaves room for findings: the caller's
+  // compact fields, then the shortest wording, then the verdict's first words.
+  if (size > fixedLimit && input.compactExtra) {
     extra = input.compactExtra();
     size = measure(layout, extra);
   }
-  if (size > maxChars) {
+  if (size > fixedLimit) {
     layout.terse = true;
     layout.verdict = cutVerdict(layout.verdict, VERDICT_FLOOR_CHARS);
     size = measure(layout, extra);
@@ -519,27 +559,7 @@ function shapeWithLog(input: BudgetInput, logPath: string | null, maxChars: numb
 
   // Findings, in listing order, while they fit: the text line plus the structured copy.
   let room = maxChars - size - SAFETY_CHARS;
-  let skip = layout.offset;
-  for (const finding of spreadAcrossFiles(groups)) {
-    if (skip > 0) {
-      skip -= 1;
-      continue;
-    }
-    // The Finding fields only (the output schema allows no others), the message cut.
-    const { file, line: at, column, endLine, endColumn, severity, rule } = finding;
-    const message = compactMessage(finding.message);
-    const compact: Finding = {
-      file,
-      line: at,
-      column,
-      endLine,
-      endColumn,
-      severity,
-      rule,
-      message,
-    };
-    const line = `  ${formatCompactFinding(finding)}`;
-    const cost = escapedLength(line) + 2 + JSON.stringify(compact).length + 1;
+  for (const { line, compact, cost } of listable()) {
     if (cost > room) break;
     room -= cost;
     layout.listedLines.push(line);

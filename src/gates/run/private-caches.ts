@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV_REDIRECTS, toolOfProgram } from '../tools/index.js';
+import { withoutOptions } from '../tools/shared.js';
 import type { ToolDescriptor } from '../tools/tool.js';
 
 /**
@@ -30,11 +31,38 @@ function removeAtExit(directory: string): void {
   });
 }
 
-/** The version of the npm package `name` that holds `file` (its bin script), if it is one. */
+/** How many bytes of a bin entry are read for a shell shim's target. */
+const SHIM_HEAD_BYTES = 4096;
+
+/**
+ * The script a POSIX shell shim runs (pnpm's and cmd-shim's `.bin` entries: `exec node
+ * "$basedir/../.pnpm/typescript@6.0.3/node_modules/typescript/bin/tsc" "$@"`), or `file`
+ * itself when it is no such shim.
+ */
+function shimTarget(file: string): string {
+  let head: string;
+  let descriptor: number | undefined;
+  try {
+    descriptor = fs.openSync(file, 'r');
+    const buffer = Buffer.alloc(SHIM_HEAD_BYTES);
+    head = buffer.toString('utf8', 0, fs.readSync(descriptor, buffer, 0, SHIM_HEAD_BYTES, 0));
+  } catch {
+    return file;
+  } finally {
+    if (descriptor !== undefined) fs.closeSync(descriptor);
+  }
+  if (!head.startsWith('#!/bin/sh')) return file;
+  const target = [...head.matchAll(/"\$basedir\/([^"$]+)"/g)]
+    .map((match) => match[1]!)
+    .find((relative) => relative !== 'node');
+  return target === undefined ? file : path.resolve(path.dirname(file), target);
+}
+
+/** The version of the npm package `name` that holds `file` (its bin script, or a shim's), if it is one. */
 function packageVersionOf(file: string, name: string): string | undefined {
   let directory: string;
   try {
-    directory = path.dirname(fs.realpathSync(file));
+    directory = path.dirname(fs.realpathSync(shimTarget(fs.realpathSync(file))));
   } catch {
     return undefined;
   }
@@ -54,22 +82,26 @@ function packageVersionOf(file: string, name: string): string | undefined {
 
 /**
  * The redirect options of the tool `argv[0]` runs (a real install of it: its version is
- * read from its package, so a look-alike script gets nothing added).
+ * read from its package, so a look-alike script gets nothing added), and whether the
+ * options naming its result cache's place are dropped for them.
  */
 function redirectArgs(
   tool: ToolDescriptor | undefined,
   argv: readonly string[],
   script: string,
   directory: string,
-): string[] {
+): { extra: string[]; dropLocation: boolean } {
   const npmPackage = tool?.install && 'npmPackage' in tool.install ? tool.install.npmPackage : '';
   const version = npmPackage ? packageVersionOf(script, npmPackage) : undefined;
-  if (version === undefined) return [];
-  return (tool?.writes ?? []).flatMap((write) =>
-    write.redirect && 'args' in write.redirect && write.redirect.applies(argv, version)
+  if (version === undefined) return { extra: [], dropLocation: false };
+  const location = tool?.resultCache?.location ?? [];
+  const own = withoutOptions(argv, [], location);
+  const extra = (tool?.writes ?? []).flatMap((write) =>
+    write.redirect && 'args' in write.redirect && write.redirect.applies(own, version)
       ? write.redirect.args(directory)
       : [],
   );
+  return { extra, dropLocation: extra.length > 0 && location.length > 0 };
 }
 
 /**
@@ -90,10 +122,15 @@ export function privateCaches(
       env[write.redirect.env] = write.redirect.value ?? directory;
   const viaNode = resolved.args.length > argv.length - 1;
   const script = viaNode ? resolved.args[0]! : resolved.file;
-  const extra = redirectArgs(toolOfProgram(argv[0] ?? ''), argv, script, directory);
+  const tool = toolOfProgram(argv[0] ?? '');
+  const { extra, dropLocation } = redirectArgs(tool, argv, script, directory);
   const before = viaNode ? 1 : 0;
+  // The user's cache place (`--cache-location .cache/eslint`) would win over ours, and is
+  // in the tree: the check keeps its cache in the private directory instead.
+  const rest = resolved.args.slice(before);
+  const own = dropLocation ? withoutOptions(rest, [], tool!.resultCache!.location) : rest;
   return {
-    args: [...resolved.args.slice(0, before), ...extra, ...resolved.args.slice(before)],
+    args: [...resolved.args.slice(0, before), ...extra, ...own],
     env,
     cleanup: () => {
       live.delete(directory);

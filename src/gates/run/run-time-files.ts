@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GateSpec } from '../gate-spec.js';
+import type { FileFilter, GateSpec } from '../gate-spec.js';
 import { toolOfCommand } from '../tools/index.js';
 import { ChangedFilesError, listProjectFiles } from './changed-files.js';
 
@@ -22,6 +22,68 @@ function fileHead(file: string): string {
   }
 }
 
+interface RunWhere {
+  root: string;
+  runDir: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+/** The project's files where the gate runs, listed with git (runDir-relative), or why not. */
+async function projectFiles(where: RunWhere, what: string): Promise<string[] | { error: string }> {
+  try {
+    return await listProjectFiles(where.runDir, { env: where.env, signal: where.signal });
+  } catch (error) {
+    if (!(error instanceof ChangedFilesError)) throw error;
+    const cause =
+      error.code === 'EGIT_NOT_REPOSITORY'
+        ? `${where.runDir} is not inside a git work tree`
+        : error.code === 'EGIT_NOT_FOUND'
+          ? 'git was not found on PATH'
+          : error.message;
+    return {
+      error: `the ${what} to check are listed with git, and ${cause}; call the gate with paths, or name the files in its command (mcp-gates.json)`,
+    };
+  }
+}
+
+/**
+ * The files a pre-commit hook's gate checks (GateSpec.fileFilter): the project's files
+ * that pass the hook's patterns, as pre-commit selects them; with a call's paths, those of
+ * them under the paths. None is `nothing` (the gate checked nothing, no pass).
+ */
+async function filteredFiles(
+  filter: FileFilter,
+  paths: readonly string[],
+  where: RunWhere,
+): Promise<RunTimeFilesAnswer> {
+  const files = await projectFiles(where, `files ${filter.what} selects`);
+  if (!Array.isArray(files)) return files;
+  const include = filter.include && new RegExp(filter.include.source, filter.include.flags);
+  const exclude = filter.exclude && new RegExp(filter.exclude.source, filter.exclude.flags);
+  const fromRoot = (file: string) =>
+    path.relative(where.root, path.join(where.runDir, file)).split(path.sep).join('/');
+  const under = paths.map((given) => given.replace(/\/+$/, ''));
+  const chosen = files.map(fromRoot).filter((file) => {
+    const extension = path.extname(file).slice(1).toLowerCase();
+    return (
+      (under.length === 0 ||
+        under.some((given) => given === '.' || file === given || file.startsWith(`${given}/`))) &&
+      (filter.extensions === undefined || filter.extensions.includes(extension)) &&
+      (include === undefined || include.test(file)) &&
+      (exclude === undefined || !exclude.test(file))
+    );
+  });
+  if (chosen.length === 0)
+    return {
+      nothing: `none of the ${files.length} files git tracks or does not ignore${under.length > 0 ? ` under ${under.join(', ')}` : ''} passes ${filter.what}`,
+    };
+  return {
+    paths: chosen,
+    listed: `checked the ${chosen.length} files ${filter.what} selects, listed with git`,
+  };
+}
+
 /** The files a call runs on: the call's own, or those listed now; or why there are none. */
 export type RunTimeFilesAnswer =
   { paths: string[]; listed?: string } | { nothing: string } | { error: string };
@@ -35,25 +97,13 @@ export type RunTimeFilesAnswer =
 export async function runTimeFiles(
   gate: GateSpec,
   paths: string[],
-  where: { root: string; runDir: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
+  where: RunWhere,
 ): Promise<RunTimeFilesAnswer> {
+  if (gate.fileFilter) return filteredFiles(gate.fileFilter, paths, where);
   const spec = toolOfCommand(gate.command, (tool) => tool.runTimeFiles !== undefined)?.runTimeFiles;
   if (!spec || paths.length > 0 || gate.steps || spec.namesFiles(gate.command)) return { paths };
-  let files: string[];
-  try {
-    files = await listProjectFiles(where.runDir, { env: where.env, signal: where.signal });
-  } catch (error) {
-    if (!(error instanceof ChangedFilesError)) throw error;
-    const cause =
-      error.code === 'EGIT_NOT_REPOSITORY'
-        ? `${where.runDir} is not inside a git work tree`
-        : error.code === 'EGIT_NOT_FOUND'
-          ? 'git was not found on PATH'
-          : error.message;
-    return {
-      error: `the ${spec.what} to check are listed with git, and ${cause}; call the gate with paths, or name the files in its command (mcp-gates.json)`,
-    };
-  }
+  const files = await projectFiles(where, spec.what);
+  if (!Array.isArray(files)) return files;
   const chosen = files.filter((file) =>
     spec.checks(file, () => fileHead(path.join(where.runDir, file))),
   );

@@ -60,6 +60,8 @@ export interface GitRun {
   ok: boolean;
   stdout: Buffer;
   problem: string;
+  /** git itself could not be found (spawn ENOENT): not on the PATH the server has. */
+  missing?: boolean;
 }
 
 /**
@@ -121,8 +123,13 @@ export function runGit(
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 2000) stderr += chunk.toString('utf8');
     });
-    child.on('error', (error) =>
-      settle({ ok: false, stdout: Buffer.alloc(0), problem: error.message }),
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      settle({
+        ok: false,
+        stdout: Buffer.alloc(0),
+        problem: error.message,
+        ...(error.code === 'ENOENT' ? { missing: true } : {}),
+      }),
     );
     child.on('close', (code) => {
       if (code === 0) settle({ ok: true, stdout: Buffer.concat(chunks), problem: '' });

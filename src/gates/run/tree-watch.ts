@@ -553,6 +553,11 @@ class WatchedTree {
       this.root,
       this.env,
     );
+    // No git on PATH says nothing about the repository: name what is missing.
+    if (info.missing)
+      throw new Unwatchable(
+        `git is not on the PATH (${info.problem}): fingerprints walk the tree; install git, or put it on the PATH the server gets, and restart the server to watch it`,
+      );
     if (!info.ok)
       throw new Unwatchable(
         `no git repository (${info.problem}): fingerprints walk the tree; \`git init\` and restart the server to watch it`,

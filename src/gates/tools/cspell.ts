@@ -61,16 +61,16 @@ export const cspell: ToolDescriptor = {
       why: 'cspell writes its cache file with --cache or a config that turns it on',
       redirect: {
         args: (directory) => ['--cache-location', path.join(directory, '.cspellcache')],
-        applies: (argv) => !setsOption(argv, '--cache-location', '--no-cache'),
+        applies: (argv) => !setsOption(argv, '--no-cache'),
       },
     },
   ],
+  resultCache: { on: ['--cache'], location: ['--cache-location'], settings: ['--cache-strategy'] },
   outputs: [{ parser: cspellParser }],
   script: {
     textParser: cspellParser.name,
     commandParser: (args) => (NOT_A_CHECK.has(args[0] ?? '') ? undefined : cspellParser.name),
     kind: lintScriptKind,
-    runsDirectly: (args) => setsOption(args, '--cache') && !setsOption(args, '--cache-location'),
   },
   warm: { cold: 'no warm worker yet: each call starts it' },
   install: { npmPackage: 'cspell' },

@@ -2,13 +2,7 @@ import path from 'node:path';
 import { eslintJsonParser } from '../parsers/eslint-json.js';
 import { eslintStylishParser } from '../parsers/stylish.js';
 import { eslintEntry } from '../warm/warm-entry.js';
-import {
-  entryProblem,
-  lintScriptKind,
-  optionValue,
-  SCRIPT_EXTENSIONS,
-  setsOption,
-} from './shared.js';
+import { entryProblem, lintScriptKind, optionValue, SCRIPT_EXTENSIONS } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 import { TSCONFIG_NAME } from './tsc.js';
 
@@ -62,15 +56,21 @@ export const eslint: ToolDescriptor = {
       redirect: { env: 'JITI_FS_CACHE', value: 'false' },
     },
     {
-      // ESLint 8 (eslintrc) unlinks its cache file on every run without --cache.
+      // ESLint 8 (eslintrc) unlinks its cache file on every run without --cache; with
+      // --cache every ESLint writes it.
       path: '.eslintcache',
-      why: 'ESLint 8 deletes its cache file on every run without --cache',
+      why: 'ESLint writes its cache file with --cache (ESLint 8 deletes it without)',
       redirect: {
         args: (directory) => ['--cache-location', path.join(directory, '.eslintcache')],
-        applies: (argv) => !setsOption(argv, '--cache', '--cache-location', '--cache-file'),
+        applies: () => true,
       },
     },
   ],
+  resultCache: {
+    on: ['--cache'],
+    location: ['--cache-location', '--cache-file'],
+    settings: ['--cache-strategy'],
+  },
   outputs: [{ parser: eslintJsonParser, machineFormat: true }, { parser: eslintStylishParser }],
   // Type-aware rules read the tsconfig; .eslintignore and eslintrc files in subdirectories.
   configNames: [/^\.eslintignore$/, /^\.eslintrc(\..+)?$/, /^eslint\.config\./, TSCONFIG_NAME],

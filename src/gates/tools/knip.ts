@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { knipParser } from '../parsers/knip.js';
-import { installedVersion, lintScriptKind, majorMinor, optionValue, setsOption } from './shared.js';
+import { installedVersion, lintScriptKind, majorMinor, optionValue } from './shared.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from './tool.js';
 
 /** knip 5.46 added the codeclimate reporter, which carries each issue's severity and position. */
@@ -57,10 +57,11 @@ export const knip: ToolDescriptor = {
       why: 'knip --cache keeps its analysis under node_modules/.cache',
       redirect: {
         args: (directory) => ['--cache-location', path.join(directory, 'knip')],
-        applies: (argv) => !setsOption(argv, '--cache-location'),
+        applies: () => true,
       },
     },
   ],
+  resultCache: { on: ['--cache'], location: ['--cache-location'], settings: [] },
   outputs: [{ parser: knipParser, machineFormat: true }],
   script: {
     textParser: knipParser.name,
@@ -71,7 +72,6 @@ export const knip: ToolDescriptor = {
         : undefined;
     },
     kind: lintScriptKind,
-    runsDirectly: (args) => setsOption(args, '--cache') && !setsOption(args, '--cache-location'),
   },
   warm: { cold: 'no warm worker yet: each call analyses the project afresh' },
   install: { npmPackage: 'knip' },

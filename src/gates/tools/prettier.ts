@@ -7,7 +7,6 @@ import {
   majorMinor,
   NEVER_CHECKED,
   SCRIPT_EXTENSIONS,
-  setsOption,
 } from './shared.js';
 import type { ProjectFacts, ToolDescriptor } from './tool.js';
 
@@ -124,8 +123,7 @@ export const prettier: ToolDescriptor = {
       why: 'prettier creates its cache directory on every run, even without --cache',
       redirect: {
         args: (directory) => ['--cache-location', path.join(directory, '.prettier-cache')],
-        applies: (argv, version) =>
-          hasCacheLocation(version) && !setsOption(argv, '--cache', '--cache-location'),
+        applies: (_argv, version) => hasCacheLocation(version),
       },
     },
     {
@@ -136,6 +134,7 @@ export const prettier: ToolDescriptor = {
       redirect: { env: 'CACHE_DIR' },
     },
   ],
+  resultCache: { on: ['--cache'], location: ['--cache-location'], settings: ['--cache-strategy'] },
   outputs: [{ parser: prettierParser }],
   configNames: [
     /^\.prettierignore$/,

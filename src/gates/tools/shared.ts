@@ -42,6 +42,22 @@ export function optionValue(
   return undefined;
 }
 
+/** argv without `flags` and without `valued` options and their values (`--opt value`, `--opt=value`). */
+export function withoutOptions(
+  argv: readonly string[],
+  flags: readonly string[],
+  valued: readonly string[],
+): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index]!;
+    if (flags.includes(word) || valued.some((option) => word.startsWith(`${option}=`))) continue;
+    if (valued.includes(word)) index += 1;
+    else kept.push(word);
+  }
+  return kept;
+}
+
 /** Whether argv already sets `option` (`--opt value` or `--opt=value`). */
 export function setsOption(argv: readonly string[], ...options: string[]): boolean {
   return argv.some((word) =>

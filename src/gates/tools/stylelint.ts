@@ -1,13 +1,7 @@
 import path from 'node:path';
 import { stylelintJsonParser } from '../parsers/stylelint-json.js';
 import { stylelintParser } from '../parsers/stylish.js';
-import {
-  installedMajor,
-  lintScriptKind,
-  NEVER_CHECKED,
-  optionValue,
-  setsOption,
-} from './shared.js';
+import { installedMajor, lintScriptKind, NEVER_CHECKED, optionValue } from './shared.js';
 import type { ProjectFacts, ToolDescriptor } from './tool.js';
 
 const STYLELINT_CONFIGS = [
@@ -111,10 +105,11 @@ export const stylelint: ToolDescriptor = {
       why: 'stylelint writes its cache file with --cache and deletes it without',
       redirect: {
         args: (directory) => ['--cache-location', path.join(directory, '.stylelintcache')],
-        applies: (argv) => !setsOption(argv, '--cache-location'),
+        applies: () => true,
       },
     },
   ],
+  resultCache: { on: ['--cache'], location: ['--cache-location'], settings: ['--cache-strategy'] },
   outputs: [{ parser: stylelintJsonParser, machineFormat: true }, { parser: stylelintParser }],
   configNames: [/^\.stylelintignore$/, /^\.stylelintrc(\..+)?$/, /^stylelint\.config\./],
   script: {
@@ -125,7 +120,8 @@ export const stylelint: ToolDescriptor = {
       return formatter === 'json' ? stylelintJsonParser.name : undefined;
     },
     kind: lintScriptKind,
-    runsDirectly: (args) => !setsOption(args, '--cache-location'),
+    // Without --cache it deletes .stylelintcache where it runs: every stylelint script.
+    runsDirectly: () => true,
   },
   warm: { cold: 'no warm worker yet: each call starts it' },
   install: { npmPackage: 'stylelint' },

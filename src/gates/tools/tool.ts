@@ -57,6 +57,8 @@ export interface ToolDescriptor {
   explicitPathArgs?: readonly string[];
   /** What a check run writes by default, and how a check sends it to a private directory. */
   writes?: readonly CacheWrite[];
+  /** Its own result cache, which an option turns on (`--cache`), if it has one. */
+  resultCache?: ResultCacheOptions;
   /** The parser modules that read its outputs (they stay in src/gates/parsers/). */
   outputs: readonly ToolOutput[];
   /** For a package.json script (scripts.ts): what its script words run and how they read. */
@@ -86,6 +88,22 @@ export interface PreCommitHookKnowledge {
   args?: readonly string[];
   /** The hook repository's `rev` is its own version, not the tool's: only `additional_dependencies` pins the tool. */
   revIsNotToolVersion?: boolean;
+}
+
+/**
+ * The options of a tool's own result cache. A check keeps the cache in the run's private
+ * directory (its `writes` redirect): the options that name another place are dropped, so a
+ * script's `--cache-location .cache/x` writes nothing in the tree either. The private
+ * directory is new for each run, so a cold run with the cache answers as one without it,
+ * and a warm worker runs without these options (warm-plan.ts).
+ */
+export interface ResultCacheOptions {
+  /** Options that turn it on. */
+  on: readonly string[];
+  /** Options that name where it is kept (each takes a value). */
+  location: readonly string[];
+  /** Its other options that take a value (`--cache-strategy`). */
+  settings: readonly string[];
 }
 
 /** What a command of a tool, written elsewhere, keeps when it becomes the tool's check. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { tscParser } from '../parsers/tsc.js';
 import { usesProjectReferences } from '../run/tsc-build.js';
 import { resolveInstalledPackage } from '../warm/tool-adapter.js';
-import { optionValue, SCRIPT_EXTENSIONS } from './shared.js';
+import { optionValue, SCRIPT_EXTENSIONS, setsOption } from './shared.js';
 import type { MarkerGate, ProjectFacts, ScriptKnowledge, ToolDescriptor } from './tool.js';
 
 /** The compiler a marker typecheck runs, and how its description names it. */
@@ -88,7 +88,21 @@ export const tsc: ToolDescriptor = {
   extensions: SCRIPT_EXTENSIONS,
   reads: [...SCRIPT_EXTENSIONS, 'json'],
   configNames: [TSCONFIG_NAME],
-  script: TSC_SCRIPT,
+  // `tsc --incremental --noEmit` (a script's) writes its build info beside the tsconfig. A
+  // marker or config gate gets a private --tsBuildInfoFile from run/tsc-build.ts instead.
+  writes: [
+    {
+      path: 'tsconfig.tsbuildinfo',
+      why: 'tsc --incremental writes its build info next to the tsconfig, even with --noEmit',
+      redirect: {
+        args: (directory) => ['--tsBuildInfoFile', path.join(directory, 'tsbuildinfo')],
+        applies: (argv) =>
+          setsOption(argv, '--incremental', '-i') && !setsOption(argv, '--tsBuildInfoFile'),
+      },
+    },
+  ],
+  // A script that turns it on runs as its own step, so the redirect reaches it.
+  script: { ...TSC_SCRIPT, runsDirectly: (args) => setsOption(args, '--incremental', '-i') },
   warm: { worker: 'tsc', unsupported: tscUnsupported },
   install: { npmPackage: 'typescript' },
 };

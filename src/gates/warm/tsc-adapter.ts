@@ -51,6 +51,13 @@ interface BuilderProgramState {
   fileInfos: Map<string, { signature?: string }>;
 }
 
+interface SourceFileEntry {
+  text: string;
+  /** The file's own creation options (CreateSourceFileOptions), as JSON. */
+  key: string;
+  file: TypeScript.SourceFile;
+}
+
 /** A source file with the fields the builder keys and versions it by (internal). */
 const internal = (file: TypeScript.SourceFile) =>
   file as TypeScript.SourceFile & { resolvedPath: string; version?: string };
@@ -79,6 +86,57 @@ const COLD_ONLY_OPTIONS = [
 /** tsc's own default for the JSDoc it parses (ParseForTypeErrors). */
 const TSC_JSDOC_PARSING_MODE = 2;
 
+/**
+ * Option sets whose source files are kept at once (two gates of one project); past it, the
+ * least recently used set goes (a tsconfig edit leaves one behind). Each holds a program's
+ * syntax trees, lib files included: more would crowd the worker's memory cap.
+ */
+const MAX_OPTION_SETS = 2;
+
+/**
+ * Options a source file is parsed and bound under, named even where a TypeScript version
+ * does not mark them: the language version, module detection (setExternalModuleIndicator,
+ * a function that no key can hold, is made from these) and jsx.
+ */
+const SOURCE_FILE_OPTIONS = ['target', 'module', 'moduleDetection', 'jsx'];
+
+/**
+ * A key of everything in `options` that changes how a source file is parsed or bound:
+ * the options TypeScript itself marks as affecting source files or bind diagnostics
+ * (read from this TypeScript's optionDeclarations, so a later version's new ones count;
+ * TypeScript makes new source files when one of them changes, shouldCreateNewSourceFile),
+ * each as written and as it takes effect (`strict` sets `alwaysStrict`; `module` sets
+ * `moduleDetection`), and the options named above; every option, where this TypeScript
+ * does not say.
+ */
+function sourceFileOptionsKey(ts: TS, options: TypeScript.CompilerOptions): string {
+  const declarations = (
+    ts as {
+      optionDeclarations?: readonly {
+        name: string;
+        affectsSourceFile?: true;
+        affectsBindDiagnostics?: true;
+      }[];
+    }
+  ).optionDeclarations;
+  // A TypeScript that does not say which options count: all of them do.
+  if (!Array.isArray(declarations)) return JSON.stringify(options);
+  const names = new Set(SOURCE_FILE_OPTIONS);
+  const effective = new Map<string, unknown>();
+  const { getCompilerOptionValue } = ts as {
+    getCompilerOptionValue?: (options: TypeScript.CompilerOptions, declaration: unknown) => unknown;
+  };
+  for (const declaration of declarations) {
+    if (!declaration.affectsSourceFile && !declaration.affectsBindDiagnostics) continue;
+    names.add(declaration.name);
+    if (typeof getCompilerOptionValue === 'function')
+      effective.set(declaration.name, getCompilerOptionValue(options, declaration));
+  }
+  return JSON.stringify(
+    [...names].sort().map((name) => [name, options[name] ?? null, effective.get(name) ?? null]),
+  );
+}
+
 function sourceVersion(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -99,7 +157,23 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
   }
   const report = reporting as TscReporting;
 
-  const sourceFiles = new Map<string, { text: string; key: string; file: TypeScript.SourceFile }>();
+  /**
+   * Source files already parsed and bound, by the option set they were made under
+   * (sourceFileOptionsKey), then by name: a file bound under one set is never handed to a
+   * program of another (two gates of one project, a tsconfig or an extended config that
+   * changed), whose binder would have reported otherwise (unreachable code, unused labels,
+   * switch fallthrough) or made the file a module or a script.
+   */
+  const sourceFiles = new Map<string, Map<string, SourceFileEntry>>();
+  const sourceFilesOf = (optionsKey: string): Map<string, SourceFileEntry> => {
+    let files = sourceFiles.get(optionsKey);
+    // The most recently used set goes last: eviction takes the oldest.
+    sourceFiles.delete(optionsKey);
+    files ??= new Map();
+    sourceFiles.set(optionsKey, files);
+    while (sourceFiles.size > MAX_OPTION_SETS) sourceFiles.delete(sourceFiles.keys().next().value!);
+    return files;
+  };
   /**
    * What module resolution asked, node_modules included (a package's "types" can move
    * without an install): existence probes, path -> answer, and files read other than
@@ -147,7 +221,10 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     }
   };
 
-  const makeHost = (options: TypeScript.CompilerOptions): TypeScript.CompilerHost => {
+  const makeHost = (
+    options: TypeScript.CompilerOptions,
+    sourceFilesOfOptions: Map<string, SourceFileEntry>,
+  ): TypeScript.CompilerHost => {
     const host = ts.createCompilerHost(options);
     const readFile = host.readFile.bind(host);
     const fileExists = host.fileExists.bind(host);
@@ -170,21 +247,26 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
       resolutionReads.set(file, text);
       return text;
     };
-    host.getSourceFile = (fileName, languageVersionOrOptions, onError) => {
+    host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNew) => {
       const text = textsOfThisCall?.has(fileName)
         ? textsOfThisCall.get(fileName)
         : readFile(fileName);
       if (text === undefined) {
-        sourceFiles.delete(fileName);
+        sourceFilesOfOptions.delete(fileName);
         onError?.(`File not found: ${fileName}`);
         return undefined;
       }
+      // The language version, the file's module format and package.json scope, its JSDoc
+      // mode (the function that sets its module indicator is made from the option set).
       const key = JSON.stringify(languageVersionOrOptions);
-      const cached = sourceFiles.get(fileName);
-      if (cached && cached.text === text && cached.key === key) return cached.file;
+      const cached = sourceFilesOfOptions.get(fileName);
+      // TypeScript asks for a new file when an option that affects source files or binding
+      // changed since the old program.
+      if (!shouldCreateNew && cached && cached.text === text && cached.key === key)
+        return cached.file;
       const file = ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
       (file as { version?: string }).version = sourceVersion(text);
-      sourceFiles.set(fileName, { text, key, file });
+      sourceFilesOfOptions.set(fileName, { text, key, file });
       return file;
     };
     // A check never changes the tree (no .tsbuildinfo either).
@@ -250,7 +332,8 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
       probes.clear();
       resolutionReads.clear();
     }
-    const host = makeHost(parsed.options);
+    const sourceFilesOfOptions = sourceFilesOf(sourceFileOptionsKey(ts, parsed.options));
+    const host = makeHost(parsed.options, sourceFilesOfOptions);
     if (reuse && previous) signChangedFiles(previous.builder, host);
     let builder: TypeScript.SemanticDiagnosticsBuilderProgram;
     try {
@@ -268,8 +351,8 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     previous = { key, builder };
     // Deleted and renamed files leave the cache with the program.
     const inProgram = new Set(builder.getSourceFiles().map((file) => file.fileName));
-    for (const fileName of sourceFiles.keys())
-      if (!inProgram.has(fileName)) sourceFiles.delete(fileName);
+    for (const fileName of sourceFilesOfOptions.keys())
+      if (!inProgram.has(fileName)) sourceFilesOfOptions.delete(fileName);
 
     const written: string[] = [];
     const system = { ...ts.sys, write: (text: string) => void written.push(text) };

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ESLINT_CONFIGS } from '../tools/eslint.js';
 import { programName, toolOfProgram } from '../tools/index.js';
+import { withoutOptions } from '../tools/shared.js';
 import { splitChain } from '../detect/scripts.js';
+import { objectOf, readSource } from '../detect/source-document.js';
 import type { GateSpec } from '../gate-spec.js';
 import { nodeModulesBins, resolveCommand, type ResolvedCommand } from '../run/resolve-command.js';
 import { warmToolOf } from './warm-pool.js';
@@ -49,15 +51,9 @@ function typeAwareEslintConfig(runDir: string): boolean {
  */
 function scriptInvocation(gate: GateSpec, runDir: string): string[] | { reason: string } {
   const scriptName = gate.command[gate.command.length - 1]!;
-  let scripts: Record<string, unknown>;
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(runDir, 'package.json'), 'utf8')) as {
-      scripts?: Record<string, unknown>;
-    };
-    scripts = manifest.scripts ?? {};
-  } catch {
-    return { reason: 'package.json could not be read' };
-  }
+  const manifest = objectOf(readSource(path.join(runDir, 'package.json'), 'json'));
+  if (!manifest) return { reason: 'package.json could not be read' };
+  const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;
   const body = scripts[scriptName];
   if (typeof body !== 'string') return { reason: `package.json has no script "${scriptName}"` };
   if ([`pre${scriptName}`, `post${scriptName}`].some((hook) => typeof scripts[hook] === 'string'))
@@ -95,6 +91,10 @@ export function warmPlanOf(
     command = invocation;
   }
   const program = programName(command[0] ?? '');
+  // A cold run keeps the tool's result cache in a directory new for each run, so it
+  // answers as a run without the cache: so does the worker, which keeps none.
+  const cache = toolOfProgram(program)?.resultCache;
+  if (cache) command = withoutOptions(command, cache.on, [...cache.location, ...cache.settings]);
   const known = toolOfProgram(program)?.warm;
   if (known && 'cold' in known) return { warm: false, reason: `${program}: ${known.cold}` };
   const tool = warmToolOf(command);

@@ -29,9 +29,11 @@ import type { Incremental } from './tool-adapter.js';
  * exits when one changed; the pool then starts a fresh one), so a warm result equals a
  * cold run of the same command on the same tree. Bounded: at most `maxWorkers`, each
  * stopped above its memory cap (memory-cap.ts: sized to the project, or fixed) and after
- * `idleMs` without a call; a cancelled or timed-out call kills its worker. A worker above
- * its cap after its very first call would be replaced after every call: its gate runs cold
- * from then on, and says why.
+ * `idleMs` without a call. A cancelled or timed-out call cancels its answer: a tsc worker
+ * finishes the check and keeps its program for the next call (unless it crashes, goes
+ * above its cap or is still at it after `abandonedCallLimitMs`), other tools' workers are
+ * killed. A worker above its cap after its very first call would be replaced after every
+ * call: its gate runs cold from then on, and says why.
  *
  * A warm call dies like a cold gate's: each worker leads a process tree on the gate
  * lifeline (POSIX: its own process group; Windows: a job), so whatever the tool starts
@@ -50,6 +52,11 @@ export interface WarmPoolOptions {
   memoryCapBytes?: number;
   /** A worker idle this long exits. Default 10 minutes. */
   idleMs?: number;
+  /**
+   * A call abandoned by its caller that its worker still runs after this long is a hang:
+   * the worker is killed. Default 10 minutes.
+   */
+  abandonedCallLimitMs?: number;
 }
 
 export interface WarmRunRequest {
@@ -88,7 +95,10 @@ export type WarmRunResult =
     }
   /** Run the cold command instead: the reason says why this call cannot run warm. */
   | { kind: 'not-warmable'; reason: string }
-  /** The call did not finish; its worker is gone (the next call starts a fresh one). */
+  /**
+   * The call did not finish: its worker died, was killed, or (tsc) finishes the call for
+   * the next one; the reason says which.
+   */
   | {
       kind: 'failed';
       end: 'cancelled' | 'timed-out' | 'worker-died';
@@ -98,6 +108,7 @@ export type WarmRunResult =
 
 const DEFAULT_MAX_WORKERS = 3;
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
+const DEFAULT_ABANDONED_CALL_LIMIT_MS = 10 * 60 * 1000;
 const STDERR_TAIL_BYTES = 4096;
 /** How long a retired worker has to exit on its own before it is killed. */
 const RETIRE_GRACE_MS = 1000;
@@ -117,6 +128,23 @@ export function warmToolOf(argv: readonly string[]): WarmTool | undefined {
 }
 
 type Reply = WarmReply | { type: 'exited'; reason: string };
+type StopEnd = 'cancelled' | 'timed-out';
+/**
+ * A call stopped by its caller: its worker was killed, kept (it finishes the call for the
+ * next one), or not reached (the call was still waiting for an earlier one).
+ */
+type CallReply =
+  Reply | { type: 'stopped'; end: StopEnd; worker: 'killed' | 'kept' | 'not-reached' };
+
+/**
+ * Tools whose worker finishes a call its caller gave up on (a cancel, the budget), and
+ * keeps what it built: tsc's builder is the cost of a big project's first call, which
+ * would otherwise be paid again by every call that runs out of budget. TypeScript runs no
+ * code but its own and writes nothing (the host's writeFile does nothing); ESLint and
+ * Prettier run plugins, which could write or start processes while no call watches the
+ * tree: their worker is killed.
+ */
+const FINISHES_ABANDONED_CALLS: ReadonlySet<WarmTool> = new Set(['tsc']);
 
 /** Workers not yet gone, of every pool: the server's exit ends them (see endAtExit). */
 const liveWorkers = new Set<WarmWorker>();
@@ -128,6 +156,11 @@ class WarmWorker {
   private pending: { id: number; settle: (reply: Reply) => void } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private abandonedTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Callers waiting for an answer: the worker holds the event loop while there are any. */
+  private callers = 0;
+  /** Why the pool killed this worker while it finished an abandoned call, if it did. */
+  hungBecause: string | undefined;
   private stderrTail = '';
   exited = false;
   stopped = false;
@@ -148,6 +181,9 @@ class WarmWorker {
     private readonly idleMs: number,
     private readonly onExit: (worker: WarmWorker) => void,
     execArgv: readonly string[],
+    private readonly abandonedLimitMs: number,
+    /** The reply to a call whose caller gave up on it (the pool's health checks see it). */
+    private readonly onAbandonedReply: (worker: WarmWorker, reply: Reply) => void,
   ) {
     this.child = spawn(process.execPath, [...execArgv, WORKER_MAIN, root, tool], {
       cwd: root,
@@ -190,6 +226,7 @@ class WarmWorker {
     // Before the pending call hears of it: an answer comes after the cleanup.
     this.cleanUp();
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.abandonedUntil(undefined);
     const tail = this.stderrTail.trim();
     this.pending?.settle({
       type: 'exited',
@@ -198,19 +235,32 @@ class WarmWorker {
     this.onExit(this);
   }
 
-  /** Holds the event loop only while a call is in flight; an idle worker never keeps it alive. */
+  /**
+   * Holds the event loop only while a caller waits for an answer; an idle worker, or one
+   * finishing a call its caller gave up on, never keeps it alive.
+   */
   private hold(): void {
+    this.callers++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.child.ref();
     this.child.channel?.ref();
   }
 
+  /** A caller has its answer or gave up on it. */
+  private letGo(): void {
+    this.callers--;
+    if (this.callers === 0 && !this.exited && !this.stopped) this.release();
+  }
+
+  /** Lets the event loop go; the idle time counts once no call runs. */
   private release(): void {
     this.child.unref();
     this.child.channel?.unref();
     (this.child.stdin as unknown as { _handle?: { unref(): void } })?._handle?.unref();
     (this.child.stderr as unknown as { _handle?: { unref(): void } })?._handle?.unref();
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.busy) return;
     this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
     this.idleTimer.unref();
   }
@@ -277,69 +327,121 @@ class WarmWorker {
     await this.kill();
   }
 
-  /** One call; calls to the same worker run one after another. */
-  call(
-    args: string[],
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }> {
-    const run = async () => {
-      if (this.exited || this.stopped) {
-        return { type: 'exited', reason: `the warm ${this.tool} worker was stopped` } as Reply;
-      }
-      this.busy = true;
-      this.lastUsed = Date.now();
+  /**
+   * One call; calls to the same worker run one after another. The budget (timeout and
+   * signal) counts from here, the wait for an earlier call included; a call stopped before
+   * its turn never reaches the worker.
+   */
+  call(args: string[], timeoutMs: number, signal: AbortSignal | undefined): Promise<CallReply> {
+    return new Promise<CallReply>((resolve) => {
+      /** The caller has its answer, or gave up on one: a reply from now on is abandoned. */
+      let answered = false;
+      let sent = false;
+      const answer = (reply: CallReply) => {
+        if (answered) return;
+        answered = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.letGo();
+        resolve(reply);
+      };
+      const stop = (end: StopEnd) => {
+        if (answered) return;
+        if (!sent) return answer({ type: 'stopped', end, worker: 'not-reached' });
+        if (FINISHES_ABANDONED_CALLS.has(this.tool)) {
+          // Only the answer is cancelled: the worker finishes the call (its program, kept
+          // results and read records as after any call), so the next call is incremental.
+          this.abandonedUntil(Date.now() + this.abandonedLimitMs);
+          return answer({ type: 'stopped', end, worker: 'kept' });
+        }
+        // The tool's state mid-call is unknown, and it may run code of any plugin while
+        // no one watches the tree: the worker goes, the next call starts fresh. Answered
+        // once the worker's tree is dead and its directory removed. (Bounded: a process
+        // the system does not let die must not hold the call.)
+        answered = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        void Promise.race([this.kill(), delay(KILL_WAIT_MS, undefined, { ref: false })]).then(
+          () => {
+            this.letGo();
+            resolve({ type: 'stopped', end, worker: 'killed' });
+          },
+        );
+      };
+      const onAbort = () => stop('cancelled');
+      const timer = setTimeout(() => stop('timed-out'), timeoutMs);
       this.hold();
-      const id = this.nextId++;
-      try {
-        const reply = await new Promise<
-          Reply | { type: 'stopped'; end: 'cancelled' | 'timed-out' }
-        >((resolve) => {
-          const stop = (end: 'cancelled' | 'timed-out') => {
-            cleanup();
-            // The tool's state mid-call is unknown: the worker goes, the next call starts
-            // fresh. Answered once the worker's tree is dead and its directory removed.
-            // (Bounded: a process the system does not let die must not hold the call.)
-            void Promise.race([this.kill(), delay(KILL_WAIT_MS, undefined, { ref: false })]).then(
-              () => resolve({ type: 'stopped', end }),
-            );
-          };
-          const onAbort = () => stop('cancelled');
-          const timer = setTimeout(() => stop('timed-out'), timeoutMs);
-          const cleanup = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            this.pending = undefined;
-          };
-          this.pending = {
-            id,
-            settle: (reply) => {
-              cleanup();
-              resolve(reply);
-            },
-          };
-          if (signal?.aborted) return stop('cancelled');
-          signal?.addEventListener('abort', onAbort, { once: true });
-          this.child.send({ type: 'run', id, args }, (error) => {
-            if (error) {
-              this.pending?.settle({
-                type: 'exited',
-                reason: `the warm ${this.tool} worker could not be reached (${error.message})`,
-              });
-            }
-          });
-        });
-        if (reply.type !== 'stopped' && reply.type !== 'exited') await this.endCall();
-        return reply;
-      } finally {
-        this.busy = false;
+      if (signal?.aborted) return stop('cancelled');
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      const turn = async () => {
+        if (answered) return;
+        if (this.exited || this.stopped)
+          return answer({ type: 'exited', reason: `the warm ${this.tool} worker was stopped` });
+        sent = true;
+        this.busy = true;
         this.lastUsed = Date.now();
-        if (!this.exited && !this.stopped) this.release();
-      }
-    };
-    const result = this.queue.then(run, run);
-    this.queue = result;
-    return result;
+        let reply: Reply;
+        try {
+          reply = await this.send(args);
+          if (reply.type !== 'exited') await this.endCall();
+        } catch (error) {
+          // What the call started could not be made sure of: the worker goes.
+          void this.kill();
+          reply = {
+            type: 'exited',
+            reason: `the warm ${this.tool} worker could not end its call (${(error as Error)?.message ?? String(error)})`,
+          };
+        } finally {
+          this.busy = false;
+          this.lastUsed = Date.now();
+          this.abandonedUntil(undefined);
+        }
+        if (answered) this.onAbandonedReply(this, reply);
+        else answer(reply);
+        if (!this.exited && !this.stopped && this.callers === 0) this.release();
+      };
+      this.queue = this.queue.then(turn, turn);
+    });
+  }
+
+  /** Sends one call to the worker; settles with its reply, or when the worker exits. */
+  private send(args: string[]): Promise<Reply> {
+    const id = this.nextId++;
+    return new Promise<Reply>((settle) => {
+      this.pending = {
+        id,
+        settle: (reply) => {
+          this.pending = undefined;
+          settle(reply);
+        },
+      };
+      this.child.send({ type: 'run', id, args }, (error) => {
+        if (error) {
+          this.pending?.settle({
+            type: 'exited',
+            reason: `the warm ${this.tool} worker could not be reached (${error.message})`,
+          });
+        }
+      });
+    });
+  }
+
+  /**
+   * While an abandoned call runs, the worker is killed at `deadline` (a hang, not a long
+   * check); undefined clears it.
+   */
+  private abandonedUntil(deadline: number | undefined): void {
+    if (this.abandonedTimer) clearTimeout(this.abandonedTimer);
+    this.abandonedTimer = undefined;
+    if (deadline === undefined) return;
+    this.abandonedTimer = setTimeout(() => {
+      this.hungBecause = `its call, abandoned by its caller, was still running after ${this.abandonedLimitMs} ms`;
+      // Told now, not when the exit is read: the next call may come first.
+      this.onAbandonedReply(this, { type: 'exited', reason: this.hungBecause });
+      void this.kill();
+    }, deadline - Date.now());
+    this.abandonedTimer.unref();
   }
 }
 
@@ -355,11 +457,18 @@ export class WarmPool {
   readonly buildInfo = new BuildInfoStore();
   /** Workers (by key) that were above their cap after their first call: why they run cold. */
   private readonly tooBig = new Map<string, string>();
+  private readonly abandonedCallLimitMs: number;
+  /**
+   * Why a worker (by key) went after a call whose caller had given up on it (its inputs
+   * changed, its memory, a hang): told by the next call, which starts a fresh one.
+   */
+  private readonly restartReasons = new Map<string, string>();
 
   constructor(options: WarmPoolOptions = {}) {
     this.maxWorkers = Math.max(1, options.maxWorkers ?? DEFAULT_MAX_WORKERS);
     this.memory = memoryPolicy(process.env, undefined, options.memoryCapBytes);
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.abandonedCallLimitMs = options.abandonedCallLimitMs ?? DEFAULT_ABANDONED_CALL_LIMIT_MS;
   }
 
   /** The memory cap rule in force (for diagnostics and tests). */
@@ -426,7 +535,8 @@ export class WarmPool {
     const tooBig = this.tooBig.get(key);
     if (tooBig) return { kind: 'not-warmable', reason: tooBig };
 
-    let restartedBecause: string | undefined;
+    let restartedBecause = this.restartReasons.get(key);
+    this.restartReasons.delete(key);
     // A stale worker exits; one fresh worker gets one try (it loads what is there now).
     for (let attempt = 0; attempt < 2; attempt++) {
       let worker = this.workers.get(key);
@@ -437,11 +547,17 @@ export class WarmPool {
       const reply = await worker.call(args, remaining, request.signal);
       const durationMs = Date.now() - started;
       if (reply.type === 'stopped') {
-        const reason =
+        const call =
           reply.end === 'cancelled'
-            ? `the warm ${tool} call was cancelled; its worker was stopped`
-            : `the warm ${tool} call took longer than ${request.timeoutMs} ms; its worker was stopped`;
-        return { kind: 'failed', end: reply.end, reason, durationMs };
+            ? `the warm ${tool} call was cancelled`
+            : `the warm ${tool} call took longer than ${request.timeoutMs} ms`;
+        const worker = {
+          killed: 'its worker was stopped',
+          kept: 'its worker finishes the check for the next call, which starts from it',
+          'not-reached':
+            'its worker was still finishing an earlier call, which the next call starts from',
+        }[reply.worker];
+        return { kind: 'failed', end: reply.end, reason: `${call}; ${worker}`, durationMs };
       }
       if (reply.type === 'exited')
         return { kind: 'failed', end: 'worker-died', reason: reply.reason, durationMs };
@@ -491,6 +607,23 @@ export class WarmPool {
     return reason;
   }
 
+  /**
+   * The reply to a call whose caller gave up on it: the worker is checked as after any
+   * call (its memory cap), and goes when its inputs changed; the next call is told why.
+   */
+  private abandonedReply(worker: WarmWorker, reply: Reply): void {
+    let why: string | undefined;
+    if (reply.type === 'stale') {
+      why = reply.reason;
+      void worker.kill();
+    } else if (reply.type === 'exited') {
+      why = worker.hungBecause ?? (worker.stopped ? undefined : reply.reason);
+    } else {
+      why = this.checkMemory(worker, reply.rssBytes);
+    }
+    if (why !== undefined) this.restartReasons.set(worker.key, why);
+  }
+
   private forget(worker: WarmWorker): void {
     if (this.workers.get(worker.key) === worker) this.workers.delete(worker.key);
   }
@@ -515,6 +648,8 @@ export class WarmPool {
       this.idleMs,
       (gone) => this.forget(gone),
       workerExecArgv(this.memory, env),
+      this.abandonedCallLimitMs,
+      (finished, reply) => this.abandonedReply(finished, reply),
     );
     this.workers.set(key, worker);
     this.live.add(worker);

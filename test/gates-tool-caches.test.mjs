@@ -1,0 +1,163 @@
+// A script that turns on its tool's own cache (`eslint --cache .`) keeps it out of the tree
+// (issue 29, item 5): it runs as the gate's own step with its cache in the run's private
+// directory, and runs warm where the rest allows, `list` and `serve` alike.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { detectGates, runGate } from '../dist/gates/index.js';
+import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
+import { privateCaches } from '../dist/gates/run/private-caches.js';
+import {
+  cleanupTemporary,
+  envWithTools,
+  makeRepo,
+  toolContext,
+  treeSnapshot,
+} from './fixtures/gates-support.mjs';
+import { makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+
+const stepsOf = (gates, name) =>
+  gates.find((gate) => gate.name === name)?.steps?.map((step) => step.command.join(' '));
+
+/** A finding as a line, for comparing a warm run's with a cold run's. */
+const findingLines = (result) =>
+  result.structuredContent.findings.map((f) => `${f.file}:${f.line} ${f.rule} ${f.message}`);
+
+describe("a script's own tool cache goes outside the tree (issue 29, item 5)", function () {
+  this.timeout(120000);
+  // The real-tool cases share one repository: removed after all of them.
+  after(cleanupTemporary);
+
+  it('a one-command script that names its cache runs as its own step, so the redirect reaches it', () => {
+    const root = makeRepo({
+      'package.json': {
+        name: 'x',
+        scripts: {
+          lint: 'eslint --cache .',
+          'format:check': 'prettier --check --cache --cache-location .cache/prettier .',
+          'lint:css': 'stylelint "**/*.css" --cache-location=.cache/stylelint',
+          // Without a cache option the script keeps running through the package manager.
+          'lint:md': 'markdownlint .',
+        },
+      },
+    });
+    const gates = detectGates(root).gates;
+    expect(stepsOf(gates, 'lint')).to.deep.equal(['eslint --cache .']);
+    expect(stepsOf(gates, 'format')).to.deep.equal([
+      'prettier --check --cache --cache-location .cache/prettier .',
+    ]);
+    expect(stepsOf(gates, 'lint_css')).to.deep.equal([
+      'stylelint **/*.css --cache-location=.cache/stylelint',
+    ]);
+    expect(gates.find((gate) => gate.name === 'lint').description).to.include(
+      "the tool's cache goes to a private temporary directory, never into the tree",
+    );
+  });
+
+  it("reaches a tool behind pnpm's shell shim: its version is read from the script the shim runs", () => {
+    // pnpm's node_modules/.bin entries are sh scripts, not links to the package's bin.
+    const root = makeRepo({
+      'node_modules/.pnpm/eslint@9.1.0/node_modules/eslint/package.json': {
+        name: 'eslint',
+        version: '9.1.0',
+      },
+      'node_modules/.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js': '',
+      'node_modules/.bin/eslint':
+        '#!/bin/sh\nbasedir=$(dirname "$(echo "$0" | sed -e \'s,\\\\,/,g\')")\nif [ -x "$basedir/node" ]; then\n  exec "$basedir/node"  "$basedir/../.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js" "$@"\nelse\n  exec node  "$basedir/../.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js" "$@"\nfi\n',
+    });
+    const shim = path.join(root, 'node_modules/.bin/eslint');
+    const caches = privateCaches(['eslint', '--cache', '--cache-location', '.cache/eslint', '.'], {
+      file: shim,
+      args: ['--cache', '--cache-location', '.cache/eslint', '.'],
+    });
+    try {
+      // Before: no version was found behind the shim, so nothing was redirected.
+      expect(caches.args).to.have.length(4);
+      expect(caches.args.slice(0, 1)).to.deep.equal(['--cache-location']);
+      expect(caches.args[1]).to.match(/mcp-gates-caches-.*[\\/]\.eslintcache$/);
+      // The user's place in the tree is dropped for the private one.
+      expect(caches.args.slice(2)).to.deep.equal(['--cache', '.']);
+    } finally {
+      caches.cleanup();
+    }
+  });
+
+  it('a `tsc --incremental --noEmit` script keeps its build info out of the tree (real tsc)', async () => {
+    const root = makeRepo({
+      'package.json': { name: 'x', scripts: { check: 'tsc --incremental --noEmit' } },
+      'tsconfig.json': { compilerOptions: { strict: true }, include: ['src'] },
+      'src/a.ts': 'export const a: number = "one";\n',
+    });
+    const [gate] = detectGates(root).gates;
+    expect(gate.steps.map((step) => step.command.join(' '))).to.deep.equal([
+      'tsc --incremental --noEmit',
+    ]);
+    const before = treeSnapshot(root);
+    const result = await runGate(gate, false, {}, toolContext(), { root, env: envWithTools() });
+    // Before: tsc wrote tsconfig.tsbuildinfo into the root, and the gate failed on that.
+    expect(treeSnapshot(root)).to.deep.equal(before);
+    expect(findingLines(result)).to.deep.equal([
+      "src/a.ts:1 TS2322 Type 'string' is not assignable to type 'number'.",
+    ]);
+  });
+
+  describe('real ESLint and Prettier scripts with --cache', () => {
+    let root;
+    let gates;
+    before(() => {
+      root = makeWarmRepo('mcp-gates-tool-caches-');
+      const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+      manifest.scripts = {
+        lint: 'eslint --cache .',
+        // The user's own cache place is in the tree: the check uses its private one instead.
+        'format:check': 'prettier --check --cache --cache-location .cache/prettier src',
+      };
+      fs.writeFileSync(path.join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      gates = Object.fromEntries(detectGates(root).gates.map((gate) => [gate.name, gate]));
+    });
+
+    it('a cold run leaves the tree as it was, and finds what the tool finds', async () => {
+      for (const name of ['lint', 'format']) {
+        const before = treeSnapshot(root);
+        const result = await runGate(gates[name], false, {}, toolContext(), {
+          root,
+          env: envWithTools(),
+        });
+        // Before: ESLint wrote .eslintcache into the root, and the write guard failed the gate.
+        expect(treeSnapshot(root), name).to.deep.equal(before);
+        expect(result.structuredContent.status, `${name}: ${result.text}`).to.be.oneOf([
+          'passed',
+          'failed',
+        ]);
+        expect(result.text, name).to.not.match(/wrote|changed the tree/i);
+      }
+      expect(fs.existsSync(path.join(root, '.eslintcache'))).to.equal(false);
+      expect(fs.existsSync(path.join(root, '.cache'))).to.equal(false);
+    });
+
+    it('list and serve agree: warm, and the warm answer is the cold one', async () => {
+      const env = envWithTools();
+      const pool = new WarmPool();
+      try {
+        for (const name of ['lint', 'format']) {
+          expect(gateWarmCapability(gates[name], root, env), name).to.deep.equal({ warm: true });
+          const cold = await runGate(gates[name], false, {}, toolContext(), { root, env });
+          if (name === 'lint') expect(findingLines(cold)).to.not.deep.equal([]);
+          const before = treeSnapshot(root);
+          const warm = await runGate(gates[name], false, {}, toolContext(), {
+            root,
+            env,
+            warm: pool,
+          });
+          // Before: the worker answered "--cache runs cold" where list said warm.
+          expect(warm.structuredContent.warm, name).to.deep.include({ used: true });
+          expect(findingLines(warm), name).to.deep.equal(findingLines(cold));
+          expect(warm.structuredContent.status, name).to.equal(cold.structuredContent.status);
+          expect(treeSnapshot(root), name).to.deep.equal(before);
+        }
+      } finally {
+        pool.close();
+      }
+    });
+  });
+});
