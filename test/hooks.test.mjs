@@ -285,7 +285,9 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
       const answer = JSON.parse(textOf(stop));
       expect(answer.decision).to.equal('block');
       expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
-      expect(answer.reason).to.include('files changed against the session start and the merge base with main');
+      expect(answer.reason).to.include(
+        'files changed against the session start and the merge base with main',
+      );
       expectValidFrames(session, combination.expect.revision);
     } finally {
       await session.client.close();
