@@ -42,11 +42,21 @@ function expectProgress(session, updates, what) {
   expect(updates, `${what}: handed over`).to.deep.equal(
     sent.slice(0, updates.length).map((frame) => frame.params.progress),
   );
-  for (const frame of sent.slice(updates.length))
+  const dropped = sent.slice(updates.length);
+  for (const frame of dropped)
     expect(
       session.readOf.get(frame),
       `${what}: progress ${frame.params.progress} read apart from the response, and dropped`,
     ).to.equal(session.readOf.get(response));
+  // A client that handles the response before a progress read with it then reports that
+  // progress as one of an unknown token: that report is the drop allowed above, no other.
+  session.clientErrors = session.clientErrors.filter(
+    (error) =>
+      !(
+        /progress notification for an unknown token/.test(String(error)) &&
+        dropped.some((frame) => String(error).includes(`"progress":${frame.params.progress},`))
+      ),
+  );
 }
 
 describe('the library through the official clients', function () {
