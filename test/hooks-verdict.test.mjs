@@ -21,9 +21,14 @@ import {
   startSession,
 } from '../dist/gates/hooks/run-hooks.js';
 import { loadGates } from '../dist/gates/load-gates.js';
-import { CLI, cleanupTemporary, envWithTools, makeTempDir } from './fixtures/gates-support.mjs';
+import { cleanupTemporary, envWithTools, makeTempDir } from './fixtures/gates-support.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
-import { blockText, hookInput, HOOK_OUTPUT_SCHEMAS } from './fixtures/hook-formats.mjs';
+import {
+  blockText,
+  hookInput,
+  HOOK_OUTPUT_SCHEMAS,
+  runHookRaw as runHookWith,
+} from './fixtures/hook-formats.mjs';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 const TIMER_MAX = 2 ** 31 - 1;
@@ -237,20 +242,7 @@ describe('hooks: what was not checked is named on every host', function () {
 
 /** Runs `mcp-gates hook` as a host would (`argv` after `hook`), `stdin` as given. */
 function runHookRaw(argv, stdin, { cwd, cache, env = {} }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'hook', ...argv], {
-      cwd,
-      env: envWithTools({ XDG_CACHE_HOME: cache, ...env }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runHookWith(argv, stdin, { cwd, env: envWithTools({ XDG_CACHE_HOME: cache, ...env }) });
 }
 
 function runHook(root, host, event, input, cache, extra = []) {

@@ -3,7 +3,7 @@
 // clears it, old errors are never reported, a stop blocks once and never twice on the same
 // errors) passes through real MCP clients (the mcp_tool shape) and through `mcp-gates
 // hook` in each host's command-hook format; `init --hooks` writes each host's settings.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -23,7 +23,12 @@ import {
   runCli,
 } from './fixtures/gates-support.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
-import { blockText, hookInput, HOOK_OUTPUT_SCHEMAS } from './fixtures/hook-formats.mjs';
+import {
+  blockText,
+  hookInput,
+  HOOK_OUTPUT_SCHEMAS,
+  runHook as runHookAs,
+} from './fixtures/hook-formats.mjs';
 import {
   clientCombinations,
   connect,
@@ -315,22 +320,9 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
   });
 });
 
-/** Runs `mcp-gates hook` as a host would: its hook JSON on stdin, the answer on stdout. */
+/** Runs `mcp-gates hook` as a host would, its cache in `cache`. */
 function runHook(root, host, event, input, cache, extraEnv = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'hook', event, '--host', host, '--root', root], {
-      cwd: root,
-      env: envWithTools({ XDG_CACHE_HOME: cache, ...extraEnv }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(input));
-  });
+  return runHookAs(root, host, event, input, envWithTools({ XDG_CACHE_HOME: cache, ...extraEnv }));
 }
 
 describe('hook tools: listed where hooks call them', function () {
