@@ -181,6 +181,8 @@ class WatchedTree {
   /** The known write places (addKnownWrites) changed, or cannot be watched: read them again. */
   private knownDirty = false;
   private knownUnwatched = false;
+  /** Files of the known write places with more than one link: written through another name, no event comes. */
+  private knownLinked = new Map<string, string>();
   private knownWatchers: fs.FSWatcher[] = [];
   private dirty = new Set<string>();
   /** Why the next answer must be a full fingerprint, once something said so. */
@@ -279,6 +281,8 @@ class WatchedTree {
     this.events = 0;
     const gone = [...this.gone];
     this.gone.clear();
+    for (const [file, seen] of this.knownLinked)
+      if (statSignature(path.join(this.root, file)) !== seen) this.knownDirty = true;
     const knownChanged = this.knownDirty || this.knownUnwatched;
     this.knownDirty = false;
     const { targets, unseen } = outsideTargets(this.root, this.links);
@@ -446,6 +450,12 @@ class WatchedTree {
     }
     const known = new Map<string, string>();
     addKnownWrites(this.root, known);
+    this.knownLinked = new Map();
+    for (const file of known.keys()) {
+      const absolute = path.join(this.root, file);
+      if ((lstatOrUndefined(absolute)?.nlink ?? 1) > 1)
+        this.knownLinked.set(file, statSignature(absolute));
+    }
     return known;
   }
 
