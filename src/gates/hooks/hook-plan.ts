@@ -13,6 +13,8 @@ export interface PlannedRun {
   scope: readonly string[] | 'all';
   /** Why it runs whole where it could take paths (a settings file changed, a file was deleted...). */
   whole?: string;
+  /** A tool of the gate fails on any warning (`--max-warnings 0`): a new warning blocks. */
+  strict?: boolean;
 }
 
 /** What a hook call plans for: files changed (existing) and files gone. */
@@ -79,7 +81,7 @@ export function planRuns(
     const anything = change.files.length + change.deleted.length > 0;
     if (afterEdit ? files.length + deleted.length === 0 : !anything) continue;
     if (gate.paths !== 'append') {
-      runs.push({ gate, args: {}, scope: 'all' });
+      runs.push({ gate, args: {}, scope: 'all', strict: warningLimit === 0 });
       continue;
     }
     const changedSettings = [...files, ...deleted].find(settings);
@@ -95,8 +97,9 @@ export function planRuns(
           : fitsOneCall(paths)
             ? undefined
             : `${paths.length} files do not fit one call`;
-    if (whole) runs.push({ gate, args: {}, scope: 'all', whole });
-    else if (paths.length > 0) runs.push({ gate, args: { paths }, scope: checked });
+    if (whole) runs.push({ gate, args: {}, scope: 'all', whole, strict: warningLimit === 0 });
+    else if (paths.length > 0)
+      runs.push({ gate, args: { paths }, scope: checked, strict: warningLimit === 0 });
   }
   const unread = afterEdit
     ? [...change.files, ...change.deleted].filter((file) => !read.has(file))

@@ -252,7 +252,8 @@ async function runPlanned(call: HookCall): Promise<
       }));
       newFindings.push(...named);
       // Under `--max-warnings 0` a warning fails the gate as an error does, whatever else fails it.
-      const strict = gateCommands(planned.gate, options.root).warningLimit === 0;
+      // The plan read it; the session's baseline runs (no plan) read it here.
+      const strict = planned.strict ?? gateCommands(planned.gate, options.root).warningLimit === 0;
       blocking.push(
         ...named.filter((finding) => newFailure || strict || finding.severity === 'error'),
       );
