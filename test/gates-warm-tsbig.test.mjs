@@ -21,7 +21,7 @@ import {
 } from '../dist/gates/warm/memory-cap.js';
 import { planTscNoEmit } from '../dist/gates/run/tsc-build.js';
 import { BuildInfoStore, runsNativeTypescript } from '../dist/gates/run/tsc-incremental.js';
-import { cleanupTemporary, makeTempDir, REPO_ROOT } from './fixtures/gates-support.mjs';
+import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
 import {
   breakBody,
   breakExport,
@@ -32,7 +32,7 @@ import {
   writeBigProject,
 } from './fixtures/warm/big-project.mjs';
 import { installTools } from './fixtures/warm/tool-versions.mjs';
-import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, linkTypescript, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
 
 const N = 60;
 const TSC = ['tsc', '--noEmit', '--pretty', 'false'];
@@ -43,14 +43,7 @@ const env = gateEnv();
 function bigProject(n = N) {
   const root = makeTempDir('mcp-gates-tsbig-');
   writeBigProject(root, n);
-  fs.mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
-  const typescript = path.join(REPO_ROOT, 'node_modules', 'typescript');
-  fs.symlinkSync(typescript, path.join(root, 'node_modules', 'typescript'));
-  fs.symlinkSync(
-    path.join(typescript, 'bin', 'tsc'),
-    path.join(root, 'node_modules', '.bin', 'tsc'),
-  );
-  return root;
+  return linkTypescript(root);
 }
 
 /** Paths of the files a tsc output names, relative and without position. */
