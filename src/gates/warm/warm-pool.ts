@@ -57,6 +57,11 @@ export interface WarmPoolOptions {
    * the worker is killed. Default 10 minutes.
    */
   abandonedCallLimitMs?: number;
+  /**
+   * Where TypeScript 7 build info outlives the pool (run/tsc-incremental.ts): `serve` keeps
+   * it in the user's cache. Default: a temporary directory, removed when the pool closes.
+   */
+  buildInfoDirectory?: string;
 }
 
 export interface WarmRunRequest {
@@ -454,7 +459,7 @@ export class WarmPool {
   private readonly memory: MemoryPolicy;
   private readonly idleMs: number;
   /** TypeScript 7 build info kept between calls (run/tsc-incremental.ts). */
-  readonly buildInfo = new BuildInfoStore();
+  readonly buildInfo: BuildInfoStore;
   /** Workers (by key) that were above their cap after their first call: why they run cold. */
   private readonly tooBig = new Map<string, string>();
   private readonly abandonedCallLimitMs: number;
@@ -468,6 +473,7 @@ export class WarmPool {
     this.maxWorkers = Math.max(1, options.maxWorkers ?? DEFAULT_MAX_WORKERS);
     this.memory = memoryPolicy(process.env, undefined, options.memoryCapBytes);
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.buildInfo = new BuildInfoStore(options.buildInfoDirectory);
     this.abandonedCallLimitMs = options.abandonedCallLimitMs ?? DEFAULT_ABANDONED_CALL_LIMIT_MS;
   }
 
