@@ -65,6 +65,8 @@ describe('warm TypeScript on a workspace shaped like vuejs/core (issue 30, item 
       breakSharedDeclaration(root);
       const broken = await step();
       expect(broken.stdout).to.include(`${GENERAL}(`).and.to.include('TS9007');
+      // Asked again with nothing changed: the same errors and exit code as cold.
+      expect((await step()).checked).to.equal(0);
       fs.writeFileSync(
         path.join(root, GENERAL),
         fs

@@ -363,8 +363,14 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
 
     const written: string[] = [];
     const system = { ...ts.sys, write: (text: string) => void written.push(text) };
+    // tsc's exit status follows its emit's emitSkipped (1 rather than 2 with errors). Cold,
+    // the emit under --noEmit always emits the build info (a plain program's, or a fresh
+    // incremental builder's, always pending): a kept builder skips it when nothing changed
+    // since its last call. So the emit is the program's own, as a cold run's; it writes
+    // through the host's writeFile, which drops it.
+    const coldEmit = { ...builder, emit: builder.getProgram().emit.bind(builder.getProgram()) };
     const exitCode = report.emitFilesAndReportErrorsAndGetExitStatus(
-      builder,
+      coldEmit,
       report.createDiagnosticReporter(system, false),
       (text: string) => system.write(text + system.newLine),
     );
