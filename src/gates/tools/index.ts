@@ -6,6 +6,7 @@ import { clippy, rustfmt } from './cargo.js';
 import { codespell } from './codespell.js';
 import { cspell } from './cspell.js';
 import { eslint, eslintDaemon } from './eslint.js';
+import { flake8 } from './flake8.js';
 import { gofmt, goVet } from './go.js';
 import { golangciLint } from './golangci-lint.js';
 import { isort } from './isort.js';
@@ -16,10 +17,12 @@ import { mypy } from './mypy.js';
 import { oxfmt } from './oxfmt.js';
 import { oxlint } from './oxlint.js';
 import { prettier } from './prettier.js';
+import { pylint } from './pylint.js';
 import { pyright } from './pyright.js';
 import { ruff } from './ruff.js';
 import { nextLint, standard } from './script-linters.js';
 import { shellcheck } from './shellcheck.js';
+import { shfmt } from './shfmt.js';
 import { stylelint } from './stylelint.js';
 import { tsc, vueTsc } from './tsc.js';
 import type { CacheWrite, ToolDescriptor } from './tool.js';
@@ -27,6 +30,7 @@ import { tsd } from './tsd.js';
 import { tsgo } from './tsgo.js';
 import { vitest } from './vitest.js';
 import { xo } from './xo.js';
+import { yamllint } from './yamllint.js';
 
 export type { ToolDescriptor } from './tool.js';
 
@@ -66,8 +70,12 @@ export const TOOLS: readonly ToolDescriptor[] = [
   eslintDaemon,
   black,
   isort,
+  flake8,
+  pylint,
   codespell,
   shellcheck,
+  shfmt,
+  yamllint,
   golangciLint,
 ];
 
