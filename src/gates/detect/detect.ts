@@ -5,7 +5,7 @@ import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
-import { workflowGates } from './workflows.js';
+import { taskServedBy, workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
@@ -326,6 +326,13 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
+  // A hook that runs a Make target, a script or a tox env is that source's gate, if served.
+  for (const hook of hooks.tasks)
+    notServed.push({
+      source: '.pre-commit-config.yaml',
+      name: hook.name,
+      why: taskServedBy(hook.words, hook.task, gates),
+    });
   // The CI workflows' check steps, last: a check they run that a source above serves is one gate.
   const workflows = workflowGates(project, ruffFixes, gates, coverage);
   gates.push(...workflows.gates);

@@ -3,7 +3,9 @@ import type { FileFilter } from '../gate-spec.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 import { splitChain } from './scripts.js';
 import { checkIdentity, toolCheck, withArguments, type NotServed } from './tool-command.js';
+import { unwrap } from './read-only-program.js';
 import { parseSource } from './source-document.js';
+import { runnerTask } from './workflows.js';
 
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
 
@@ -209,6 +211,13 @@ function hookGateName(check: string, hook: PreCommitHook, taken: readonly string
   return name;
 }
 
+/** A local hook whose entry runs one of the project's tasks (`make lint`, `npm run lint`). */
+export interface TaskHook {
+  name: string;
+  words: string[];
+  task: { runner: string; task: string };
+}
+
 /** The tool whose pre-commit hook this is: by hook id for a hook repository, by entry for a local hook. */
 function toolOfHook(hook: PreCommitHook): ToolDescriptor | undefined {
   return TOOLS.find((tool) => tool.recognise.preCommitHooks?.includes(hook.id));
@@ -225,18 +234,24 @@ function toolOfHook(hook: PreCommitHook): ToolDescriptor | undefined {
 export function preCommitGates(
   project: ProjectFacts,
   ruffFixes: boolean,
-): { gates: HookGate[]; notServed: NotServed[]; unappliedChecks: string[][] } {
+): {
+  gates: HookGate[];
+  notServed: NotServed[];
+  unappliedChecks: string[][];
+  tasks: TaskHook[];
+} {
   const gates: HookGate[] = [];
   const notServed: NotServed[] = [];
   const unappliedChecks: string[][] = [];
+  const tasks: TaskHook[] = [];
   const configText = project.readText(PRE_COMMIT_CONFIG);
-  if (configText === undefined) return { gates, notServed, unappliedChecks };
+  if (configText === undefined) return { gates, notServed, unappliedChecks, tasks };
   const hooks = parsePreCommitConfig(configText);
   const skip = (name: string, why: string) =>
     notServed.push({ source: PRE_COMMIT_CONFIG, name, why });
   if (typeof hooks === 'string') {
     skip('(all hooks)', `${PRE_COMMIT_CONFIG} is not read: ${hooks}`);
-    return { gates, notServed, unappliedChecks };
+    return { gates, notServed, unappliedChecks, tasks };
   }
   for (const hook of hooks) {
     const name = `hook ${hook.id}`;
@@ -269,6 +284,13 @@ export function preCommitGates(
       continue;
     }
     const argv = [...entry[0]!, ...(hook.args ?? knowledge?.args ?? [])];
+    // `entry: make lint`: the project's task, whose gate (if any) detection finds later.
+    const words = unwrap([...argv]);
+    const task = local ? runnerTask(words) : undefined;
+    if (task && task.runner !== 'pre-commit') {
+      tasks.push({ name, words, task });
+      continue;
+    }
     const check = toolCheck(argv, project, {
       source: PRE_COMMIT_CONFIG,
       ruffFixes,
@@ -387,5 +409,5 @@ export function preCommitGates(
       },
     });
   }
-  return { gates, notServed, unappliedChecks };
+  return { gates, notServed, unappliedChecks, tasks };
 }
