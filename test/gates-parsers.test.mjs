@@ -107,6 +107,9 @@ describe('gates parsers on real tool output', () => {
       'pylint',
       'shfmt',
       'yamllint',
+      'actionlint-json',
+      'actionlint',
+      'hadolint',
     ]);
   });
 

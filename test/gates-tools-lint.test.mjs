@@ -11,10 +11,13 @@ import { parseGateOutputSync } from '../dist/gates/parsers/parse-step.js';
 import {
   cleanupTemporary,
   committedCopy,
+  envWithTools,
+  gitRepo,
   git,
   hasCommand,
   loadOutput,
   makeRepo,
+  makeTempDir,
   recordedCaseNames,
   recordedVersions,
   runJson,
@@ -85,9 +88,46 @@ const EXPECTED = {
     },
     clean: { parser: 'shfmt', findings: [], passed: true },
   },
+  // Not installable here: their own goldens (see each .json).
+  actionlint: {
+    'json-golden': {
+      parser: 'actionlint-json',
+      findings: [
+        'testdata/format/test.yaml:3:5 error syntax-check',
+        'testdata/format/test.yaml:9:23 error expression',
+        'testdata/format/test.yaml:10:9 error syntax-check',
+      ],
+      passed: false,
+    },
+    'text-readme': {
+      parser: 'actionlint',
+      findings: [
+        'test.yaml:3:5 error syntax-check',
+        'test.yaml:5:11 error glob',
+        'test.yaml:10:28 error runner-label',
+        'test.yaml:13:41 error expression',
+        'test.yaml:17:11 error action',
+        'test.yaml:21:20 error expression',
+        'test.yaml:22:17 error expression',
+      ],
+      passed: false,
+    },
+  },
+  hadolint: {
+    'tty-golden': {
+      parser: 'hadolint',
+      findings: ['<string>:1:null info DL2001', '<string>:3:null warning DL2002'],
+      passed: false,
+    },
+    'parse-error-golden': {
+      parser: 'hadolint',
+      findings: ['<string>:1:1 error hadolint'],
+      passed: false,
+    },
+  },
 };
 
-describe('flake8, pylint, yamllint, shfmt: recorded outputs', () => {
+describe('flake8, pylint, yamllint, shfmt, actionlint, hadolint: recorded outputs', () => {
   for (const tool of Object.keys(EXPECTED)) {
     describe(tool, () => {
       it('has at least two recorded versions', () => {
@@ -121,6 +161,19 @@ describe('flake8, pylint, yamllint, shfmt: recorded outputs', () => {
         const parsed = parse(parser, loadOutput(`${tool}/${version}/${kase}`, ROOT));
         expect(parsed.findings[0].message, `${tool} ${version}`).to.match(message);
       }
+  });
+
+  it('actionlint JSON with no error (`null`, or nothing) passes only at exit 0', () => {
+    const output = (stdout, exitCode) => ({
+      stdout,
+      stderr: '',
+      exitCode,
+      truncated: false,
+      root: ROOT,
+    });
+    expect(parse('actionlint-json', output('null\n', 0)).passed).to.equal(true);
+    expect(parse('actionlint-json', output('', 0)).passed).to.equal(true);
+    expect(parse('actionlint-json', output('', 3)).passed).to.equal(false);
   });
 
   it('pylint json2 that linted no module is nothing checked', () => {
@@ -185,6 +238,24 @@ describe('flake8, pylint, yamllint, shfmt: detection', () => {
     expect(shfmt).to.include({ source: '.editorconfig', parser: 'shfmt', paths: 'append' });
     expect(shfmt.command).to.deep.equal(['shfmt', '-d']);
     expect(gatesOf({ '.editorconfig': '[*]\nindent_style = space\n' }).shfmt).to.equal(undefined);
+  });
+
+  it('actionlint from .github/actionlint.yaml (whole, no paths); hadolint from .hadolint.yaml', () => {
+    const actionlint = gatesOf({
+      '.github/actionlint.yaml': 'self-hosted-runner:\n  labels: []\n',
+    }).actionlint;
+    expect(actionlint).to.include({
+      source: '.github/actionlint.yaml',
+      parser: 'actionlint-json',
+      paths: 'none',
+    });
+    expect(actionlint.command).to.deep.equal(['actionlint', '-format', '{{json .}}']);
+    const hadolint = gatesOf({ '.hadolint.yaml': 'ignored:\n  - DL3008\n' }).hadolint;
+    expect(hadolint).to.include({ source: '.hadolint.yaml', parser: 'hadolint', paths: 'append' });
+    expect(hadolint.command).to.deep.equal(['hadolint', '--no-color']);
+    const parserOf = (recipe) => gatesOf({ Makefile: `lint:\n\t${recipe}\n` }).lint.parser;
+    expect(parserOf('actionlint')).to.equal('actionlint');
+    expect(parserOf('hadolint Dockerfile')).to.equal('hadolint');
   });
 
   it('their pre-commit hooks are served as checks, a writing hook as its check', () => {
@@ -310,3 +381,41 @@ function makeIgnoredVenv(root) {
   fs.mkdirSync(path.join(root, '.venv', 'lib'), { recursive: true });
   fs.writeFileSync(path.join(root, '.venv', 'lib', 'x.py'), 'import os\nundefined_name\n');
 }
+
+describe('hadolint: the Dockerfiles git lists are its files (a stand-in hadolint)', function () {
+  this.timeout(60000);
+  afterEach(cleanupTemporary);
+
+  it('gets Dockerfile, Dockerfile.*, Containerfile and *.dockerfile, nothing else; none is nothing-checked', function () {
+    // reason: the stand-in is a POSIX shell script.
+    if (process.platform === 'win32') this.skip();
+    // hadolint cannot be installed here: a stand-in prints its tty line for each file it
+    // is given, so the gate's findings are the files it was given.
+    const bin = makeTempDir('mcp-gates-fake-hadolint-');
+    fs.writeFileSync(
+      path.join(bin, 'hadolint'),
+      '#!/bin/sh\nfor f in "$@"; do case "$f" in -*) ;; *) echo "$f:1 DL3006 warning: Always tag the version of an image explicitly";; esac; done\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const env = envWithTools({ PATH: `${bin}${path.delimiter}${process.env.PATH}` });
+    const root = gitRepo({
+      '.hadolint.yaml': 'ignored: []\n',
+      Dockerfile: 'FROM debian\n',
+      'docker/Dockerfile.dev': 'FROM debian\n',
+      'docker/app.dockerfile': 'FROM debian\n',
+      'svc/Containerfile': 'FROM debian\n',
+      'README.md': 'Dockerfile notes\n',
+      'docker/build.sh': 'echo\n',
+    });
+    const result = runJson(root, 'hadolint', [], env);
+    expect(result.status).to.equal('failed');
+    expect(result.findings.map((f) => `${f.file}:${f.line} ${f.rule}`).sort()).to.deep.equal([
+      'Dockerfile:1 DL3006',
+      'docker/Dockerfile.dev:1 DL3006',
+      'docker/app.dockerfile:1 DL3006',
+      'svc/Containerfile:1 DL3006',
+    ]);
+    const none = gitRepo({ '.hadolint.yaml': 'ignored: []\n', 'README.md': 'x\n' });
+    expect(runJson(none, 'hadolint', [], env).status).to.equal('nothing-checked');
+  });
+});

@@ -1,3 +1,4 @@
+import { actionlintJsonParser, actionlintParser } from './actionlint.js';
 import { biomeJsonParser } from './biome-json.js';
 import { blackParser } from './black.js';
 import { biomeTextParser } from './biome-text.js';
@@ -11,6 +12,7 @@ import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
 import { golangciLintJsonParser } from './golangci-json.js';
+import { hadolintParser } from './hadolint.js';
 import { isortParser } from './isort.js';
 import { knipParser } from './knip.js';
 import { markdownlintJsonParser, markdownlintTextParser } from './markdownlint.js';
@@ -75,6 +77,9 @@ const PARSERS: readonly Parser[] = [
   pylintTextParser,
   shfmtParser,
   yamllintParser,
+  actionlintJsonParser,
+  actionlintParser,
+  hadolintParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));

@@ -1,5 +1,6 @@
 import { createFinding, type Finding } from '../report/finding.js';
-import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
+import { relativeToRoot, verdict, type Parser } from './parser.js';
+import { matchedLines } from './text-lines.js';
 import { diffHunks } from './unified-diff.js';
 
 // On stderr, a file it cannot parse: `bad.sh:1:1: if statement must end with "fi"`.
@@ -36,19 +37,7 @@ export const shfmtParser: Parser = {
         findings.push(createFinding({ file, rule: 'shfmt', message: NOT_FORMATTED }));
       named.add(file);
     }
-    for (const raw of lines(output.stderr, findings)) {
-      const match = SYNTAX_ERROR.exec(raw.trimEnd());
-      if (!match?.groups) continue;
-      findings.push(
-        createFinding({
-          file: relativeToRoot(match.groups.file!, output.root),
-          line: Number(match.groups.line),
-          column: Number(match.groups.col),
-          rule: 'shfmt',
-          message: match.groups.msg!,
-        }),
-      );
-    }
+    matchedLines(output.stderr, SYNTAX_ERROR, 'shfmt', output.root, findings);
     return verdict(output.exitCode, findings);
   },
 };

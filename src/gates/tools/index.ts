@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { commandWithPaths } from '../gate-spec.js';
+import { actionlint } from './actionlint.js';
 import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
@@ -9,6 +10,7 @@ import { eslint, eslintDaemon } from './eslint.js';
 import { flake8 } from './flake8.js';
 import { gofmt, goVet } from './go.js';
 import { golangciLint } from './golangci-lint.js';
+import { hadolint } from './hadolint.js';
 import { isort } from './isort.js';
 import { knip } from './knip.js';
 import { markdownlintCli2 } from './markdownlint-cli2.js';
@@ -76,6 +78,8 @@ export const TOOLS: readonly ToolDescriptor[] = [
   shellcheck,
   shfmt,
   yamllint,
+  actionlint,
+  hadolint,
   golangciLint,
 ];
 
