@@ -110,6 +110,7 @@ describe('gates parsers on real tool output', () => {
       'actionlint-json',
       'actionlint',
       'hadolint',
+      'editorconfig-checker',
     ]);
   });
 

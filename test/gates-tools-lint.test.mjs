@@ -113,6 +113,37 @@ const EXPECTED = {
       passed: false,
     },
   },
+  'editorconfig-checker': {
+    // Line 0 is a file-level error: no line.
+    'gcc-golden': {
+      parser: 'editorconfig-checker',
+      findings: [
+        'proc/cpuinfo:1:null error editorconfig',
+        'proc/cpuinfoNOT:1:null error editorconfig',
+        'some/other/path:1:null error editorconfig',
+        'some/other/path:null:null error editorconfig',
+        ...[1, 2, 4, 5, 6].map(
+          (line) => `some/file/with/consecutive/errors:${line}:null error editorconfig`,
+        ),
+        'some/file/with/consecutive/errors:null:null error editorconfig',
+      ],
+      passed: false,
+    },
+    'default-golden': {
+      parser: 'editorconfig-checker',
+      findings: [
+        'proc/cpuinfo:1:null error editorconfig',
+        'proc/cpuinfoNOT:1:null error editorconfig',
+        'some/other/path:null:null error editorconfig',
+        'some/other/path:1:null error editorconfig',
+        'some/file/with/consecutive/errors:null:null error editorconfig',
+        ...[1, 4, 5, 6].map(
+          (line) => `some/file/with/consecutive/errors:${line}:null error editorconfig`,
+        ),
+      ],
+      passed: false,
+    },
+  },
   hadolint: {
     'tty-golden': {
       parser: 'hadolint',
@@ -240,7 +271,7 @@ describe('flake8, pylint, yamllint, shfmt: detection', () => {
     expect(gatesOf({ '.editorconfig': '[*]\nindent_style = space\n' }).shfmt).to.equal(undefined);
   });
 
-  it('actionlint from .github/actionlint.yaml (whole, no paths); hadolint from .hadolint.yaml', () => {
+  it('actionlint (whole, no paths), hadolint and editorconfig-checker from their configs', () => {
     const actionlint = gatesOf({
       '.github/actionlint.yaml': 'self-hosted-runner:\n  labels: []\n',
     }).actionlint;
@@ -253,7 +284,11 @@ describe('flake8, pylint, yamllint, shfmt: detection', () => {
     const hadolint = gatesOf({ '.hadolint.yaml': 'ignored:\n  - DL3008\n' }).hadolint;
     expect(hadolint).to.include({ source: '.hadolint.yaml', parser: 'hadolint', paths: 'append' });
     expect(hadolint.command).to.deep.equal(['hadolint', '--no-color']);
+    const ec = gatesOf({ '.editorconfig-checker.json': '{}\n' })['editorconfig-checker'];
+    expect(ec).to.include({ parser: 'editorconfig-checker', paths: 'append' });
+    expect(ec.command).to.deep.equal(['editorconfig-checker', '-format', 'gcc', '-no-color']);
     const parserOf = (recipe) => gatesOf({ Makefile: `lint:\n\t${recipe}\n` }).lint.parser;
+    expect(parserOf('editorconfig-checker')).to.equal('editorconfig-checker');
     expect(parserOf('actionlint')).to.equal('actionlint');
     expect(parserOf('hadolint Dockerfile')).to.equal('hadolint');
   });

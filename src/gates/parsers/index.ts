@@ -6,6 +6,7 @@ import { cargoJsonParser } from './cargo-json.js';
 import { codespellParser } from './codespell.js';
 import { cspellParser } from './cspell.js';
 import { combineParsers } from './combined.js';
+import { editorconfigCheckerParser } from './editorconfig-checker.js';
 import { eslintJsonParser } from './eslint-json.js';
 import { flake8Parser } from './flake8.js';
 import { genericParser } from './generic.js';
@@ -80,6 +81,7 @@ const PARSERS: readonly Parser[] = [
   actionlintJsonParser,
   actionlintParser,
   hadolintParser,
+  editorconfigCheckerParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));

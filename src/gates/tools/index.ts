@@ -5,6 +5,7 @@ import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
 import { codespell } from './codespell.js';
+import { editorconfigChecker } from './editorconfig-checker.js';
 import { cspell } from './cspell.js';
 import { eslint, eslintDaemon } from './eslint.js';
 import { flake8 } from './flake8.js';
@@ -80,6 +81,7 @@ export const TOOLS: readonly ToolDescriptor[] = [
   yamllint,
   actionlint,
   hadolint,
+  editorconfigChecker,
   golangciLint,
 ];
 
