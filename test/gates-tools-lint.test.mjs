@@ -454,3 +454,62 @@ describe('hadolint: the Dockerfiles git lists are its files (a stand-in hadolint
     expect(runJson(none, 'hadolint', [], env).status).to.equal('nothing-checked');
   });
 });
+
+describe("a repository's own lint script as a gate", function () {
+  this.timeout(60000);
+  afterEach(cleanupTemporary);
+
+  const LINT_SH =
+    '#!/bin/sh\n# Checks what the linters do not.\ngrep -n "TODO" src/*.py | sed "s/^\\([^:]*\\):\\([0-9]*\\):.*/\\1:\\2: no TODO in committed code/"\n! grep -q "TODO" src/*.py\n';
+
+  it('is served, read by the generic parser: its file:line lines are findings, the tree stays', function () {
+    // reason: the script is a POSIX shell script.
+    if (process.platform === 'win32') this.skip();
+    const root = gitRepo({
+      'scripts/lint.sh': LINT_SH,
+      'src/a.py': 'x = 1\n# TODO: remove\ny = 2\n',
+      'src/b.py': 'z = 3\n',
+    });
+    fs.chmodSync(path.join(root, 'scripts/lint.sh'), 0o755);
+    const { gates } = detectGates(root);
+    const lint = gates.find((gate) => gate.name === 'lint');
+    expect(lint).to.include({ parser: 'generic', paths: 'none', source: 'scripts/lint.sh' });
+    expect(lint.command).to.deep.equal(['./scripts/lint.sh']);
+    expect(lint.description).to.include('own lint script');
+    const before = treeSnapshot(root);
+    const failed = runJson(root, 'lint');
+    expect(failed.status).to.equal('failed');
+    expect(failed.findings.map((f) => `${f.file}:${f.line} ${f.message}`)).to.deep.equal([
+      'src/a.py:2 no TODO in committed code',
+    ]);
+    expect(treeSnapshot(root)).to.deep.equal(before);
+    fs.writeFileSync(path.join(root, 'src/a.py'), 'x = 1\n');
+    expect(runJson(root, 'lint').status).to.equal('passed');
+  });
+
+  it('a script another source runs is served from there; one that is no lint script is not served', () => {
+    const viaMake = detectGates(
+      makeRepo({ Makefile: 'lint:\n\tbash scripts/lint.sh\n', 'scripts/lint.sh': LINT_SH }),
+    );
+    expect(viaMake.gates.map((gate) => [gate.name, gate.command.join(' ')])).to.deep.equal([
+      ['lint', 'make lint'],
+    ]);
+    expect(viaMake.notServed.find((entry) => entry.source === 'scripts/lint.sh').why).to.equal(
+      "Makefile runs it: it is served as that source's gate, if that one is",
+    );
+    const named = detectGates(
+      makeRepo({
+        'tools/check_style.py': 'print("ok")\n',
+        'scripts/test.sh': 'pytest\n',
+        'scripts/deploy.sh': 'rsync\n',
+        'package.json': '{ "scripts": { "lint": "eslint ." } }\n',
+      }),
+    );
+    const own = named.gates.filter(
+      (gate) => gate.source.startsWith('tools/') || gate.source.startsWith('scripts/'),
+    );
+    expect(own.map((gate) => [gate.name, gate.command.join(' ')])).to.deep.equal([
+      ['check_style', 'python3 tools/check_style.py'],
+    ]);
+  });
+});

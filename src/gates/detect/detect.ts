@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
+import { ownScriptGates } from './own-scripts.js';
 import { environmentGates } from './tox-nox.js';
 import { taskServedBy, workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
@@ -326,6 +327,10 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
+  // The repository's own lint scripts that no source above runs.
+  const own = ownScriptGates(project, new Set(gates.map((gate) => gate.name)));
+  gates.push(...own.gates);
+  notServed.push(...own.notServed);
   // A hook that runs a Make target, a script or a tox env is that source's gate, if served.
   for (const hook of hooks.tasks)
     notServed.push({
