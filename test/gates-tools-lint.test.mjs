@@ -487,6 +487,56 @@ describe("a repository's own lint script as a gate", function () {
     expect(runJson(root, 'lint').status).to.equal('passed');
   });
 
+  it('a local pre-commit hook running a script of the repository is a gate given what pre-commit gives it', function () {
+    // reason: the scripts are POSIX shell scripts.
+    if (process.platform === 'win32') this.skip();
+    const todo =
+      '#!/bin/sh\nfound=0\nfor f in "$@"; do grep -n TODO "$f" | sed "s|^\\([0-9]*\\):.*|$f:\\1: no TODO|" && found=1; done\nexit $found\n';
+    const root = gitRepo({
+      '.pre-commit-config.yaml': [
+        'repos:',
+        '  - repo: local',
+        '    hooks:',
+        '      - id: no-todo',
+        '        name: no TODO',
+        '        entry: ./hooks/no-todo.sh',
+        '        language: script',
+        '        files: ^src/',
+        '      - id: headers',
+        '        name: headers',
+        '        entry: bash hooks/headers.sh',
+        '        language: system',
+        '        pass_filenames: false',
+        '      - id: typed',
+        '        name: typed',
+        '        entry: hooks/no-todo.sh',
+        '        language: script',
+        '        types: [python]',
+        '',
+      ].join('\n'),
+      'hooks/no-todo.sh': todo,
+      'hooks/headers.sh': 'echo "src/a.py:1: missing header"\nexit 1\n',
+      'src/a.py': 'x = 1\n# TODO\n',
+      'docs/b.md': 'TODO\n',
+    });
+    fs.chmodSync(path.join(root, 'hooks/no-todo.sh'), 0o755);
+    const { gates, notServed } = detectGates(root);
+    const byName = Object.fromEntries(gates.map((gate) => [gate.name, gate]));
+    expect(byName['no-todo']).to.include({ parser: 'generic', paths: 'append' });
+    expect(byName['no-todo'].fileFilter.include).to.deep.equal({ source: '^src/', flags: '' });
+    expect(byName.headers).to.include({ parser: 'generic', paths: 'none' });
+    expect(byName.headers.command).to.deep.equal(['bash', 'hooks/headers.sh']);
+    expect(notServed.find((entry) => entry.name === 'hook typed').why).to.match(
+      /given the files of its types: \[python\]/,
+    );
+    const todoRun = runJson(root, 'no-todo');
+    expect(todoRun.status).to.equal('failed');
+    expect(todoRun.findings.map((f) => `${f.file}:${f.line}`)).to.deep.equal(['src/a.py:2']);
+    expect(runJson(root, 'headers').findings.map((f) => `${f.file}:${f.line}`)).to.deep.equal([
+      'src/a.py:1',
+    ]);
+  });
+
   it('a script another source runs is served from there; one that is no lint script is not served', () => {
     const viaMake = detectGates(
       makeRepo({ Makefile: 'lint:\n\tbash scripts/lint.sh\n', 'scripts/lint.sh': LINT_SH }),

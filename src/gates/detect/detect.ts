@@ -290,6 +290,11 @@ export function detectGates(
     coverage.add(named.name, [named.command]);
     gates.push(markerGate(named));
   }
+  // Local hooks that run a script of the repository.
+  for (const gate of hooks.scripts)
+    gates.push(
+      markerGate(hasName(gates, gate.name) ? { ...gate, name: `pre-commit.${gate.name}` } : gate),
+    );
 
   // Config-file markers, in registry order, for checks no script or hook runs. A
   // JavaScript tool yields to a script that already runs it (or a script gate of its name).
