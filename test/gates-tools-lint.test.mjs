@@ -20,6 +20,7 @@ import {
   makeTempDir,
   recordedCaseNames,
   recordedVersions,
+  REPOS,
   runJson,
   treeSnapshot,
 } from './fixtures/gates-support.mjs';
@@ -398,6 +399,19 @@ describe('flake8, pylint, yamllint, shfmt: real runs through the CLI', function 
       expect(passed.status, JSON.stringify(passed)).to.equal('passed');
       expect(treeSnapshot(cleanRoot)).to.deep.equal(cleanBefore);
     });
+
+  it('shfmt_fix formats the scripts git lists (never bare shfmt -w, which reads stdin)', function () {
+    if (!hasCommand('shfmt')) this.skip(); // reason: shfmt is not installed (apt-get install shfmt)
+    const root = committedCopy('shfmt-dirty');
+    fs.rmSync(path.join(root, 'scripts/broken.sh'));
+    const fixed = runJson(root, 'shfmt_fix');
+    expect(fixed.command).to.deep.equal(['shfmt', '-w', 'scripts/build.sh']);
+    expect(fixed.status, JSON.stringify(fixed)).to.equal('passed');
+    expect(fs.readFileSync(path.join(root, 'scripts/build.sh'), 'utf8')).to.equal(
+      fs.readFileSync(path.join(REPOS, 'shfmt-clean', 'scripts/build.sh'), 'utf8'),
+    );
+    expect(runJson(root, 'shfmt').status).to.equal('passed');
+  });
 
   it('flake8 and pylint never read a git-ignored directory (a local .venv)', function () {
     if (!hasCommand('flake8') || !hasCommand('pylint')) this.skip(); // reason: flake8 or pylint is not installed

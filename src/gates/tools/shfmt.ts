@@ -28,8 +28,9 @@ export const shfmt: ToolDescriptor = {
       description:
         "shfmt format check (the diff shfmt would apply) of the project's shell scripts (*.sh, *.bash, *.ksh, and files with a sh/bash/dash/ksh #! line that git tracks or does not ignore)",
       command: ['shfmt', '-d'],
-      // Bare `shfmt -w` would read stdin: the fix is given the files (or the call's paths).
-      fix: null,
+      // Bare `shfmt -w` would read stdin: the fix too gets the files listed when it runs
+      // (or the call's paths), and none is nothing checked, before anything runs.
+      fix: ['shfmt', '-w'],
       parser: shfmtParser.name,
       paths: 'append',
       source,
