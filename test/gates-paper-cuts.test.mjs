@@ -140,4 +140,18 @@ describe('gate sources: parsing paper cuts (issue 31 item 6)', () => {
     expect(commands['type-check']).to.deep.equal([['mypy', 'src', 'src']]);
     expect(commands.unknown).to.match(/MISSING/);
   });
+
+  it('a console script named like a tool is no dependency on it; a Poetry dependency table key is', () => {
+    const names = (pyproject) =>
+      detectGates(makeRepo({ 'pyproject.toml': pyproject })).gates.map((gate) => gate.name);
+    // adrienverge/yamllint's own pyproject.toml: its console script is yamllint.
+    expect(
+      names('[project]\nname = "yamllint"\n\n[project.scripts]\nyamllint = "yamllint.cli:run"\n'),
+    ).to.deep.equal([]);
+    expect(
+      names(
+        '[tool.poetry.dependencies]\npython = "^3.9"\n\n[tool.poetry.group.lint.dependencies]\nruff-lsp = "*"\nflake8 = { version = "^7", extras = ["x"] }\n',
+      ),
+    ).to.deep.equal(['flake8']);
+  });
 });
