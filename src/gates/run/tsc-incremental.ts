@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { installedTypescriptMajor } from '../tsconfig.js';
 import { makePrivateDirectory, userCacheHome } from './private-directory.js';
-import { installedTypescriptMajor } from './tsc-build.js';
 
 /**
  * TypeScript 7's native compiler kept fast between calls of `serve`: each call runs the
