@@ -14,6 +14,7 @@ import {
   namesResultCache,
   planScript,
   silenceHidesOutput,
+  splitChain,
   toolsInBody,
 } from './scripts.js';
 import type { ScriptKind } from '../script-kind.js';
@@ -205,8 +206,15 @@ function coverScript(
     return;
   }
   const body = ((packageJson?.scripts ?? {}) as Record<string, unknown>)[gate.command.at(-1)!];
-  if (typeof body === 'string')
-    for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
+  if (typeof body !== 'string') return;
+  // A plain chain of known checks (`eslint src`) runs those checks and no others of their
+  // tools: a tox env running `eslint --quiet src` is another check, served beside it.
+  const commands = splitChain(body);
+  if (commands && commands.every((command) => checkKey(command) !== undefined)) {
+    coverage.add(gate.name, commands);
+    return;
+  }
+  for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
 }
 
 /**
