@@ -174,6 +174,24 @@ describe('one gate per check (issue 29, item 4)', function () {
     expect(await rules('types')).to.deep.equal(['src/a.ts:2 TS7028']);
   });
 
+  it("tsgo's command from a source keeps tsc's options", () => {
+    const root = makeRepo({
+      'package.json': {
+        name: 'native',
+        private: true,
+        devDependencies: { '@typescript/native-preview': '7.0.0-dev' },
+      },
+      'tox.ini': '[testenv:types]\ncommands = tsgo -p tsconfig.strict.json --strict false\n',
+      'tsconfig.json': { include: ['src'] },
+      'tsconfig.strict.json': { extends: './tsconfig.json' },
+    });
+    const { gates } = detectGates(root);
+    expect(gates.map((gate) => [gate.name, gate.command.join(' ')])).to.deep.equal([
+      ['typecheck', 'tsgo --noEmit --pretty false'],
+      ['types', 'tsgo --noEmit --pretty false -p tsconfig.strict.json --strict false'],
+    ]);
+  });
+
   it('a target that may write never replaces the read-only marker gate', () => {
     const root = makeRepo({
       'pyproject.toml': MYPY_CONFIG,

@@ -761,6 +761,8 @@ const SOURCES = {
   error: 'const unused = 1;\nexport const dirty = 2;\n',
 };
 const FILES = ['src/one.js', 'src/two.js', 'src/three.js', 'src/four.js', 'src/five.js'];
+/** The files a call may name as paths: not the symlink out of the root, which run and serve refuse. */
+const PATHS = FILES.filter((file) => file !== 'src/five.js');
 
 /**
  * A committed repository for the served lint gate: five sources, a flat config,
@@ -789,12 +791,12 @@ function servedRepo() {
 /** The calls of the sequence: runs with other paths or scope, and pages (file, offset) after them. */
 const CALLS = [
   () => ({}),
-  (random) => ({ paths: [pick(random, FILES)] }),
+  (random) => ({ paths: [pick(random, PATHS)] }),
   () => ({ scope: 'changed' }),
   () => ({ offset: 0 }),
   (random) => ({ offset: Math.floor(random() * 3) }),
   (random) => ({ file: pick(random, [...FILES, 'src/*.js', 'src']) }),
-  (random) => ({ paths: [pick(random, FILES)], offset: 0 }),
+  (random) => ({ paths: [pick(random, PATHS)], offset: 0 }),
   () => ({ scope: 'changed', offset: 0 }),
 ];
 
@@ -820,6 +822,10 @@ function coldAnswer(root, args) {
     ],
     { cwd: root, env: servedEnv() },
   );
+  if (!run.stdout)
+    throw new Error(
+      `mcp-gates run ${JSON.stringify(args)} printed nothing (exit ${run.code}, signal ${run.signal}): ${run.stderr}`,
+    );
   const data = JSON.parse(run.stdout);
   const matches = args.file === undefined ? () => true : fileMatcher(args.file);
   const findings = data.findings.filter((finding) => matches(finding.file));
