@@ -551,6 +551,35 @@ export function clockReadsOnlyTime(file: string): void {
   timingOnlyClockReaders.add(path.resolve(file));
 }
 
+/** Ends of the paths (inside node_modules) of files whose hrtime reads only age a memo (see below). */
+const memoAgingClockReaders: string[] = [];
+
+/**
+ * Names a plugin file, by the end of its path inside node_modules, whose
+ * `process.hrtime(stamp)` reads are known, by reading its code for the versions an adapter
+ * serves, only to decide whether a memo of what it read is still fresh:
+ * eslint-plugin-import-x's and eslint-module-utils' ModuleCache keep each module resolution
+ * for `settings['import/cache'].lifetime` seconds (30 by default), checked as
+ * `process.hrtime(lastSeen)[0] < lifetime`. Such a read, in a call, answers "older than any
+ * lifetime": the resolution is made again, its reads recorded in the file lint that needs it
+ * (kept-parts.ts), which is what a fresh process, whose memo starts empty, answers. Read as
+ * the time, it would make every file lint that met a memoized resolution one that is never
+ * kept (vuejs/core: 82 of 525 files linted again on every call). A memo kept for ever (an
+ * infinite lifetime) reads no time that matters: what it holds is held answers
+ * (worker-main.ts), as any plugin memory is.
+ */
+export function clockAgesMemoOnly(pathEnd: string): void {
+  const end = path.join('node_modules', pathEnd);
+  if (!memoAgingClockReaders.includes(end)) memoAgingClockReaders.push(end);
+}
+
+const agesMemoOnly = (caller: string | undefined): boolean =>
+  caller !== undefined &&
+  memoAgingClockReaders.some((end) => caller.endsWith(end) && caller.length > end.length);
+
+/** The age `process.hrtime(stamp)` answers a memo-aging reader in a call: older than any lifetime. */
+const MEMO_AGE: [number, number] = [Number.MAX_SAFE_INTEGER, 0];
+
 /** Files of a tool whose Math.random draws only make unique tokens (see below). */
 const tokenOnlyRandomDrawers = new Set<string>();
 
@@ -798,6 +827,8 @@ function installClockRecording(): void {
     if (ledger.notReusableBecause !== undefined) return;
     const caller = nearestCaller();
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
+    // Its stamps (hrtime() with no argument) only ever meet the aged answer below.
+    if (what === 'process.hrtime' && agesMemoOnly(caller)) return;
     ledger.notReplayable(`the current time (${what})`);
   };
   const RealDate = Date;
@@ -826,6 +857,17 @@ function installClockRecording(): void {
   RealDate.prototype.constructor = RecordingDate;
 
   installPerformanceRecording(clock);
+  // A memo's age asked by a reader clockAgesMemoOnly names: older than any lifetime.
+  const realHrtime = process.hrtime;
+  const agingHrtime = Object.assign(
+    function hrtime(this: unknown, ...args: unknown[]) {
+      if (args[0] !== undefined && recordingLedger() && agesMemoOnly(nearestCaller()))
+        return [...MEMO_AGE];
+      return (realHrtime as AnyFunction).apply(this, args) as unknown;
+    },
+    { bigint: realHrtime.bigint },
+  );
+  process.hrtime = agingHrtime as unknown as typeof process.hrtime;
   // Clocks of process (hrtime.bigint with hrtime); every other function not known to be
   // harmless is denied, so a clock Node adds is not replayable before anyone lists it.
   for (const name of allFunctionNames(process)) {
