@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
-import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { cleanupTemporary, REPO_ROOT } from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const FILES = 12;
@@ -289,5 +289,55 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(JSON.parse(removed.stdout).filter((result) => result.errorCount === 1)).to.have.length(
       FILES,
     );
+  });
+
+  it('reuses a repeat after a call in which a plugin first loaded its native addon', async () => {
+    // A stand-in plugin whose rule, first used in a call, requires a module that loads a
+    // native addon (mcp-gates' own, copied) from its top level a few calls deep, as
+    // unrs-resolver's index.js does for eslint-plugin-import-x: a package initialising.
+    const root = incrementalRepo();
+    const plugin = path.join(root, 'node_modules', 'eslint-plugin-lazy-native');
+    write(
+      root,
+      'node_modules/eslint-plugin-lazy-native/package.json',
+      '{"name":"eslint-plugin-lazy-native","type":"module","exports":"./index.js"}\n',
+    );
+    fs.copyFileSync(
+      path.join(REPO_ROOT, 'build', 'Release', 'capture.node'),
+      path.join(plugin, 'addon.node'),
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-lazy-native/native.cjs',
+      "function requireNative() { return load(); }\nfunction load() { return again(); }\nfunction again() { return require('./addon.node'); }\nmodule.exports = { loaded: typeof requireNative() };\n",
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-lazy-native/index.js',
+      `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const rule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return { Program(node) { if (require('./native.cjs').loaded !== 'object') context.report({ node, message: 'no addon' }); } };
+  },
+};
+export default { rules: { rule } };
+`,
+    );
+    write(
+      root,
+      'eslint.config.js',
+      `import lazy from 'eslint-plugin-lazy-native';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { lazy }, rules: { 'lazy/rule': 'error' } },
+];
+`,
+    );
+    const first = await warmEqualsCold(root);
+    expect(first.exitCode).to.equal(0);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
   });
 });

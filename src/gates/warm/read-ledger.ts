@@ -306,21 +306,49 @@ function readerOf(below: (...args: never[]) => unknown, chain: boolean): string 
 export const unitsOf = (reader: string): string[] =>
   reader === '' ? [] : reader.split('\n').map((line) => line.slice(0, line.indexOf('\t')));
 
+/** The file of one stack line, if it names one. */
+function stackLineFile(line: string): string | undefined {
+  const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
+    line.trim(),
+  );
+  if (!match) return undefined;
+  return match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
+}
+
 /**
- * The first file in `stack` that is not the ledger's own code (a path, or a `node:`
- * module of Node's own), if any.
+ * The first line of a stack (split in lines) whose file is not the ledger's own code (a
+ * path, or with `skipNode` a `node:` module of Node's own), if any: its file and index.
  */
-function callerFile(stack: string, skipNode = false): string | undefined {
-  const own = OWN_DIRECTORY;
-  for (const line of stack.split('\n').slice(1)) {
-    const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
-      line.trim(),
-    );
-    if (!match) continue;
-    const file = match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
-    if (!file.startsWith(own) && !(skipNode && file.startsWith('node:'))) return file;
+function callerLine(
+  lines: readonly string[],
+  skipNode: boolean,
+): { file: string; index: number } | undefined {
+  for (let index = 1; index < lines.length; index++) {
+    const file = stackLineFile(lines[index]!);
+    if (file === undefined) continue;
+    if (!file.startsWith(OWN_DIRECTORY) && !(skipNode && file.startsWith('node:')))
+      return { file, index };
   }
   return undefined;
+}
+
+/**
+ * Whether the caller runs as part of an installed package's initialisation: between it
+ * and the nearest module evaluation below it (CommonJS: Module._compile) there is only
+ * code under node_modules and Node's own. Read from the whole stack, not
+ * Error.stackTraceLimit's first frames, where the ledger's own frames pushed it out
+ * (unrs-resolver's native addon, loaded by its index.js's requireNative when
+ * eslint-plugin-import-x first resolves in a call, was counted as the call's doing).
+ */
+function callerInitialising(lines: readonly string[], caller: { file: string; index: number }) {
+  for (let index = caller.index + 1; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (/\bModule\._compile\b/.test(line)) return true;
+    const file = stackLineFile(line);
+    if (file === undefined || file.startsWith('node:') || file.startsWith(OWN_DIRECTORY)) continue;
+    if (!insideNodeModules(file)) return false;
+  }
+  return false;
 }
 
 const NO_READERS: ReadonlySet<string> = new Set();
@@ -378,14 +406,18 @@ export class ReadLedger {
   /** The run did something the ledger cannot replay; its result is never reused. */
   notReplayable(what: string): void {
     if (this.unseen !== undefined) return;
-    // The stack is taken once per ledger: the reason names the code that did it.
-    const stack = new Error().stack ?? '';
-    const caller = callerFile(stack, true);
+    // The stack is taken once per ledger, whole: the reason names the code that did it.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Infinity;
+    const lines = (new Error().stack ?? '').split('\n');
+    Error.stackTraceLimit = limit;
+    const caller = callerLine(lines, true);
     // An installed package initialising (while the call loads it lazily too: brace-expansion
     // draws random placeholder tokens) is loading, and loading's rule applies.
-    const initialising = this.loading || stack.includes('Module._compile');
-    if (initialising && caller !== undefined && insideNodeModules(caller)) return;
-    this.unseen = caller ? `${what} in ${caller}` : what;
+    const initialising =
+      caller !== undefined && (this.loading || callerInitialising(lines, caller));
+    if (initialising && insideNodeModules(caller.file)) return;
+    this.unseen = caller ? `${what} in ${caller.file}` : what;
   }
 
   /** Why this run's result may not be reused, or undefined when it may. */
