@@ -4,8 +4,9 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
+import { ownScriptGates } from './own-scripts.js';
 import { environmentGates } from './tox-nox.js';
-import { workflowGates } from './workflows.js';
+import { taskServedBy, workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
@@ -15,8 +16,8 @@ import {
   planScript,
   silenceHidesOutput,
   toolsInBody,
-  type ScriptKind,
 } from './scripts.js';
+import type { ScriptKind } from '../script-kind.js';
 import { TOOLS } from '../tools/index.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 
@@ -29,14 +30,6 @@ export interface Detection {
   packageManager: PackageManager | null;
   /** What the gate sources name that is not served (unknown hooks, writing envs...), and why. */
   notServed: NotServed[];
-}
-
-/**
- * A JSON object file, or undefined when missing, unreadable, past the source limits
- * (source-document.ts) or not an object.
- */
-export function readJson(file: string): Record<string, unknown> | undefined {
-  return objectOf(readSource(file, 'json'));
 }
 
 interface ScriptInfo {
@@ -297,6 +290,11 @@ export function detectGates(
     coverage.add(named.name, [named.command]);
     gates.push(markerGate(named));
   }
+  // Local hooks that run a script of the repository.
+  for (const gate of hooks.scripts)
+    gates.push(
+      markerGate(hasName(gates, gate.name) ? { ...gate, name: `pre-commit.${gate.name}` } : gate),
+    );
 
   // Config-file markers, in registry order, for checks no script or hook runs. A
   // JavaScript tool yields to a script that already runs it (or a script gate of its name).
@@ -334,6 +332,17 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
+  // The repository's own lint scripts that no source above runs.
+  const own = ownScriptGates(project, new Set(gates.map((gate) => gate.name)));
+  gates.push(...own.gates);
+  notServed.push(...own.notServed);
+  // A hook that runs a Make target, a script or a tox env is that source's gate, if served.
+  for (const hook of hooks.tasks)
+    notServed.push({
+      source: '.pre-commit-config.yaml',
+      name: hook.name,
+      why: taskServedBy(hook.words, hook.task, gates),
+    });
   // The CI workflows' check steps, last: a check they run that a source above serves is one gate.
   const workflows = workflowGates(project, ruffFixes, gates, coverage);
   gates.push(...workflows.gates);

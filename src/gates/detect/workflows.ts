@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type FileFilter, type GateSpec } from '../gate-spec.js';
 import { toolOfProgram } from '../tools/index.js';
 import type { ProjectFacts } from '../tools/tool.js';
-import { readOnlyProgram, unwrap } from './makefile.js';
+import { readOnlyProgram, unwrap } from './read-only-program.js';
 import { splitChain } from './scripts.js';
 import { parseSource, readSourceText } from './source-document.js';
 import { toolCheck, withArguments, type CheckCoverage, type NotServed } from './tool-command.js';
@@ -359,7 +359,7 @@ function looksLikeCheck(step: WorkflowStep, argv: readonly string[]): boolean {
 }
 
 /** Runners of a project's own named tasks: their checks are served from those sources. */
-function runnerTask(argv: readonly string[]): { runner: string; task: string } | undefined {
+export function runnerTask(argv: readonly string[]): { runner: string; task: string } | undefined {
   const [program, first, second] = argv;
   if (program === undefined) return undefined;
   if (['npm', 'pnpm', 'yarn', 'bun'].includes(program)) {
@@ -390,6 +390,25 @@ function taskGate(runner: string, task: string, gates: readonly GateSpec[]): Gat
       gate.description.includes(`"${task}"`)
     );
   });
+}
+
+/**
+ * Why a command that runs a project's task (`make lint`, `npm run lint`, `tox -e lint`) is
+ * no gate of its own: the gate that serves the task, or that none does.
+ */
+export function taskServedBy(
+  words: readonly string[],
+  task: { runner: string; task: string },
+  gates: readonly GateSpec[],
+): string {
+  const gate = taskGate(task.runner, task.task, gates);
+  if (gate)
+    return `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`;
+  const where =
+    task.runner === 'make' || task.runner === 'just'
+      ? `the ${task.runner} target`
+      : `the ${task.runner} task`;
+  return `it runs \`${words.join(' ')}\`, which no gate serves (see what list says of ${where} "${task.task}")`;
 }
 
 /** Tools that find their config beside the files they check, so a step's working directory can be given as a path. */

@@ -107,19 +107,16 @@ export function installedMajor(root: string, name: string): number | undefined {
   return version === undefined ? undefined : Number.parseInt(version, 10);
 }
 
-/** A warm entry's answer (warm-entry.ts) as the plan reads it: why not, or undefined. */
-export function entryProblem(entry: object | string): string | undefined {
-  return typeof entry === 'string' ? entry : undefined;
-}
-
 /**
  * A pyproject.toml that declares `name` as a dependency: a quoted requirement opening a
  * line or following `[` or `,` in a PEP 621 or PEP 735 list (`"black>=23"`,
- * `'black[jupyter]'`; not `profile = "black"`), or a Poetry table key (`black = "^23"`).
+ * `'black[jupyter]'`; not `profile = "black"`), or a key of a Poetry dependency table
+ * (`black = "^23"` under `[tool.poetry.group.dev.dependencies]`; not the console script
+ * `yamllint = "yamllint.cli:run"` of `[project.scripts]`).
  */
 export function pythonDependency(name: string): RegExp {
   return new RegExp(
-    `(?:^|[[,])[ \\t]*["']${name}(?:\\[[^\\]"'\\n]*\\])?[ \\t]*(?:[<>=!~;@][^"'\\n]*)?["']|^[ \\t]*${name}[ \\t]*=`,
+    `(?:^|[[,])[ \\t]*["']${name}(?:\\[[^\\]"'\\n]*\\])?[ \\t]*(?:[<>=!~;@][^"'\\n]*)?["']|^\\[tool\\.poetry\\.(?:group\\.[^\\].\\n]+\\.)?(?:dev-)?dependencies\\][^\\n]*\\n(?:(?![ \\t]*\\[)[^\\n]*\\n)*?[ \\t]*${name}[ \\t]*=`,
     'm',
   );
 }
