@@ -340,4 +340,28 @@ export default [
     const repeat = await warmEqualsCold(root);
     expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
   });
+
+  it('reuses a repeat after a call that imported a package drawing random tokens at its top level', async () => {
+    // As brace-expansion 5 does (minimatch's, imported with the config in the first call).
+    const root = incrementalRepo();
+    write(
+      root,
+      'node_modules/random-tokens/package.json',
+      '{"name":"random-tokens","type":"module","exports":"./index.js"}\n',
+    );
+    write(
+      root,
+      'node_modules/random-tokens/index.js',
+      "const token = '\\0TOKEN' + Math.random() + '\\0';\nexport const escape = (text) => text.split(',').join(token).split(token).join(',');\n",
+    );
+    write(
+      root,
+      'eslint.config.js',
+      `import { escape } from 'random-tokens';\n${configWithRule(`escape('a,b');`)}`,
+    );
+    const first = await warmEqualsCold(root);
+    expect(first.exitCode).to.equal(0);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+  });
 });

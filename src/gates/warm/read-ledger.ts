@@ -334,8 +334,9 @@ function callerLine(
 
 /**
  * Whether the caller runs as part of an installed package's initialisation: between it
- * and the nearest module evaluation below it (CommonJS: Module._compile) there is only
- * code under node_modules and Node's own. Read from the whole stack, not
+ * and the nearest module evaluation below it (CommonJS: Module._compile; ES modules:
+ * ModuleJob.run, which evaluates an imported graph) there is only code under
+ * node_modules and Node's own. Read from the whole stack, not
  * Error.stackTraceLimit's first frames, where the ledger's own frames pushed it out
  * (unrs-resolver's native addon, loaded by its index.js's requireNative when
  * eslint-plugin-import-x first resolves in a call, was counted as the call's doing).
@@ -343,7 +344,9 @@ function callerLine(
 function callerInitialising(lines: readonly string[], caller: { file: string; index: number }) {
   for (let index = caller.index + 1; index < lines.length; index++) {
     const line = lines[index]!;
-    if (/\bModule\._compile\b/.test(line)) return true;
+    // brace-expansion 5 (minimatch's, imported with a config) draws its escape tokens
+    // with Math.random at its top level.
+    if (/\b(Module\._compile|ModuleJob\.run)\b/.test(line)) return true;
     const file = stackLineFile(line);
     if (file === undefined || file.startsWith('node:') || file.startsWith(OWN_DIRECTORY)) continue;
     if (!insideNodeModules(file)) return false;
