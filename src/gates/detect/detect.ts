@@ -15,6 +15,7 @@ import {
   namesResultCache,
   planScript,
   silenceHidesOutput,
+  splitChain,
   toolsInBody,
 } from './scripts.js';
 import type { ScriptKind } from '../script-kind.js';
@@ -134,7 +135,19 @@ function scriptGates(
     const fix = named(`${extra.name}:fix`);
     add(gateName(extra.name), extra, fix?.kind === 'lint-fix' ? fix : undefined, 'Lint');
   }
+  // A second typecheck (`typecheck:strict`, `types:node`) is a check of its own (another
+  // config, other options): served beside the first, unless it only runs a served script.
+  for (const extra of ofKind('typecheck')) {
+    if (used.has(extra.name) || runsServedScript(extra.body, used)) continue;
+    add(gateName(extra.name), extra, undefined, 'Typecheck');
+  }
   return gates;
+}
+
+/** Whether a script body only runs scripts already served (`npm run typecheck`, `pnpm types`). */
+function runsServedScript(body: string, served: ReadonlySet<string>): boolean {
+  const runs = [...body.matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:--\S+\s+)*([\w:.-]+)/g)];
+  return runs.length > 0 && runs.every((match) => served.has(match[1]!));
 }
 
 function markerGate(partial: MarkerGate): GateSpec {
@@ -206,8 +219,15 @@ function coverScript(
     return;
   }
   const body = ((packageJson?.scripts ?? {}) as Record<string, unknown>)[gate.command.at(-1)!];
-  if (typeof body === 'string')
-    for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
+  if (typeof body !== 'string') return;
+  // A plain chain of known checks (`eslint src`) runs those checks and no others of their
+  // tools: a tox env running `eslint --quiet src` is another check, served beside it.
+  const commands = splitChain(body);
+  if (commands && commands.every((command) => checkKey(command) !== undefined)) {
+    coverage.add(gate.name, commands);
+    return;
+  }
+  for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
 }
 
 /**
