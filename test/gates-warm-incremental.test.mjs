@@ -341,6 +341,52 @@ export default [
     expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
   });
 
+  it('never reuses a run whose rule called into a native addon (its reads are not seen), though loading it is allowed', async () => {
+    // unrs-resolver, which eslint-plugin-import-x and eslint-import-resolver-typescript call to
+    // resolve imports, reads the disk from C++ and keeps its own cache: a run that asked it
+    // may depend on files no fingerprint covers. Stand-in: a rule calling mcp-gates' addon.
+    const root = incrementalRepo();
+    const plugin = path.join(root, 'node_modules', 'eslint-plugin-calls-native');
+    write(
+      root,
+      'node_modules/eslint-plugin-calls-native/package.json',
+      '{"name":"eslint-plugin-calls-native","type":"module","exports":"./index.js"}\n',
+    );
+    fs.copyFileSync(
+      path.join(REPO_ROOT, 'build', 'Release', 'capture.node'),
+      path.join(plugin, 'addon.node'),
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-calls-native/index.js',
+      `import { createRequire } from 'node:module';
+const addon = createRequire(import.meta.url)('./addon.node');
+const rule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return { Program(node) { if (typeof addon.state() !== 'string') context.report({ node, message: 'no state' }); } };
+  },
+};
+export default { rules: { rule } };
+`,
+    );
+    write(
+      root,
+      'eslint.config.js',
+      `import native from 'eslint-plugin-calls-native';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { native }, rules: { 'native/rule': 'error' } },
+];
+`,
+    );
+    const first = await warmEqualsCold(root);
+    expect(first.exitCode).to.equal(0);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, 'a run that called a native addon is reused').to.equal(false);
+    expect(repeat.notReusedBecause).to.match(/native addon addon\.node/);
+  });
+
   it('reuses a repeat after a call that imported a package drawing random tokens at its top level', async () => {
     // As brace-expansion 5 does (minimatch's, imported with the config in the first call).
     const root = incrementalRepo();

@@ -705,6 +705,31 @@ function deny(target: Target, name: string, what: string): void {
   wrap(target, name, (ledger) => ledger.notReplayable(what));
 }
 
+/** This package's own directory (dist/gates/warm is three below it): its addon is its own. */
+const OWN_PACKAGE = path.resolve(OWN_DIRECTORY, '..', '..', '..');
+
+/**
+ * Makes every function a native addon exports (and every method of a class it exports) not
+ * replayable when called during a call: what it reads, the ledger cannot see, so a run that
+ * asked it is never reused (its answer may depend on files no fingerprint covers). Addons
+ * of this package are its own code, not a tool's.
+ */
+function denyNativeExports(module: { exports?: unknown }, filename: string): void {
+  if (filename.startsWith(OWN_PACKAGE + path.sep)) return;
+  const what = `a call into the native addon ${path.basename(filename)}, whose reads are not seen`;
+  const exports = module.exports;
+  if (typeof exports === 'function') deny(module as Target, 'exports', what);
+  if ((typeof exports !== 'object' && typeof exports !== 'function') || exports === null) return;
+  for (const name of allFunctionNames(exports)) {
+    const fn = (exports as Target)[name] as { prototype?: unknown };
+    const prototype = fn.prototype;
+    if (typeof prototype === 'object' && prototype !== null)
+      for (const method of allFunctionNames(prototype))
+        if (method !== 'constructor') deny(prototype as Target, method, what);
+    deny(exports as Target, name, what);
+  }
+}
+
 /** The functions of an object that are not classes (classes are named in capitals). */
 const functionNames = (target: object) =>
   Object.keys(target).filter(
@@ -1040,6 +1065,15 @@ function installOutsideRecording(): void {
     },
   );
   deny(process as unknown as Target, 'dlopen', 'a native addon loaded during the call');
+  // An addon loaded when its package initialises (unrs-resolver's, for eslint-plugin-import-x
+  // and eslint-import-resolver-typescript) is allowed, but what it does later is not seen:
+  // its functions read the disk from C++ and keep their own caches across calls.
+  const denied = process.dlopen;
+  process.dlopen = marked(function dlopen(this: unknown, ...args: unknown[]) {
+    const result = (denied as AnyFunction).apply(this, args);
+    denyNativeExports(args[0] as { exports?: unknown }, String(args[1]));
+    return result;
+  }) as typeof process.dlopen;
   deny(process as unknown as Target, 'binding', 'process.binding');
   const os = requireBuiltin('node:os') as Target;
   denyAllBut(os, OS_FIXED, (name) => `os.${name}, which varies between runs`);
