@@ -331,14 +331,22 @@ function unquote(word: string): string {
 
 /** A recipe command's words, past the runners of the project's environment (`uv run`). */
 function commandWords(part: string): string[] {
-  return unwrap(part.trim().split(/\s+/).filter(Boolean).map(unquote));
+  return unwrap(writtenWords(part));
 }
 
-/** The commands of a judged body (recipe lines, prefixes and chains split), for precedence. */
-function bodyCommands(body: readonly string[]): string[][] {
+/** A recipe command's words as written (`uv run ruff check`). */
+function writtenWords(part: string): string[] {
+  return part.trim().split(/\s+/).filter(Boolean).map(unquote);
+}
+
+/**
+ * The commands of a judged body (recipe lines, prefixes and chains split): past their
+ * environment runners for precedence, or as written (`uv run …`: uv runs too).
+ */
+function bodyCommands(body: readonly string[], written = false): string[][] {
   return body
     .flatMap((line) => line.replace(/^[@+-]+/, '').split(/&&|\|\||;|\|/))
-    .map(commandWords)
+    .map(written ? writtenWords : commandWords)
     .filter((words) => words.length > 0);
 }
 
@@ -418,8 +426,8 @@ const RUNNERS: {
 /**
  * The commands `argv` runs when it is a recipe runner's call of a target (`make lint`,
  * `just lint`, `deno task lint`) in `root`: the target's recipe and its prerequisites',
- * split into commands (`$(info ...)` lines and prefixes dropped). Undefined when argv is
- * no such call, or the file or target cannot be read.
+ * split into commands as written (`uv run ruff check`; `$(info ...)` lines and prefixes
+ * dropped). Undefined when argv is no such call, or the file or target cannot be read.
  */
 export function recipeCommandsOf(root: string, argv: readonly string[]): string[][] | undefined {
   for (const { runner, files, parse, argv: callOf } of RUNNERS) {
@@ -431,7 +439,7 @@ export function recipeCommandsOf(root: string, argv: readonly string[]): string[
     if (typeof text !== 'string') return undefined;
     const targets = parse(text);
     if (typeof targets === 'string' || !targets.has(target)) return undefined;
-    return bodyCommands(judgeTarget(targets, target, runner, ruffConfigFixes(root)).body);
+    return bodyCommands(judgeTarget(targets, target, runner, ruffConfigFixes(root)).body, true);
   }
   return undefined;
 }
