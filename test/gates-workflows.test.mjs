@@ -347,6 +347,36 @@ test:
     expect(detection.notServed).to.deep.equal([]);
   });
 
+  it("a go vet step in a module's working-directory is that module's vet gate, not a step left out", function () {
+    const root = makeRepo({
+      'go.mod': 'module example.com/x\n',
+      'remote/go.mod': 'module example.com/x/remote\n',
+      'vendor/y/go.mod': 'module example.com/y\n',
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  vet:
+    runs-on: ubuntu-latest
+    steps:
+      - run: go vet ./...
+      - run: go vet ./...
+        working-directory: remote
+`,
+    });
+    const detection = detectGates(root);
+    expect(
+      detection.gates
+        .filter((gate) => gate.name.startsWith('vet'))
+        .map((gate) => [gate.name, gate.cwd ?? '.', gate.source]),
+    ).to.deep.equal([
+      ['vet', '.', 'go.mod'],
+      ['vet.remote', 'remote', 'remote/go.mod'],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([
+      '.github/workflows/ci.yml: job vet, step "go vet ./...": it runs `go vet ./...`, a check already run by gate `vet`',
+      '.github/workflows/ci.yml: job vet, step "go vet ./...": it runs `go vet ./...` in remote, a check already run by gate `vet.remote`',
+    ]);
+  });
+
   it('lists a workflow past the source limits as not served and still serves the rest', function () {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let level = 1; level < 10; level += 1)

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
-import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
+import { CheckCoverage, checkKey, inDirectory, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
 import { workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
+import { nestedFiles } from './nested-files.js';
 import {
   classifyScript,
   namesResultCache,
@@ -185,6 +186,10 @@ function recognisedBy(tool: ToolDescriptor, project: ProjectFacts): string | und
   } = tool.recognise;
   const file = configFiles.find((name) => project.exists(name));
   if (file) return file;
+  for (const name of tool.recognise.nestedConfigFiles ?? []) {
+    const directory = project.directoriesWith(name)[0];
+    if (directory !== undefined) return directory === '.' ? name : `${directory}/${name}`;
+  }
   const section = configSections.find(({ file: name, section: pattern }) => {
     const text = project.readText(name);
     return text !== undefined && pattern.test(text);
@@ -252,6 +257,7 @@ export function detectGates(
   const coverage = new CheckCoverage();
   for (const gate of gates) coverScript(coverage, gate, packageJson);
   const texts = new Map<string, string | undefined>();
+  const nested = new Map<string, string[]>();
   let hookIds: string[] | undefined;
   const project: ProjectFacts = {
     root,
@@ -267,6 +273,19 @@ export function detectGates(
       return texts.get(relative);
     },
     exists: (relative) => fs.existsSync(path.join(root, relative)),
+    directoriesWith(name) {
+      if (!nested.has(name)) {
+        const found = nestedFiles(root, name);
+        if (found.capped)
+          notServed.push({
+            source: name,
+            name: `(${name} files deep in the tree)`,
+            why: `the look for ${name} files below the root stopped at its limit of directories; a ${name} past it is not served (write mcp-gates.json for it)`,
+          });
+        nested.set(name, found.directories);
+      }
+      return nested.get(name)!;
+    },
     dependsOn: (name) => hasDependency(packageJson, name),
     preCommitHookIds() {
       if (hookIds === undefined) {
@@ -317,7 +336,11 @@ export function detectGates(
         hookChecks.some((command) => checkKey(command) === checkKey(gate.command))
       )
         continue;
-      coverage.add(gate.name, [gate.command], { marker: { source: gate.source } });
+      coverage.add(gate.name, [gate.command], {
+        marker: { source: gate.source },
+        // A module's check in its own directory is no check of the root's.
+        ...(gate.cwd !== undefined ? { environment: inDirectory(gate.cwd) } : {}),
+      });
       gates.push(markerGate(gate));
     }
   }

@@ -6,7 +6,13 @@ import type { ProjectFacts } from '../tools/tool.js';
 import { readOnlyProgram, unwrap } from './makefile.js';
 import { splitChain } from './scripts.js';
 import { parseSource, readSourceText } from './source-document.js';
-import { toolCheck, withArguments, type CheckCoverage, type NotServed } from './tool-command.js';
+import {
+  inDirectory,
+  toolCheck,
+  withArguments,
+  type CheckCoverage,
+  type NotServed,
+} from './tool-command.js';
 
 /** A command a workflow step runs, read from its `run:` (or an action's inputs), and where. */
 interface StepCommand {
@@ -695,6 +701,12 @@ export function workflowGates(
         let fileFilter: FileFilter | undefined;
         const wd = step.workingDirectory?.replace(/^\.\/(?=.)/, '').replace(/(?<=.)\/+$/, '');
         if (wd !== undefined && wd !== '.') {
+          // A gate that runs in that directory (a Go module's) may run this very check.
+          const there = coverage.covering([argv], inDirectory(wd));
+          if (there) {
+            skip(`it runs \`${words.join(' ')}\` in ${wd}, a check already run by ${there}`);
+            continue;
+          }
           if (!CONFIG_BY_FILE.has(check.tool.name) || !project.exists(wd)) {
             skip(
               `it runs in \`working-directory: ${wd}\`, where ${check.tool.name} reads its config from there; a gate runs from the root`,

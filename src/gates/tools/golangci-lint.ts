@@ -75,6 +75,6 @@ export const golangciLint: ToolDescriptor = {
     ],
   },
   install: {
-    hint: 'install golangci-lint (https://golangci-lint.run/welcome/install/, e.g. brew install golangci-lint or its install.sh) and put it on PATH',
+    hint: 'install golangci-lint with go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest (v1 configs: .../golangci-lint/cmd/golangci-lint@v1.64.8), or a release binary (https://golangci-lint.run/welcome/install/); put its directory (~/go/bin) on PATH',
   },
 };

@@ -155,6 +155,11 @@ export interface RunTimeFiles {
 export interface Recognition {
   /** Config files in the root; the first that exists is the gate's source. */
   configFiles?: readonly string[];
+  /**
+   * Config files that count in a directory below the root too (a Go module's go.mod in
+   * `arc/`), when the root has none of `configFiles`: the first found is the gate's source.
+   */
+  nestedConfigFiles?: readonly string[];
   /** Files that count only when they hold the tool's section (`[tool.ruff]` in pyproject.toml). */
   configSections?: readonly { file: string; section: RegExp }[];
   /** Top-level package.json keys holding its config (`eslintConfig`, `prettier`). */
@@ -174,6 +179,12 @@ export interface ProjectFacts {
   /** A root file's text, or undefined when missing or unreadable. */
   readText(relative: string): string | undefined;
   exists(relative: string): boolean;
+  /**
+   * The directories holding a file of this name, the root (`.`) and those below it
+   * (root-relative, forward slashes, shallow first); dependencies, vendored code, fixtures
+   * and hidden directories are not looked into.
+   */
+  directoriesWith(name: string): readonly string[];
   dependsOn(name: string): boolean;
   /** The ids of the hooks `.pre-commit-config.yaml` runs (none when it is absent or unreadable). */
   preCommitHookIds(): readonly string[];
