@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The package's `install` script. The capture addon comes from a prebuild or a build
-// from source; without either, mcp-gates still works with capture degraded (README,
-// "Platforms"), so a missing toolchain must never fail the user's `npm install`.
+// from source; without either, mcp-gates still works with capture degraded (docs/platforms.md),
+// so a missing toolchain must never fail the user's `npm install`.
 //   1. A build or prebuild that loads: done.
 //   2. No C++ toolchain: one line saying what is missing and how to get native capture.
 //   3. A toolchain: `node-gyp rebuild`, its output shown. A failed build is visible but

@@ -1,4 +1,4 @@
-// What `npm pack` ships works on its own: no test logs, and every script npm runs in an
+// What `npm pack` ships works on its own: the docs pages, no test logs, and every script npm runs in an
 // installed copy (install, and prepare, which npm runs for a folder install of an unpacked
 // tarball) needs only shipped files. Fast: a dry-run pack, no install.
 import { spawnSync } from 'node:child_process';
@@ -27,7 +27,13 @@ describe('the packed package', function () {
 
   it('ships no test log, and the scripts npm runs in an installed copy', () => {
     const files = packedFiles();
-    expect(files).to.include('docs/PROTOCOL.md');
+    // Every page of docs/ the README links to ships (they are the reference), no test log.
+    const pages = fs
+      .readdirSync(path.join(REPO_ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md') && !name.startsWith('acceptance'))
+      .map((name) => `docs/${name}`);
+    expect(pages).to.include('docs/PROTOCOL.md');
+    expect(pages.filter((page) => !files.includes(page))).to.deep.equal([]);
     expect(files.filter((file) => /^docs\/acceptance/.test(file))).to.deep.equal([]);
     const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     // The lifecycle scripts an installed copy runs: each file they name is in the tarball.

@@ -12,11 +12,12 @@ import { Conversation } from './helpers/conversation.mjs';
 const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'typed');
 
-/** The code blocks of the README's "A server of your own" section, in order. */
-function readmeBlocks() {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('## A server of your own');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+/** The ts/js code blocks of a page (`from`: the section whose heading starts so), in order. */
+function codeBlocks(page, from = '') {
+  const text = fs.readFileSync(path.join(REPO_ROOT, page), 'utf8');
+  const start = text.indexOf(from);
+  const end = from ? text.indexOf('\n## ', start + 1) : -1;
+  const section = text.slice(start, end === -1 ? undefined : end);
   return [...section.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((match) =>
     match[1].replace(/^ {2}/gm, ''),
   );
@@ -24,10 +25,13 @@ function readmeBlocks() {
 
 /** The first code block under the README's "A server of your own" heading. */
 function readmeExample() {
-  const [example] = readmeBlocks();
+  const [example] = codeBlocks('README.md', '## A server of your own');
   if (!example) throw new Error('README has no code block under "## A server of your own"');
   return example;
 }
+
+/** The code blocks of the library's guide, docs/library.md. */
+const libraryBlocks = () => codeBlocks('docs/library.md');
 
 /** A project with mcp-gates (package.json + dist) and zod installed, nothing else. */
 function project(files, compilerOptions = {}, { type = 'module' } = {}) {
@@ -73,14 +77,18 @@ describe('typed tools compile under strict against the published types', functio
   afterEach(cleanupTemporary);
 
   it('compiles the README example, every .d.ts of the package checked, with no @types/node', () => {
+    // docs/library.md opens with the same example: one text, checked once.
+    expect(libraryBlocks()[0]).to.equal(readmeExample());
     const root = project({ 'readme-example.ts': readmeExample() });
     expect(fs.existsSync(path.join(root, 'node_modules', '@types'))).to.equal(false);
     expect(compile(root)).to.deep.equal({ status: 0, output: '' });
   });
 
-  it("compiles the README's title and annotations example, and serves both", async () => {
-    const block = readmeBlocks().find((text) => text.includes('annotations:'));
-    expect(block, 'README documents title and annotations with an example').to.be.a('string');
+  it("compiles the library guide's title and annotations example, and serves both", async () => {
+    const block = libraryBlocks().find((text) => text.includes('annotations:'));
+    expect(block, 'docs/library.md documents title and annotations with an example').to.be.a(
+      'string',
+    );
     const header =
       "import { McpServer } from 'mcp-gates';\nconst server = new McpServer({ name: 'n', version: '1' });\n";
     const root = project({ 'annotations.ts': `${header}${block}` });
@@ -95,7 +103,7 @@ describe('typed tools compile under strict against the published types', functio
     await conversation.end();
   });
 
-  // Both module formats: the package is ESM only (README, "Module formats"), which CommonJS
+  // Both module formats: the package is ESM only (docs/library.md, "Module formats"), which CommonJS
   // reaches through Node's require(esm) and TypeScript's model of it.
   const RESOLUTIONS = {
     node16: { module: 'node16', moduleResolution: 'node16' },
@@ -126,7 +134,7 @@ describe('typed tools compile under strict against the published types', functio
     });
   }
 
-  it('a CommonJS consumer under module node16 gets TS1479, the error the README names with its fix', () => {
+  it('a CommonJS consumer under module node16 gets TS1479, the error the library guide names with its fix', () => {
     const root = project(
       { 'server.cts': CJS_CONSUMER },
       { ...RESOLUTIONS.node16, skipLibCheck: true },
@@ -135,8 +143,8 @@ describe('typed tools compile under strict against the published types', functio
     const { status, output } = compile(root);
     expect(status).to.not.equal(0);
     expect(output).to.match(/error TS1479: .*cannot be imported with 'require'/);
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    expect(readme).to.include('TS1479').and.include('"module": "nodenext"');
+    const guide = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'library.md'), 'utf8');
+    expect(guide).to.include('TS1479').and.include('"module": "nodenext"');
   });
 
   it('require() from CommonJS gets the library and the gates API (Node require(esm))', function () {

@@ -23,7 +23,7 @@ ${ROOT_LINE}
   -V, --version
 
 Exit codes: 0 ok or passed, 1 gate failed or problem found, 2 usage or config error,
-130 interrupted (Ctrl-C).`;
+3 a gate checked nothing (run, check: no pass), 130 interrupted (Ctrl-C).`;
 
 const COMMAND_HELP: Record<CommandName, string> = {
   serve: `Usage: mcp-gates serve [--root DIR] [--no-warm] [--hook-tools]
@@ -98,8 +98,10 @@ Writes mcp-gates.json at the root from what detection finds, for you to edit.
 Refuses to overwrite an existing file.
 
 With --host, prints the config that makes HOST start this server instead (on
-stdout; where it goes on stderr): absolute paths to node and to the installed
-mcp-gates, and the root, so it starts from any working directory. HOST is one of
+stdout; where it goes on stderr). Project files name no path of this machine: node
+from PATH, the installed package relative to the project (\${workspaceFolder} in Cursor
+and VS Code); Claude Desktop, which gives no project directory, gets absolute paths, and
+init says which it wrote and why. HOST is one of
 claude-code, claude-desktop, cursor, vscode, codex, gemini. With --write, adds it
 to the host's project file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
 .codex/config.toml, .gemini/settings.json; Claude Desktop has none).

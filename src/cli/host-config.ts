@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The MCP host configurations `mcp-gates init --host` prints or writes, and the README's
+ * The MCP host configurations `mcp-gates init --host` prints or writes, and docs/hosts.md's
  * host snippets are (a test compares them). A project file (`.mcp.json`, `.cursor/mcp.json`,
  * ...) is committed and read on other machines, so it names no path of this one: `node`
  * from PATH and the package installed in the project, by a path that starts from the

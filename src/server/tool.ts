@@ -61,7 +61,13 @@ export interface ToolDescriptor<S extends ToolSchema = ToolSchema> {
   description?: string;
   /** Root must be `type: "object"`. Draft-07 or 2020-12 (the default dialect), or a Standard Schema. */
   inputSchema: S;
-  /** Validated against `structuredContent`; sent only to revisions that know it. */
+  /**
+   * Validated against `structuredContent`; sent only to revisions that know it. Its root
+   * need not be `type: "object"`: 2025-06-18 and 2025-11-25 allow only object output, so
+   * there a non-object schema is listed wrapped as `{type: "object", properties: {result:
+   * <schema>}, required: ["result"]}` and `structuredContent` is sent as `{result: <value>}`
+   * (2026-07-28 clients get both as they are).
+   */
   outputSchema?: ToolSchema;
   annotations?: ToolAnnotations;
   /** Sent as the tool's `_meta` to revisions that have it (2025-06-18 on). */

@@ -277,7 +277,7 @@ function initHooks(host: HookHost, root: string, output: CliOutput): number {
   const launch = serverLaunch(root);
   const settings = hookSettings(host, launch);
   const file = path.join(root, settings.file);
-  const fix = `fix ${settings.file}, or add the hooks by hand (see the README, "Gates after every edit")`;
+  const fix = `fix ${settings.file}, or add the hooks by hand (see docs/hooks.md in the package)`;
   const document = { ...settings.leading, ...readSettings(file, fix) };
   const hooks = (document.hooks ?? {}) as Record<string, unknown>;
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
