@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
-import { recipeGates, ruffConfigFixes } from './makefile.js';
+import { narrowLine, recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, inDirectory, type NotServed } from './tool-command.js';
 import { environmentGates } from './tox-nox.js';
@@ -106,6 +106,9 @@ function scriptGates(
       ? "; the tool's cache goes to a private temporary directory, never into the tree"
       : '';
     const build = leadingBuildStep(script.body);
+    // One command of a tool that reads each file on its own: a check on files runs it on them.
+    const narrow =
+      hasHooks || (plan.steps && plan.steps.length > 1) ? undefined : narrowLine(script.body);
     const writes = build
       ? `; writes build outputs: it starts with the build step \`${build}\``
       : '';
@@ -116,6 +119,7 @@ function scriptGates(
       fix: pairedFix ? runScript(pairedFix.name) : null,
       parser: plan.parser,
       ...(plan.steps ? { steps: plan.steps } : {}),
+      ...(narrow ? { narrow } : {}),
       timeoutMs: DEFAULT_TIMEOUT_MS,
       paths: 'none',
       source: 'package.json',

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
+import { narrowCommand } from './narrow-command.js';
 import { commandParser, planScript } from './scripts.js';
 import { CheckCoverage, type NotServed } from './tool-command.js';
 import { parseSource, readSourceText as readText } from './source-document.js';
@@ -358,6 +359,19 @@ export function bodyParser(body: readonly string[]): string {
   return parsers.length > 0 ? combinedParserName(parsers) : 'generic';
 }
 
+/**
+ * The narrowed command (narrow-command.ts) of a script or recipe line that is one command:
+ * plain words, quoted ones and globs (`shellcheck scripts/*.sh`, whose operands it leaves
+ * out anyway), past `uv run`, `npx`…; undefined for any other shell syntax.
+ */
+export function narrowLine(line: string): ReturnType<typeof narrowCommand> {
+  const text = line.replace(/^[@+-]+/, '').trim();
+  if (text === '' || /[$`\\<>|;&()\n]/.test(text)) return undefined;
+  const words = text.match(/'[^']*'|"[^"]*"|[^\s'"]+/g) ?? [];
+  if (words.join('').length !== text.replace(/\s+/g, '').length) return undefined;
+  return narrowCommand(unwrap(words.map(unquote)));
+}
+
 /** Whether the root's ruff config applies fixes on `ruff check` (`fix = true`). */
 export function ruffConfigFixes(root: string): boolean {
   for (const name of ['ruff.toml', '.ruff.toml', 'pyproject.toml']) {
@@ -510,12 +524,22 @@ export function recipeGates(
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;
+        // One command of a tool that reads each file on its own: a check on files runs it on
+        // them (a glob in it makes the target one not judged, but its operands are left out).
+        const lines = target.lines.filter(
+          (line) => !/^[@+-]*(echo|printf|true|:)(\s|$)/.test(line),
+        );
+        const narrow =
+          target.prerequisites.length === 0 && lines.length === 1
+            ? narrowLine(lines[0]!)
+            : undefined;
         gates.push({
           name: gateName.slice(0, 60),
           description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}${alike ? `; ${alike}` : ''}`,
           command,
           fix: fix ? argv(fix) : null,
           parser: bodyParser(judged.body),
+          ...(narrow ? { narrow } : {}),
           timeoutMs: DEFAULT_TIMEOUT_MS,
           paths: 'none',
           source: file,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { gateCommands } from '../detect/gate-commands.js';
-import type { GateSpec } from '../gate-spec.js';
+import { gateOnFiles, takesPaths, type GateSpec } from '../gate-spec.js';
 import { filesTheToolChecks } from '../run/changed-scope.js';
 import { MAX_PATHS, MAX_PATHS_TOTAL_LENGTH } from '../run/confine-paths.js';
 import { readsAsSettings, type ToolDescriptor } from '../tools/index.js';
@@ -80,14 +80,15 @@ export function planRuns(
     for (const file of [...files, ...deleted]) read.add(file);
     const anything = change.files.length + change.deleted.length > 0;
     if (afterEdit ? files.length + deleted.length === 0 : !anything) continue;
-    if (gate.paths !== 'append') {
+    if (!takesPaths(gate)) {
       runs.push({ gate, args: {}, scope: 'all', strict: warningLimit === 0 });
       continue;
     }
     const changedSettings = [...files, ...deleted].find(settings);
-    const checked = filesTheToolChecks(gate, files);
+    // A narrowed gate's tool says which files it checks.
+    const checked = filesTheToolChecks(gateOnFiles(gate), files);
     const paths = checked.map(pathArgument);
-    const gone = filesTheToolChecks(gate, deleted);
+    const gone = filesTheToolChecks(gateOnFiles(gate), deleted);
     const whole = changedSettings
       ? `${changedSettings} is read as settings`
       : warningLimit !== undefined && warningLimit > 0

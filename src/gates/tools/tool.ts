@@ -87,6 +87,31 @@ export interface ToolDescriptor {
    * command names no file gets the files `list` finds at run time.
    */
   runTimeFiles?: RunTimeFiles;
+  /**
+   * A tool that reads each file on its own (a finding on a file comes from that file and
+   * the settings alone): a whole-tree command of it written elsewhere (a package.json
+   * script, a Makefile recipe) runs on given files instead for a changed scope, a hook or
+   * a call's paths, its options kept and its path operands left out.
+   */
+  onFiles?: OnFiles;
+}
+
+/**
+ * How a tool's command reads, for leaving out its path operands: its options that take
+ * the next word as their value, those that take none, and words first that are no path
+ * (`cspell lint`). Any other option makes the command one not narrowed: whether the word
+ * after it is its value or a path cannot be told.
+ */
+export interface OnFiles {
+  valueOptions: readonly string[];
+  flags: readonly string[];
+  subcommands?: readonly string[];
+  /**
+   * Where the command's own output is not read (shellcheck's default tty report): the
+   * options that pick the format (left out, with their values) and what the narrowed
+   * command prints instead, read by `parser`.
+   */
+  readable?: { formatOptions: readonly string[]; args: readonly string[]; parser: string };
 }
 
 export interface PreCommitHookKnowledge {
