@@ -15,7 +15,8 @@ import {
   parsePorcelainV2,
   walkFingerprint,
 } from '../dist/gates/run/tree-fingerprint.js';
-import { planTscBuild, stripJsonComments } from '../dist/gates/run/tsc-build.js';
+import { planTscBuild } from '../dist/gates/run/tsc-build.js';
+import { stripJsonComments } from '../dist/gates/tsconfig.js';
 import {
   cleanupTemporary,
   envWithTools,

@@ -171,6 +171,9 @@ describe('warm tsc: what the worker keeps in memory', function () {
     });
 
     it('TypeScript 5, whose binder reports unreachable code and unused labels, answers as cold', async function () {
+      // reason: another TypeScript than the repository's is the version matrix's, run by
+      // .ci/run's warm-versions stage (WARM_VERSIONS=all).
+      if (process.env.WARM_VERSIONS !== 'all') this.skip();
       const installed = (await installTools([['typescript', '5.9.3']])).get('typescript@5.9.3');
       if (installed.skipped) this.skip();
       const root = tsProject(installed.directory);

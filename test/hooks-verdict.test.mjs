@@ -113,7 +113,9 @@ describe('hooks: the verdict is the gate’s', function () {
     const file = addTodo(root);
     const edit = await runAfterEdit(request, [file]);
     expect(edit.verdict.block, edit.verdict.note).to.equal(true);
-    expect(edit.verdict.reason).to.match(/the edit introduced 1 new warning that fails lint/);
+    expect(edit.verdict.reason).to.match(
+      /the edited file now has 1 new warning that fails lint since the session began/,
+    );
     expect(edit.verdict.reason).to.match(/src\/math\.ts:\d+:\d+ warning lint:local\/no-todo/);
     expect(edit.rows[0].newFailure).to.equal(true);
     // Never "no new error" beside a block.
@@ -178,9 +180,55 @@ describe('hooks: the verdict is the gate’s', function () {
     fs.appendFileSync(file, '\nconsole.log(add(1, 2));\n// TODO: too\n');
     const edit = await runAfterEdit(hookRequest(root), [file]);
     expect(edit.verdict.block).to.equal(true);
-    expect(edit.verdict.reason).to.match(/the edit introduced 1 new error/);
+    expect(edit.verdict.reason).to.match(/the edited file now has 1 new error/);
     expect(edit.verdict.note).to.not.match(/no new error/);
     expect(edit.verdict.note).to.match(/blocked on 1 new error/);
+  });
+});
+
+describe('hooks: the answer says where the findings are and what ran whole', function () {
+  this.timeout(120000);
+  after(cleanupTemporary);
+
+  it("a second edit elsewhere names the earlier edit's error as outside the edited file, not as this edit's", async () => {
+    // A gate that runs whole (as a typecheck does) sees the earlier edit's error again.
+    const root = committedRepo({
+      gates: {
+        lint: {
+          command: ['eslint', '--format', 'json', '.'],
+          parser: 'eslint-json',
+          paths: 'none',
+        },
+      },
+      mainTs: MAIN_CLEAN,
+    });
+    const request = hookRequest(root);
+    const math = path.join(root, 'src', 'math.ts');
+    fs.appendFileSync(math, '\nconsole.log(add(1, 2));\n');
+    const first = await runAfterEdit(request, [math]);
+    expect(first.verdict.reason).to.match(/the edited file now has 1 new error /);
+    const main = path.join(root, 'src', 'main.ts');
+    fs.appendFileSync(main, '\nconsole.log(label);\n');
+    const second = await runAfterEdit(request, [main]);
+    expect(second.verdict.block, second.verdict.note).to.equal(true);
+    expect(second.verdict.reason).to.match(
+      /2 new errors since the session began, 1 of them outside the edited file/,
+    );
+    expect(second.verdict.reason).to.not.match(/the edit introduced/);
+    // The edited file's finding comes first.
+    const lines = second.verdict.reason.split('\n');
+    expect(lines[1]).to.match(/^src\/main\.ts:/);
+  });
+
+  it('a stop after a settings edit says the gate ran on the whole project and why, not "on the N files changed"', async () => {
+    const root = committedRepo({ mainTs: MAIN_CLEAN });
+    const request = hookRequest(root);
+    const config = path.join(root, 'eslint.config.js');
+    fs.appendFileSync(config, '\n// a settings edit\n');
+    const stop = await runBeforeStop(request, { loopFlag: false });
+    expect(stop.verdict.note).to.match(
+      /ran lint on the 1 file changed against [^;]+; on the whole project: lint \(eslint\.config\.js is read as settings\)/,
+    );
   });
 });
 

@@ -263,7 +263,7 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
       const { answer } = await call('after_edit', { path: edit.file });
       expect(answer.decision).to.equal('block');
       expect(answer.reason.length).to.be.at.most(4000);
-      expect(answer.reason).to.match(/the edit introduced 150 new errors/);
+      expect(answer.reason).to.match(/now has 150 new errors since the session began/);
       expect(answer.reason).to.match(/… and \d+ more \(run the gates for the full list\)/);
       const listed = answer.reason.split('\n').filter((line) => line.startsWith('src/'));
       expect(listed.length).to.be.at.least(10);
@@ -290,8 +290,8 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
       const answer = JSON.parse(textOf(stop));
       expect(answer.decision).to.equal('block');
       expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
-      expect(answer.reason).to.include(
-        'files changed against the session start and the merge base with main',
+      expect(answer.reason).to.match(
+        /on the 1 file changed against the session start and the merge base with main/,
       );
       expectValidFrames(session, combination.expect.revision);
     } finally {

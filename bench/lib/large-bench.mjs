@@ -45,14 +45,18 @@ export const ESLINT_D_VERSION =
 export const STEPS = ['first', 'repeat', 'body', 'type'];
 const CALL_TIMEOUT_MS = 900000;
 
-function gateEnv() {
+/** The one environment of every contender (serve included). */
+export function gateEnv() {
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   delete env.CLAUDE_PROJECT_DIR;
+  // Set on some machines for the registry's proxy: it makes every node start parse a CA
+  // bundle, a cost users' own runs do not have.
+  delete env.NODE_EXTRA_CA_CERTS;
   return env;
 }
 
 /** npm install of `specs` into the prefix `dir` (once: the marker file says it completed). */
-function installInto(dir, specs, marker) {
+export function installInto(dir, specs, marker) {
   if (fs.existsSync(marker)) return { ok: true };
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(path.join(dir, 'package.json')))
@@ -104,11 +108,20 @@ export function installTools(progress) {
   return { dir, eslintD };
 }
 
-/** Wall time of one command run to its end; never throws on a non-zero exit. */
-function runTimed(file, args, cwd, env = gateEnv()) {
+/**
+ * With `kernel.sched_autogroup_enabled=1` a process in a session of its own (serve's detached
+ * workers) gets a CPU share of its own: a direct command runs under `setsid -w` too, so that
+ * both sides are scheduled alike.
+ */
+const SETSID =
+  process.platform === 'linux' && fs.existsSync('/usr/bin/setsid') ? '/usr/bin/setsid' : undefined;
+
+/** Wall time of one command run to its end (in a session of its own); never throws on a non-zero exit. */
+export function runTimed(file, args, cwd, env = gateEnv()) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [program, argv] = SETSID ? [SETSID, ['-w', file, ...args]] : [file, args];
+    const child = spawn(program, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk) => {
       output = (output + chunk).slice(-4000);
@@ -218,7 +231,7 @@ export function treeMemory(pid) {
 }
 
 /** One tools/call through serve; `ok` is the gate's verdict. */
-async function callServe(client, name) {
+export async function callServe(client, name) {
   const started = process.hrtime.bigint();
   const { result, receivedAt } = await client.request('tools/call', { name, arguments: {} });
   const ms = Number(receivedAt - started) / 1e6;
@@ -239,7 +252,13 @@ function freshTemp(prefix) {
 }
 
 /** A command the user runs, from the project's node_modules/.bin (or an absolute bin). */
-function commandContender(id, label, program, argsFor, { cold = false, env = gateEnv() } = {}) {
+export function commandContender(
+  id,
+  label,
+  program,
+  argsFor,
+  { cold = false, env = gateEnv() } = {},
+) {
   let temp;
   return {
     id,
@@ -265,7 +284,7 @@ function commandContender(id, label, program, argsFor, { cold = false, env = gat
   };
 }
 
-function serveContender(id, label, gate, state) {
+export function serveContender(id, label, gate, state) {
   return {
     id,
     label,
@@ -276,8 +295,11 @@ function serveContender(id, label, gate, state) {
   };
 }
 
-/** eslint_d with --cache: its daemon started by the first call, stopped after the type step. */
-function eslintDContender(eslintD, toolsDir, memory) {
+/**
+ * eslint_d with --cache: its daemon started by the first call, stopped after the type step.
+ * `eslintDir` is the project's eslint (the daemon writes its record there).
+ */
+export function eslintDContender(eslintD, eslintDir, memory) {
   const base = commandContender(
     'eslint_d',
     '`eslint_d --cache`',
@@ -288,10 +310,7 @@ function eslintDContender(eslintD, toolsDir, memory) {
   const stop = (root) =>
     spawnSync(eslintD.bin, ['stop'], { cwd: root, env: daemonEnv(), encoding: 'utf8' });
   // The daemon's record: `<token> <port> <pid> <hash>` in the resolved eslint's directory.
-  const record = path.join(
-    fs.realpathSync(path.join(toolsDir, 'node_modules', 'eslint')),
-    '.eslint_d',
-  );
+  const record = path.join(fs.realpathSync(eslintDir), '.eslint_d');
   return {
     ...base,
     stop,
@@ -329,22 +348,17 @@ function daemonEnv() {
   return { ...gateEnv(), ESLINT_D_PPID: String(process.pid) };
 }
 
-function families(tools, state) {
-  const { eslintD } = tools;
-  const lint = [
-    serveContender('serve', '`serve` lint', 'lint', state),
-    commandContender('eslint-cache', '`eslint --cache`', 'eslint', (temp) => [
-      '--cache',
-      '--cache-location',
-      path.join(temp, 'eslintcache'),
-      '.',
-    ]),
-    commandContender('eslint-cold', '`eslint .` cold', 'eslint', () => ['.'], { cold: true }),
-  ];
-  if (!eslintD.skipped) {
-    lint.splice(2, 0, eslintDContender(eslintD, tools.dir, state.eslintDMemory));
-  }
-  const format = [
+/** `tsc`/`tsgo --incremental` with its build info in the contender's temp dir. */
+export const incrementalArgs = (temp) => [
+  '--noEmit',
+  '--incremental',
+  '--tsBuildInfoFile',
+  path.join(temp, 'b.tsbuildinfo'),
+];
+
+/** serve's format gate beside `prettier --check --cache` and cold `prettier --check .`. */
+export function formatContenders(state) {
+  return [
     serveContender('serve', '`serve` format', 'format', state),
     commandContender('prettier-cache', '`prettier --check --cache`', 'prettier', (temp) => [
       '--check',
@@ -363,12 +377,32 @@ function families(tools, state) {
       },
     ),
   ];
-  const incremental = (temp) => [
-    '--noEmit',
-    '--incremental',
-    '--tsBuildInfoFile',
-    path.join(temp, 'b.tsbuildinfo'),
+}
+
+/**
+ * serve's lint gate beside `eslint --cache`, `eslint_d --cache` (unless skipped) and cold
+ * `eslint .`; `eslintDir` is the project's eslint.
+ */
+export function lintContenders(eslintD, eslintDir, state) {
+  const lint = [
+    serveContender('serve', '`serve` lint', 'lint', state),
+    commandContender('eslint-cache', '`eslint --cache`', 'eslint', (temp) => [
+      '--cache',
+      '--cache-location',
+      path.join(temp, 'eslintcache'),
+      '.',
+    ]),
+    commandContender('eslint-cold', '`eslint .` cold', 'eslint', () => ['.'], { cold: true }),
   ];
+  if (!eslintD.skipped)
+    lint.splice(2, 0, eslintDContender(eslintD, eslintDir, state.eslintDMemory));
+  return lint;
+}
+
+function families(tools, state) {
+  const lint = lintContenders(tools.eslintD, path.join(tools.dir, 'node_modules', 'eslint'), state);
+  const format = formatContenders(state);
+  const incremental = incrementalArgs;
   const typecheck = [
     serveContender('serve', '`serve` typecheck (TS 6 `tsc`)', 'typecheck', state),
     serveContender('serve-tsgo', '`serve` typecheck7 (TS 7 `tsgo`)', 'typecheck7', state),
@@ -392,7 +426,7 @@ function resetTree(project) {
 }
 
 /** One family's round: every contender through the four steps, in a rotated order. */
-async function runFamily(name, contenders, project, round, record, progress) {
+async function runFamily(name, contenders, project, round, record, progress, label) {
   const order = contenders.map((_, index) => contenders[(index + round) % contenders.length]);
   for (const contender of order) {
     resetTree(project);
@@ -414,7 +448,7 @@ async function runFamily(name, contenders, project, round, record, progress) {
       if (contender.cold && step === 'repeat') continue;
       const result = await contender.call(project.root);
       progress(
-        `large: round ${round + 1} ${name} ${contender.id} ${step}: ${Math.round(result.ms)} ms${result.ok ? '' : ' (FAILED)'}`,
+        `${label}: round ${round + 1} ${name} ${contender.id} ${step}: ${Math.round(result.ms)} ms${result.ok ? '' : ' (FAILED)'}`,
       );
       record(name, contender, step, result, round);
     }
@@ -424,16 +458,15 @@ async function runFamily(name, contenders, project, round, record, progress) {
 }
 
 /**
- * `{files, lines, bodyEdit, typeEdit, rounds, versions, eslintD, families: {lint: {contenders:
- * [{id, label, serve, cold, steps: {first: ms, ...}}]}, ...}, serveStartMs, serveMemory,
- * eslintDMemory, problems: [..], warm: {gate: {step: [..warm records]}}}`
+ * The rounds of the families' contenders on `project` (`{root, bodyEdit, typeEdit, pristine}`),
+ * a new `serve` (`serveArgs` after `serve --root <root>`) per round for every serve contender:
+ * `{families: {name: [{id, label, serve, cold, steps: {first: ms, ...}}]}, serveStartMs,
+ * serveMemory, problems, retries, warm: {key: {step: [..warm records]}}}`.
  */
-export async function benchLarge({ files, rounds, families: only }, progress = () => {}) {
-  const tools = installTools(progress);
-  progress(`large: generating ${files} files`);
-  const project = makeLargeProject(tools.dir, files);
-  const state = { client: undefined, eslintDMemory: [] };
-  const groups = families(tools, state);
+export async function runRounds(
+  { project, groups, rounds, only, state, label, serveArgs = [] },
+  progress,
+) {
   const samples = {};
   const problems = [];
   const retries = [];
@@ -455,35 +488,29 @@ export async function benchLarge({ files, rounds, families: only }, progress = (
   };
   const serveStart = [];
   const serveMemory = [];
+  const picked = Object.entries(groups).filter(([name]) => !only || only.includes(name));
   try {
     for (let round = 0; round < rounds; round++) {
       const started = process.hrtime.bigint();
-      state.client = new RpcClient(GATES_CLI, ['serve', '--root', project.root], {
+      state.client = new RpcClient(GATES_CLI, ['serve', '--root', project.root, ...serveArgs], {
         cwd: project.root,
         env: gateEnv(),
       });
       await initializeClient(state.client);
       serveStart.push(Number(process.hrtime.bigint() - started) / 1e6);
       try {
-        for (const [name, contenders] of Object.entries(groups)) {
-          if (only && !only.includes(name)) continue;
-          await runFamily(name, contenders, project, round, record, progress);
-        }
+        for (const [name, contenders] of picked)
+          await runFamily(name, contenders, project, round, record, progress, label);
         serveMemory.push(treeMemory(state.client.pid));
       } finally {
         await state.client.close(30000);
       }
     }
   } finally {
-    for (const contender of groups.lint)
-      if (contender.id === 'eslint_d') contender.stop(project.root);
-    fs.rmSync(project.root, { recursive: true, force: true });
+    for (const contender of Object.values(groups).flat()) contender.stop?.(project.root);
   }
-  const version = (name) =>
-    JSON.parse(fs.readFileSync(path.join(tools.dir, 'node_modules', name, 'package.json'), 'utf8'))
-      .version;
-  const summary = Object.fromEntries(
-    Object.entries(groups).map(([name, contenders]) => [
+  const families = Object.fromEntries(
+    picked.map(([name, contenders]) => [
       name,
       contenders.map((contender) => ({
         id: contender.id,
@@ -496,8 +523,37 @@ export async function benchLarge({ files, rounds, families: only }, progress = (
       })),
     ]),
   );
-  const biggest = (list) =>
-    list.reduce((best, m) => (m.rss > (best?.rss ?? -1) ? m : best), undefined);
+  return {
+    families,
+    serveStartMs: median(serveStart),
+    serveMemory: summarizeMemory(serveMemory),
+    eslintDMemory: summarizeMemory(state.eslintDMemory),
+    problems,
+    retries,
+    warm,
+  };
+}
+
+/**
+ * `{files, lines, bodyEdit, typeEdit, rounds, versions, eslintD, families: {lint: {contenders:
+ * [{id, label, serve, cold, steps: {first: ms, ...}}]}, ...}, serveStartMs, serveMemory,
+ * eslintDMemory, problems: [..], warm: {gate: {step: [..warm records]}}}`
+ */
+export async function benchLarge({ files, rounds, families: only }, progress = () => {}) {
+  const tools = installTools(progress);
+  progress(`large: generating ${files} files`);
+  const project = makeLargeProject(tools.dir, files);
+  const state = { client: undefined, eslintDMemory: [] };
+  const groups = families(tools, state);
+  let figures;
+  try {
+    figures = await runRounds({ project, groups, rounds, only, state, label: 'large' }, progress);
+  } finally {
+    fs.rmSync(project.root, { recursive: true, force: true });
+  }
+  const version = (name) =>
+    JSON.parse(fs.readFileSync(path.join(tools.dir, 'node_modules', name, 'package.json'), 'utf8'))
+      .version;
   return {
     files: project.files,
     lines: project.lines,
@@ -511,19 +567,14 @@ export async function benchLarge({ files, rounds, families: only }, progress = (
     eslintD: tools.eslintD.skipped
       ? { skipped: tools.eslintD.skipped }
       : { version: tools.eslintD.version },
-    families: summary,
-    serveStartMs: median(serveStart),
-    serveMemory: summarizeMemory(serveMemory, biggest),
-    eslintDMemory: summarizeMemory(state.eslintDMemory, biggest),
-    problems,
-    retries,
-    warm,
+    ...figures,
   };
 }
 
-function summarizeMemory(list, biggest) {
+/** `{rssMedian, rssMax, peakMax, processes}` of the largest of `list` (treeMemory answers). */
+export function summarizeMemory(list) {
   if (list.length === 0) return undefined;
-  const top = biggest(list);
+  const top = list.reduce((best, m) => (m.rss > best.rss ? m : best));
   return {
     rssMedian: median(list.map((m) => m.rss)),
     rssMax: top.rss,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { GateSpec } from '../gate-spec.js';
-import { readJson } from './detect.js';
+import { readJson } from './source-document.js';
 
 /**
  * A package.json script whose `&&` chain starts by building (`pnpm build:packages && pnpm

@@ -16,8 +16,8 @@ import {
   planScript,
   silenceHidesOutput,
   toolsInBody,
-  type ScriptKind,
 } from './scripts.js';
+import type { ScriptKind } from '../script-kind.js';
 import { TOOLS } from '../tools/index.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 
@@ -30,14 +30,6 @@ export interface Detection {
   packageManager: PackageManager | null;
   /** What the gate sources name that is not served (unknown hooks, writing envs...), and why. */
   notServed: NotServed[];
-}
-
-/**
- * A JSON object file, or undefined when missing, unreadable, past the source limits
- * (source-document.ts) or not an object.
- */
-export function readJson(file: string): Record<string, unknown> | undefined {
-  return objectOf(readSource(file, 'json'));
 }
 
 interface ScriptInfo {

@@ -6,7 +6,8 @@ import {
   toolOfScriptWord,
   type ToolDescriptor,
 } from '../tools/index.js';
-import { recipeCommandsOf, unwrap } from './makefile.js';
+import { recipeCommandsOf } from './makefile.js';
+import { unwrap } from './read-only-program.js';
 import { splitChain, toolsInBody } from './scripts.js';
 import { readSource } from './source-document.js';
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
 import { narrowCommand } from './narrow-command.js';
-import { commandParser, planScript } from './scripts.js';
+import { readOnlyProgram, unwrap } from './read-only-program.js';
+import { planScript } from './scripts.js';
 import { CheckCoverage, type NotServed } from './tool-command.js';
 import { parseSource, readSourceText as readText } from './source-document.js';
 
@@ -149,106 +150,6 @@ export function parseJustfile(text: string): Map<string, RecipeTarget> {
     targets.set(current.name, current);
   }
   return targets;
-}
-
-/** Runners that run a program of the project's environment: their argv is the program's. */
-export function unwrap(words: string[]): string[] {
-  const prefixes = [
-    ['uv', 'run'],
-    ['poetry', 'run'],
-    ['pipenv', 'run'],
-    ['pdm', 'run'],
-    ['hatch', 'run'],
-    ['pnpm', 'exec'],
-    ['yarn', 'exec'],
-    ['npm', 'exec'],
-    ['npx'],
-    ['bunx'],
-    ['python', '-m'],
-    ['python3', '-m'],
-  ];
-  for (const prefix of prefixes) {
-    if (prefix.every((word, index) => words[index] === word))
-      return unwrap(words.slice(prefix.length).filter((word, index) => index > 0 || word !== '--'));
-  }
-  return words;
-}
-
-/** A program run with none of the given flags (any `--flag=…` form counts). */
-function without(args: readonly string[], ...flags: string[]): boolean {
-  return !args.some((arg) => flags.some((flag) => arg === flag || arg.startsWith(`${flag}=`)));
-}
-
-function has(args: readonly string[], ...flags: string[]): boolean {
-  return !without(args, ...flags);
-}
-
-/**
- * Whether a program with these arguments only reads the tree (caches aside): the known
- * linters, typecheckers and formatters in their check modes. Anything else may write.
- */
-export function readOnlyProgram(argv: readonly string[], ruffFixes: boolean): boolean {
-  const [program, ...args] = argv;
-  if (program === undefined) return true;
-  if (commandParser(argv) !== undefined) return true;
-  switch (program) {
-    case 'echo':
-    case 'printf':
-    case 'true':
-    case ':':
-    case 'cd':
-    case 'test':
-      return true;
-    case 'mypy':
-    case 'pyright':
-    case 'basedpyright':
-    case 'flake8':
-    case 'pylint':
-    case 'pyflakes':
-    case 'pycodestyle':
-    case 'pydocstyle':
-    case 'bandit':
-    case 'vulture':
-    case 'shellcheck':
-    case 'hadolint':
-    case 'yamllint':
-    case 'staticcheck':
-    case 'tsgo':
-      return program !== 'tsgo' || has(args, '--noEmit');
-    case 'codespell':
-      return without(args, '-w', '--write-changes');
-    case 'ruff':
-      if (args[0] === 'format') return has(args, '--check', '--diff');
-      // `ruff check` applies fixes when asked, or when its config says `fix = true`.
-      return (
-        args[0] === 'check' &&
-        without(args, '--fix') &&
-        (!ruffFixes || has(args, '--no-fix', '--diff'))
-      );
-    case 'black':
-      return has(args, '--check', '--diff');
-    case 'isort':
-      return has(args, '--check', '--check-only', '-c', '--diff');
-    case 'golangci-lint':
-      return args[0] === 'run' && without(args, '--fix');
-    case 'gofmt':
-      return without(args, '-w');
-    case 'go':
-      return args[0] === 'vet';
-    case 'cargo':
-      return (
-        (args[0] === 'clippy' && without(args, '--fix')) ||
-        (args[0] === 'fmt' && has(args, '--check'))
-      );
-    case 'deno':
-      return (
-        (args[0] === 'lint' && without(args, '--fix')) ||
-        (args[0] === 'fmt' && has(args, '--check')) ||
-        args[0] === 'check'
-      );
-    default:
-      return false;
-  }
 }
 
 /** What a target runs, judged: read-only, or the first command that may write. */

@@ -1,10 +1,7 @@
 import { combinedParserName } from '../parsers/combined.js';
+import type { ScriptKind } from '../script-kind.js';
 import { SCRIPT_WORDS, toolOfScriptWord } from '../tools/index.js';
 import { MUTATING, setsOption } from '../tools/shared.js';
-
-/** What a package.json script does, judged by its name and its body. */
-export type ScriptKind =
-  'lint' | 'lint-fix' | 'format-check' | 'format-write' | 'typecheck' | 'check';
 
 function mentions(body: string, tool: string): boolean {
   return new RegExp(`(^|[\\s/&;|(])${tool}(\\s|$)`).test(body);

@@ -130,3 +130,11 @@ export function objectOf(
     ? (value as Record<string, unknown>)
     : undefined;
 }
+
+/**
+ * A JSON object file, or undefined when missing, unreadable, past the source limits
+ * (above) or not an object.
+ */
+export function readJson(file: string): Record<string, unknown> | undefined {
+  return objectOf(readSource(file, 'json'));
+}

@@ -1,6 +1,6 @@
 import { toolOfProgram } from '../tools/index.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
-import { readOnlyProgram, unwrap } from './makefile.js';
+import { readOnlyProgram, unwrap } from './read-only-program.js';
 
 /** Something a gate source names that detection does not serve, and why (shown by list and doctor). */
 export interface NotServed {

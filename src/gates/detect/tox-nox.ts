@@ -2,7 +2,8 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec, type GateStep, type PathsMode } from
 import { combinedParserName } from '../parsers/combined.js';
 import type { ProjectFacts } from '../tools/tool.js';
 import { TOOLS } from '../tools/index.js';
-import { bodyParser, readOnlyProgram, unwrap } from './makefile.js';
+import { bodyParser } from './makefile.js';
+import { readOnlyProgram, unwrap } from './read-only-program.js';
 import { splitChain } from './scripts.js';
 import { parseSource } from './source-document.js';
 import { toolCheck, type CheckCoverage, type NotServed } from './tool-command.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type FileFilter, type GateSpec } from '../gate-spec.js';
 import { toolOfProgram } from '../tools/index.js';
 import type { ProjectFacts } from '../tools/tool.js';
-import { readOnlyProgram, unwrap } from './makefile.js';
+import { readOnlyProgram, unwrap } from './read-only-program.js';
 import { splitChain } from './scripts.js';
 import { parseSource, readSourceText } from './source-document.js';
 import {

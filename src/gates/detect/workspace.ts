@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJson } from './detect.js';
+import { readJson } from './source-document.js';
 
 /** A workspace root above a package directory, and the package's name for gate prefixes. */
 export interface WorkspaceMembership {

@@ -189,6 +189,8 @@ function failsAnew(
 async function runPlanned(call: HookCall): Promise<
   Omit<HookOutcome, 'verdict'> & {
     ranNames: string[];
+    /** The gates that ran on the whole project where they take paths, with why ("lint (x is gone)"). */
+    wholeRuns: string[];
     /** The new findings that block: new errors, and every new finding of a gate that newly fails. */
     blocking: Finding[];
     /** What the answer must say beside the gates' rows (a start tree that could not be checked). */
@@ -214,6 +216,7 @@ async function runPlanned(call: HookCall): Promise<
     const newFindings: Finding[] = [];
     const blocking: Finding[] = [];
     const ranNames: string[] = [];
+    const wholeRuns: string[] = [];
     for (const [index, { result, run: data }] of outcomes.entries()) {
       const planned = runs[index]!;
       const structured = result.structuredContent as unknown as GateStructuredContent;
@@ -223,6 +226,7 @@ async function runPlanned(call: HookCall): Promise<
       let newFailure = false;
       if (data && (status === 'passed' || status === 'failed')) {
         ranNames.push(planned.gate.name);
+        if (planned.whole) wholeRuns.push(`${planned.gate.name} (${planned.whole})`);
         const findings = data.parsed.findings;
         // Only files met for the first time need HEAD's lines (and git): the rest are known.
         const unseen = session.unseenFiles(planned.gate.name, findings);
@@ -273,6 +277,7 @@ async function runPlanned(call: HookCall): Promise<
       newFindings,
       blocking,
       ranNames,
+      wholeRuns,
       cancelled: context.signal.aborted,
       problems: [...startProblems],
     };
@@ -383,18 +388,28 @@ function verdictOf(
   const where =
     call.kind === 'after-edit'
       ? ` on ${call.files.join(', ')}`
-      : ` on the ${call.files.length} files changed against ${call.against}`;
+      : ` on the ${plural(call.files.length, 'file')} changed against ${call.against}`;
+  // A gate that ran whole where it takes paths says so: its findings are the whole project's.
+  const wholeText =
+    ran.wholeRuns.length > 0 ? `; on the whole project: ${ran.wholeRuns.join(', ')}` : '';
   const ranText =
-    ran.ranNames.length > 0 ? `ran ${ran.ranNames.join(', ')}${where}` : 'no gate ran';
+    ran.ranNames.length > 0 ? `ran ${ran.ranNames.join(', ')}${where}${wholeText}` : 'no gate ran';
   // The gate's verdict decides: a new error, or a new warning that makes its gate fail.
   const block = blocking.length > 0 && blockAllowed;
   const lines = findingLines(ran.newFindings, edited, new Set(blocking));
   const count = blockingCount(blocking, ran.rows);
   const them = blocking.length === 1 ? 'it' : 'them';
   const remain = blocking.length === 1 ? 'remains' : 'remain';
+  // New means new since the session began: an earlier edit's findings still there are listed
+  // too (edited files first), so the head says where they are rather than blaming this edit.
+  const elsewhere = blocking.filter(
+    (finding) => finding.file === null || !edited.has(finding.file),
+  );
   const head =
     call.kind === 'after-edit'
-      ? `mcp-gates: the edit introduced ${count} (${ranText}); fix ${them}:`
+      ? elsewhere.length === 0
+        ? `mcp-gates: the edited file${call.files.length === 1 ? '' : 's'} now ${call.files.length === 1 ? 'has' : 'have'} ${count} since the session began (${ranText}); fix ${them}:`
+        : `mcp-gates: ${count} since the session began, ${elsewhere.length} of them outside the edited file${call.files.length === 1 ? '' : 's'} (${ranText}); fix ${them}:`
       : `mcp-gates: ${count} since the session began ${remain} (${ranText}); fix ${them} before stopping:`;
   const newCount = ran.newFindings.length;
   // Gates that fail on their old findings too: their new warnings are no new failure.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { installedTypescriptMajor } from './tsc-build.js';
+import { installedTypescriptMajor } from '../tsconfig.js';
 
 /**
  * TypeScript 7's native compiler kept fast between calls of `serve`: each call runs the

@@ -1,14 +1,7 @@
 import path from 'node:path';
 import { eslintJsonParser } from '../parsers/eslint-json.js';
 import { eslintStylishParser } from '../parsers/stylish.js';
-import { eslintEntry } from '../warm/warm-entry.js';
-import {
-  entryProblem,
-  lintScriptKind,
-  maxWarnings,
-  optionValue,
-  SCRIPT_EXTENSIONS,
-} from './shared.js';
+import { lintScriptKind, maxWarnings, optionValue, SCRIPT_EXTENSIONS } from './shared.js';
 import type { ToolDescriptor } from './tool.js';
 import { TSCONFIG_NAME } from './tsc.js';
 
@@ -90,7 +83,7 @@ export const eslint: ToolDescriptor = {
     },
     kind: lintScriptKind,
   },
-  warm: { worker: 'eslint', unsupported: (runDir, env) => entryProblem(eslintEntry(runDir, env)) },
+  warm: { worker: 'eslint' },
   commands: {
     hooks: { eslint: { entry: ['eslint'] } },
     keepOptions: [

@@ -1,13 +1,6 @@
 import path from 'node:path';
 import { prettierParser } from '../parsers/prettier.js';
-import { prettierEntry } from '../warm/warm-entry.js';
-import {
-  entryProblem,
-  installedMajor,
-  majorMinor,
-  NEVER_CHECKED,
-  SCRIPT_EXTENSIONS,
-} from './shared.js';
+import { installedMajor, majorMinor, NEVER_CHECKED, SCRIPT_EXTENSIONS } from './shared.js';
 import type { ProjectFacts, ToolDescriptor } from './tool.js';
 
 const PRETTIER_CONFIGS = [
@@ -161,10 +154,7 @@ export const prettier: ToolDescriptor = {
     feedsText: false,
     warmWorker: 'prettier',
   },
-  warm: {
-    worker: 'prettier',
-    unsupported: (runDir, env) => entryProblem(prettierEntry(runDir, env)),
-  },
+  warm: { worker: 'prettier' },
   commands: {
     // pre-commit/mirrors-prettier (and its forks) write.
     hooks: { prettier: { entry: ['prettier', '--write', '--ignore-unknown'] } },

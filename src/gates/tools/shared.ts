@@ -107,11 +107,6 @@ export function installedMajor(root: string, name: string): number | undefined {
   return version === undefined ? undefined : Number.parseInt(version, 10);
 }
 
-/** A warm entry's answer (warm-entry.ts) as the plan reads it: why not, or undefined. */
-export function entryProblem(entry: object | string): string | undefined {
-  return typeof entry === 'string' ? entry : undefined;
-}
-
 /**
  * A pyproject.toml that declares `name` as a dependency: a quoted requirement opening a
  * line or following `[` or `,` in a PEP 621 or PEP 735 list (`"black>=23"`,

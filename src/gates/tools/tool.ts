@@ -1,7 +1,6 @@
 import type { GateSpec } from '../gate-spec.js';
 import type { Parser } from '../parsers/parser.js';
-import type { ScriptKind } from '../detect/scripts.js';
-import type { WarmTool } from '../warm/warm-protocol.js';
+import type { ScriptKind } from '../script-kind.js';
 
 /**
  * Everything the product knows about one external tool, in one typed descriptor: how a
@@ -276,10 +275,12 @@ export interface FormatLocator {
   warmWorker?: WarmTool;
 }
 
+/** The tools a warm worker runs (warm/warm-pool.ts). */
+export type WarmTool = 'eslint' | 'prettier' | 'tsc';
+
 export type WarmKnowledge =
-  | {
-      /** The worker that runs it (warm/warm-pool.ts), and why the project's copy cannot, if it cannot. */
-      worker: WarmTool;
-      unsupported: (runDir: string, env: NodeJS.ProcessEnv) => string | undefined;
-    }
-  | { cold: string };
+  /**
+   * The worker that runs it; whether the project's installed copy can run there is the
+   * worker's own decision (warm/warm-entry.ts), asked by the warm plan.
+   */
+  { worker: WarmTool } | { cold: string };

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { tscParser } from '../parsers/tsc.js';
-import { usesProjectReferences } from '../run/tsc-build.js';
-import { resolveInstalledPackage } from '../warm/tool-adapter.js';
+import { usesProjectReferences } from '../tsconfig.js';
 import { optionValue, SCRIPT_EXTENSIONS, setsOption } from './shared.js';
 import type { MarkerGate, ProjectFacts, ScriptKnowledge, ToolDescriptor } from './tool.js';
 
@@ -52,16 +51,6 @@ export function typecheckGate(
   };
 }
 
-/** Why the project's typescript cannot run warm, if it cannot. */
-function tscUnsupported(runDir: string): string | undefined {
-  const installed = resolveInstalledPackage(runDir, 'typescript');
-  if (typeof installed === 'string') return installed;
-  // The worker's own wording (tsc-adapter.ts).
-  if (installed.major >= 7)
-    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
-  return undefined;
-}
-
 /** tsc, vue-tsc and tsgo read alike: a check only with --noEmit, and only the plain output. */
 export const TSC_SCRIPT: ScriptKnowledge = {
   textParser: tscParser.name,
@@ -103,7 +92,7 @@ export const tsc: ToolDescriptor = {
   ],
   // A script that turns it on runs as its own step, so the redirect reaches it.
   script: { ...TSC_SCRIPT, runsDirectly: (args) => setsOption(args, '--incremental', '-i') },
-  warm: { worker: 'tsc', unsupported: tscUnsupported },
+  warm: { worker: 'tsc' },
   install: { npmPackage: 'typescript' },
 };
 

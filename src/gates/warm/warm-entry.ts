@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { WarmTool } from '../tools/tool.js';
 import { type InstalledPackage, resolveInstalledPackage } from './tool-adapter.js';
 
 /**
@@ -90,4 +91,25 @@ export function prettierEntry(runDir: string, env: NodeJS.ProcessEnv): PrettierE
   }
   if (existsSync(older)) return { installed, cliFile: older, format: 'esm' };
   return `prettier ${version}: warm needs its CLI module, internal/legacy-cli.mjs (3.6 and later) or internal/cli.mjs (3.0 to 3.5), and this install has neither`;
+}
+
+/** Why the project's typescript cannot run warm, if it cannot. */
+function tscUnsupported(runDir: string): string | undefined {
+  const installed = resolveInstalledPackage(runDir, 'typescript');
+  if (typeof installed === 'string') return installed;
+  // The worker's own wording (tsc-adapter.ts).
+  if (installed.major >= 7)
+    return `typescript ${installed.version} ships the native tsc, which starts fast: it runs cold`;
+  return undefined;
+}
+
+/** Why the project's own copy of a warm tool cannot run in its worker, or undefined. */
+export function warmUnsupported(
+  tool: WarmTool,
+  runDir: string,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (tool === 'tsc') return tscUnsupported(runDir);
+  const entry = tool === 'eslint' ? eslintEntry(runDir, env) : prettierEntry(runDir, env);
+  return typeof entry === 'string' ? entry : undefined;
 }

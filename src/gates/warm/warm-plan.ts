@@ -7,6 +7,7 @@ import { splitChain } from '../detect/scripts.js';
 import { objectOf, readSource } from '../detect/source-document.js';
 import type { GateSpec } from '../gate-spec.js';
 import { nodeModulesBins, resolveCommand, type ResolvedCommand } from '../run/resolve-command.js';
+import { warmUnsupported } from './warm-entry.js';
 import { warmToolOf } from './warm-pool.js';
 import type { WarmTool } from './warm-protocol.js';
 
@@ -115,7 +116,7 @@ export function warmPlanOf(
   )
     command = command.slice(0, -2);
   // The same decision the worker's adapter makes when it loads the tool (warm-entry.ts).
-  const unsupported = known && 'worker' in known ? known.unsupported(runDir, env) : undefined;
+  const unsupported = warmUnsupported(tool, runDir, env);
   if (unsupported !== undefined) return { warm: false, reason: unsupported };
   if (tool === 'eslint' && typeAwareEslintConfig(runDir))
     return { warm: false, reason: 'type-aware ESLint config' };

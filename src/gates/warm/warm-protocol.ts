@@ -4,9 +4,10 @@
  * socket, no port, no token file). One call at a time per worker.
  */
 
+import type { WarmTool } from '../tools/tool.js';
 import type { Incremental } from './tool-adapter.js';
 
-export type WarmTool = 'eslint' | 'prettier' | 'tsc';
+export type { WarmTool };
 
 export const WARM_TOOLS: readonly WarmTool[] = ['eslint', 'prettier', 'tsc'];
 
