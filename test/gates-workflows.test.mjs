@@ -377,6 +377,57 @@ jobs:
     ]);
   });
 
+  it('reads a script a step runs by name, a package program run by yarn, differential-shellcheck, and golangci-lint v2 from the config (issue 31 acceptance)', function () {
+    const root = makeRepo({
+      'package.json': {
+        name: 'x',
+        scripts: { 'test:eslint': 'eslint .', format: 'prettier --write .' },
+      },
+      'eslint.config.js': 'export default [];\n',
+      '.prettierrc': '{}\n',
+      'go.mod': 'module example.com/x\n',
+      '.golangci.yaml': 'version: "2"\n',
+      'bin/tool': '#!/usr/bin/env bash\necho "$1"\n',
+      '.github/workflows/check.yml': `on: push
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - name: ESLint
+        run: yarn test:eslint
+      - name: Prettier
+        run: yarn prettier --check .
+      - name: Format
+        run: yarn format
+      - name: Differential ShellCheck
+        uses: redhat-plumbers-in-action/differential-shellcheck@v5
+      - name: Lint
+        uses: golangci/golangci-lint-action@v8
+        with:
+          version: v2.4.0
+`,
+    });
+    const detection = detectGates(root);
+    expect(
+      detection.gates
+        .filter((gate) => ['shellcheck', 'golangci-lint'].includes(gate.name))
+        .map((gate) => [gate.name, gate.command.join(' '), gate.source]),
+    ).to.deep.equal([
+      [
+        'golangci-lint',
+        'golangci-lint run --output.json.path stdout --show-stats=false',
+        '.golangci.yaml',
+      ],
+      ['shellcheck', 'shellcheck --format json1', '.github/workflows/check.yml'],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([
+      '.github/workflows/check.yml: job check, step "ESLint": it runs `eslint .`, a check already run by gate `lint`',
+      '.github/workflows/check.yml: job check, step "Prettier": it runs `prettier --check .`, a check already run by gate `format`',
+      '.github/workflows/check.yml: job check, step "Format": it runs `prettier --write .`, which changes files or is not prettier\'s check: a gate serves only read-only checks (prettier --check --ignore-path …)',
+      '.github/workflows/check.yml: job check, step "Lint": it runs `golangci-lint run`, a check already run by gate `golangci-lint`',
+    ]);
+  });
+
   it('lists a workflow past the source limits as not served and still serves the rest', function () {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let level = 1; level < 10; level += 1)

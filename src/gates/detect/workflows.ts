@@ -384,6 +384,32 @@ function runnerTask(argv: readonly string[]): { runner: string; task: string } |
   return undefined;
 }
 
+/**
+ * What a package manager's task runs when it is one command of a known tool: the
+ * package.json script's body (`"test:eslint": "eslint ."`), or, for a name that is no
+ * script, the program yarn, pnpm and bun run by that name (`yarn prettier --check .`).
+ */
+function packageCommand(
+  project: ProjectFacts,
+  task: { runner: string; task: string },
+  words: readonly string[],
+): string[] | undefined {
+  if (!['npm', 'pnpm', 'yarn', 'bun'].includes(task.runner)) return undefined;
+  const scripts = (project.packageJson?.scripts ?? {}) as Record<string, unknown>;
+  const body = scripts[task.task];
+  const command =
+    typeof body === 'string'
+      ? splitChain(body)?.length === 1
+        ? unwrap(splitChain(body)![0]!)
+        : undefined
+      : task.runner !== 'npm' && words[1] === task.task
+        ? words.slice(1)
+        : undefined;
+  return command !== undefined && toolOfProgram(command[0] ?? '') !== undefined
+    ? command
+    : undefined;
+}
+
 /** Where a runner's tasks are written, and the gate that serves a task, if any. */
 function taskGate(runner: string, task: string, gates: readonly GateSpec[]): GateSpec | undefined {
   return gates.find((gate) => {
@@ -441,6 +467,22 @@ const CHECK_ACTIONS: Record<
             `the action's additional_files (${input.additional_files}) are checked only where shellcheck's own selection takes them`,
           ]
         : [],
+    };
+  },
+  // It runs ShellCheck over the shell scripts it finds and reports only what a change adds.
+  'redhat-plumbers-in-action/differential-shellcheck': (step) => {
+    const input = step.with;
+    if (input['exclude-path'] || input['include-path'])
+      return `its ${input['exclude-path'] ? `\`exclude-path: ${input['exclude-path']}\`` : `\`include-path: ${input['include-path']}\``} cannot be applied: the check would read other files than the action`;
+    return {
+      command: {
+        argv: ['shellcheck', ...(input.severity ? [`--severity=${input.severity}`] : [])],
+        written: `redhat-plumbers-in-action/differential-shellcheck${input.severity ? ` (severity: ${input.severity})` : ''}`,
+        fileSource: { how: 'action', directories: ['.'] },
+      },
+      notes: [
+        'the action reports only the findings a change adds; this gate reports every finding (a call with new: true compares with a baseline)',
+      ],
     };
   },
   'codespell-project/actions-codespell': (step) => {
@@ -643,7 +685,7 @@ export function workflowGates(
         commands.push(...read.map((command) => ({ command, notes: [] })));
       }
       for (const { command, notes } of commands) {
-        const words = unwrap([...command.argv]);
+        let words = unwrap([...command.argv]);
         if (words.length === 0) continue;
         const task = runnerTask(words);
         if (task) {
@@ -652,15 +694,19 @@ export function workflowGates(
             continue;
           }
           const gate = taskGate(task.runner, task.task, [...earlierGates, ...gates]);
+          // A script no gate serves that is one known command (`"test:eslint": "eslint ."`),
+          // or a package's program run by name (`yarn prettier --check .`), is that command.
+          const inner = gate ? undefined : packageCommand(project, task, words);
           if (gate)
             skip(
               `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`,
             );
-          else if (CHECK_WORDS.test(task.task))
+          else if (inner === undefined && CHECK_WORDS.test(task.task))
             skip(
               `it runs \`${words.join(' ')}\`, which no gate serves (see what list says of ${task.runner === 'make' || task.runner === 'just' ? `the ${task.runner} target` : `the ${task.runner} task`} "${task.task}")`,
             );
-          continue;
+          if (inner === undefined) continue;
+          words = inner;
         }
         const check = toolCheck(
           words,

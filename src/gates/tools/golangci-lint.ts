@@ -9,7 +9,11 @@ const CONFIG_FILES = ['.golangci.yml', '.golangci.yaml', '.golangci.toml', '.gol
  * and v1 knows no such key, so the config says which major the repository runs.
  */
 function isVersion2Config(project: ProjectFacts, source: string): boolean {
-  const text = project.readText(source) ?? '';
+  // A gate read from another source (a workflow step, a hook) runs with the repository's config.
+  const config = CONFIG_FILES.includes(source)
+    ? source
+    : (CONFIG_FILES.find((name) => project.exists(name)) ?? source);
+  const text = project.readText(config) ?? '';
   return /^\s*["']?version["']?\s*[:=]\s*["']?2["']?\s*,?\s*(#.*)?$/m.test(text);
 }
 
