@@ -405,6 +405,13 @@ jobs:
         uses: golangci/golangci-lint-action@v8
         with:
           version: v2.4.0
+  typing:
+    name: Check types using supported type checkers
+    runs-on: ubuntu-latest
+    steps:
+      - run: >
+          uvx --with tox-uv
+          tox run -f typing
 `,
     });
     const detection = detectGates(root);
@@ -425,6 +432,7 @@ jobs:
       '.github/workflows/check.yml: job check, step "Prettier": it runs `prettier --check .`, a check already run by gate `format`',
       '.github/workflows/check.yml: job check, step "Format": it runs `prettier --write .`, which changes files or is not prettier\'s check: a gate serves only read-only checks (prettier --check --ignore-path …)',
       '.github/workflows/check.yml: job check, step "Lint": it runs `golangci-lint run`, a check already run by gate `golangci-lint`',
+      '.github/workflows/check.yml: job typing, step "uvx --with tox-uv tox run -f typing": it runs `tox run -f typing`, which no gate serves (see what list says of the tox task "typing")',
     ]);
   });
 

@@ -31,6 +31,8 @@ interface StepCommand {
 interface WorkflowStep {
   file: string;
   job: string;
+  /** The job's `name:`, when it has one (`Check types using supported type checkers`). */
+  jobName?: string;
   /** The step's name, else what it uses or runs. */
   name: string;
   run?: string;
@@ -117,6 +119,7 @@ function githubSteps(file: string, document: unknown): WorkflowStep[] {
       steps.push({
         file,
         job,
+        ...(scalar(definition.name) !== undefined ? { jobName: scalar(definition.name)! } : {}),
         name: scalar(step.name) ?? uses ?? (run ?? '').trim().split('\n')[0]!,
         ...(run !== undefined ? { run } : {}),
         ...(uses !== undefined ? { uses } : {}),
@@ -355,13 +358,26 @@ function findDirectories(argv: readonly string[]): string[] {
 
 /** Words that make a step a check in its name or command, for saying why it is not served. */
 const CHECK_WORDS =
-  /(^|[^a-z_])(lint|linter|linting|check|checks|format|fmt|spell|spelling|codespell|style|typecheck|type-check|vet)([^a-z_]|$)/i;
+  /(^|[^a-z_])(lint|linter|linting|check|checks|format|fmt|spell|spelling|codespell|style|typecheck|type-check|typing|types|vet|eslint|prettier|mypy|pyright|ruff|black|flake8|pylint|shellcheck|shfmt|markdownlint|stylelint|golangci-lint)([^a-z_]|$)/i;
 /** Programs and package scripts a check step never is (installs, tests, builds, publishing). */
 const NEVER_CHECKS =
   /^(pip|pip3|pipx|uv|poetry|pdm|hatch|conda|npm|pnpm|yarn|bun|npx|apt|apt-get|brew|choco|docker|twine|pytest|jest|mocha|build|curl|wget|git|cd|echo|export|mkdir|cp|mv|rm|sudo|chmod|ls|cat|tee|gh|cog)$/;
 
 function looksLikeCheck(step: WorkflowStep, argv: readonly string[]): boolean {
-  return CHECK_WORDS.test(`${step.name} ${argv.join(' ')}`);
+  return CHECK_WORDS.test(`${step.name} ${step.jobName ?? ''} ${argv.join(' ')}`);
+}
+
+/**
+ * A command past the runners that fetch a tool to run it (`uvx --with tox-uv tox …`,
+ * `pipx run tox …`): the tool's own command, as `unwrap` gives the project's runners'.
+ */
+function pastFetchers(words: readonly string[]): string[] {
+  const fetcher = words[0] === 'uvx' ? 1 : words[0] === 'pipx' && words[1] === 'run' ? 2 : 0;
+  if (fetcher === 0) return [...words];
+  let index = fetcher;
+  while (index < words.length && words[index]!.startsWith('-'))
+    index += ['--with', '--from', '--python', '-p', '--spec'].includes(words[index]!) ? 2 : 1;
+  return words.slice(index);
 }
 
 /** Runners of a project's own named tasks: their checks are served from those sources. */
@@ -378,7 +394,15 @@ function runnerTask(argv: readonly string[]): { runner: string; task: string } |
     return first === undefined || first.startsWith('-')
       ? undefined
       : { runner: program, task: first };
-  if ((program === 'tox' && first === '-e') || (program === 'nox' && first === '-s'))
+  if (program === 'tox') {
+    // `tox -e env`, `tox run -e env`, `tox run -f factor`.
+    const args = first === 'run' || first === 'r' ? argv.slice(2) : argv.slice(1);
+    const at = args.findIndex((word) => word === '-e' || word === '-f');
+    return at === -1 || args[at + 1] === undefined
+      ? undefined
+      : { runner: program, task: args[at + 1]! };
+  }
+  if (program === 'nox' && first === '-s')
     return second === undefined ? undefined : { runner: program, task: second };
   if (program === 'pre-commit' && first === 'run') return { runner: program, task: 'run' };
   return undefined;
@@ -685,7 +709,7 @@ export function workflowGates(
         commands.push(...read.map((command) => ({ command, notes: [] })));
       }
       for (const { command, notes } of commands) {
-        let words = unwrap([...command.argv]);
+        let words = unwrap(pastFetchers(command.argv));
         if (words.length === 0) continue;
         const task = runnerTask(words);
         if (task) {
