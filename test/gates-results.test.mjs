@@ -181,12 +181,29 @@ describe('gate results shaped for agents', function () {
       // A recipe whose program is missing: make says so and exits 2.
       make: { command: ['make', 'lint'] },
       shell: { command: ['sh', '-c', 'uv-not-here run ruff check'] },
+      // Prettier with a plugin its config names and the project did not install (exit 1).
+      plugin: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.log('Checking formatting...'); console.error(\"[error] Cannot find package 'prettier-plugin-pkg' imported from /x/noop.js\"); process.exit(1)",
+        ],
+      },
+      pnpm: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.error(' ERROR  Refusing to run pnpm@9.4.0: its npm registry signature could not be verified'); process.exit(1)",
+        ],
+      },
     };
     const expected = {
       node: /JavaScript exception/,
       python: /Python exception; stderr begins:\nTraceback[^]*\nValueError: boom$/,
       make: /program it runs was not found[^]*uv-not-here/,
       shell: /program it runs was not found[^]*uv-not-here: not found/,
+      plugin: /a package it loads was not found[^]*prettier-plugin-pkg/,
+      pnpm: /package manager could not run the script[^]*Refusing to run pnpm/,
     };
     for (const [name, gate] of Object.entries(crashing)) {
       const result = await call(root, { [name]: { parser: 'generic', ...gate } }, name);

@@ -23,6 +23,14 @@ const CRASH_SIGNS: readonly { what: string; sign: RegExp }[] = [
   { what: 'a Go panic', sign: /^panic: .*\n(?:.*\n){0,20}?goroutine \d+ \[/m },
   { what: 'a Rust panic', sign: /^thread '[^']*' panicked at / },
   { what: 'a Java exception', sign: /^Exception in thread "[^"]*" / },
+  // Node's and Prettier's words for a package its config loads (TypeScript's TS2307 is a
+  // finding, written after a file name, never at the start of a line).
+  {
+    what: 'a package it loads was not found',
+    sign: /^(?:\[error\] |Error(?: \[ERR_MODULE_NOT_FOUND\])?: )Cannot find (?:package|module) '[^']+'/m,
+  },
+  // pnpm's own failure (its script's failure is ` ELIFECYCLE  Command failed`).
+  { what: 'the package manager could not run the script', sign: /^ ERROR {2}|^ ERR_PNPM_\w+/m },
   {
     what: 'a program it runs was not found',
     sign: /^(?:\S*\/)?(?:sh|bash|dash|zsh)(?:: line \d+|: \d+)?: (?:[^\s:]+): (?:command )?not found$|^make(?:\[\d+\])?: [^\s:]+: No such file or directory$|^\S*python[\d.]*: No module named \S+$/m,
