@@ -65,6 +65,33 @@ describe('narrowable whole-project gates', function () {
     ]);
   });
 
+  it('gives a changed extensionless #! script to shellcheck in a changed scope and after an edit (rbenv/libexec)', async function () {
+    if (!hasCommand('shellcheck', ['--version'])) this.skip(); // reason: ShellCheck not installed
+    const root = gitRepo({
+      '.shellcheckrc': 'disable=SC1090\n',
+      'libexec/tool-a': '#!/usr/bin/env bash\necho "$1"\n',
+      'README.md': '# x\n',
+    });
+    fs.writeFileSync(path.join(root, 'libexec/tool-b'), '#!/usr/bin/env bash\necho $1\n');
+    fs.writeFileSync(path.join(root, 'README.md'), '# y\n');
+    const gates = detectGates(root).gates;
+    const plan = planRuns(
+      gates,
+      root,
+      { files: ['libexec/tool-b', 'README.md'], deleted: [] },
+      true,
+    );
+    expect(plan.runs.map((run) => [run.gate.name, run.args])).to.deep.equal([
+      ['shellcheck', { paths: ['libexec/tool-b'] }],
+    ]);
+    const [tool] = createGateTools(gates, { root, env: envWithTools() });
+    const changed = await tool.run({ scope: 'changed' }, toolContext());
+    expect(changed.structuredContent.status).to.equal('failed');
+    expect(
+      changed.structuredContent.findings.map((f) => `${f.file}:${f.line} ${f.rule}`),
+    ).to.deep.equal(['libexec/tool-b:2 SC2086']);
+  });
+
   it('runs shellcheck on the changed file for --changed and paths, the target whole otherwise, and writes nothing', async function () {
     if (!hasCommand('shellcheck', ['--version'])) this.skip(); // reason: ShellCheck not installed
     const root = gitRepo({

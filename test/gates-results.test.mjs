@@ -193,7 +193,7 @@ describe('gate results shaped for agents', function () {
         command: [
           process.execPath,
           '-e',
-          "console.error(' ERROR  Refusing to run pnpm@9.4.0: its npm registry signature could not be verified'); process.exit(1)",
+          "console.log(' ERROR  Refusing to run pnpm@9.4.0: its npm registry signature could not be verified'); process.exit(1)",
         ],
       },
     };
@@ -203,7 +203,7 @@ describe('gate results shaped for agents', function () {
       make: /program it runs was not found[^]*uv-not-here/,
       shell: /program it runs was not found[^]*uv-not-here: not found/,
       plugin: /a package it loads was not found[^]*prettier-plugin-pkg/,
-      pnpm: /package manager could not run the script[^]*Refusing to run pnpm/,
+      pnpm: /package manager could not run the script; stdout begins:\n ERROR {2}Refusing to run pnpm/,
     };
     for (const [name, gate] of Object.entries(crashing)) {
       const result = await call(root, { [name]: { parser: 'generic', ...gate } }, name);

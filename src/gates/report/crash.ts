@@ -13,7 +13,7 @@ const SCAN_CHARS = 64 * 1024;
  * is an `error`, never a `failed` check. Each sign is one the runtime itself prints, at the
  * start of a line, which no linter's finding line looks like.
  */
-const CRASH_SIGNS: readonly { what: string; sign: RegExp }[] = [
+const CRASH_SIGNS: readonly { what: string; sign: RegExp; stdout?: boolean }[] = [
   { what: 'a Python exception', sign: /^Traceback \(most recent call last\):$/m },
   {
     what: 'a JavaScript exception',
@@ -29,8 +29,12 @@ const CRASH_SIGNS: readonly { what: string; sign: RegExp }[] = [
     what: 'a package it loads was not found',
     sign: /^(?:\[error\] |Error(?: \[ERR_MODULE_NOT_FOUND\])?: )Cannot find (?:package|module) '[^']+'/m,
   },
-  // pnpm's own failure (its script's failure is ` ELIFECYCLE  Command failed`).
-  { what: 'the package manager could not run the script', sign: /^ ERROR {2}|^ ERR_PNPM_\w+/m },
+  // pnpm's own failure, which it prints on stdout (its script's is ` ELIFECYCLE  Command failed`).
+  {
+    what: 'the package manager could not run the script',
+    sign: /^ ERROR {2}|^ ERR_PNPM_\w+/m,
+    stdout: true,
+  },
   {
     what: 'a program it runs was not found',
     sign: /^(?:\S*\/)?(?:sh|bash|dash|zsh)(?:: line \d+|: \d+)?: (?:[^\s:]+): (?:command )?not found$|^make(?:\[\d+\])?: [^\s:]+: No such file or directory$|^\S*python[\d.]*: No module named \S+$/m,
@@ -71,14 +75,20 @@ export function firstLines(text: string, count = NOTE_LINES): string[] {
  * Why a run that exited non-zero crashed rather than checked, with the first lines of its
  * stderr; undefined when nothing says it did (a failing check prints findings, not these).
  */
-export function crashOf(exitCode: number | null, stderr: string): string | undefined {
+export function crashOf(exitCode: number | null, stderr: string, stdout = ''): string | undefined {
   if (exitCode === null || exitCode === 0) return undefined;
   // A trace is at the start or the end of what the tool printed: the middle is not read.
-  const text = stripAnsi(
-    stderr.length > 2 * SCAN_CHARS
-      ? `${stderr.slice(0, SCAN_CHARS)}\n${stderr.slice(-SCAN_CHARS)}`
-      : stderr,
+  const ends = (stream: string) =>
+    stripAnsi(
+      stream.length > 2 * SCAN_CHARS
+        ? `${stream.slice(0, SCAN_CHARS)}\n${stream.slice(-SCAN_CHARS)}`
+        : stream,
+    );
+  const text = ends(stderr);
+  const onStdout = CRASH_SIGNS.find(
+    ({ sign, stdout: printed }) => printed && !sign.test(text) && sign.test(ends(stdout)),
   );
+  if (onStdout) return stderrNote(`the tool crashed: ${onStdout.what}`, stdout, 'stdout');
   const what =
     CRASH_SIGNS.find(({ sign }) => sign.test(text))?.what ??
     (/^make(?:\[\d+\])?: \*\*\* \[.*\] Error 12[67]$/m.test(text)
@@ -89,9 +99,9 @@ export function crashOf(exitCode: number | null, stderr: string): string | undef
 }
 
 /** A note, then the first lines of stderr (or that it was empty). */
-export function stderrNote(head: string, stderr: string): string {
+export function stderrNote(head: string, stderr: string, stream = 'stderr'): string {
   const lines = firstLines(stderr);
   return lines.length === 0
-    ? `${head}; stderr was empty`
-    : `${head}; stderr begins:\n${lines.join('\n')}`;
+    ? `${head}; ${stream} was empty`
+    : `${head}; ${stream} begins:\n${lines.join('\n')}`;
 }

@@ -647,7 +647,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
   const cleanVerdict = split
     ? newErrors === 0 && !(parsed.unparsed && parsed.findings.length === 0 && !parsed.passed)
     : parsed.passed;
-  const crash = ran ? crashOf(outcome.exitCode, outcome.stderr) : undefined;
+  const crash = ran ? crashOf(outcome.exitCode, outcome.stderr, outcome.stdout) : undefined;
   let status = statusOf(outcome, parsed, ran && cleanVerdict && !checkWrote, crash);
   if (checkWrote && (status === 'error' || status === 'nothing-checked')) status = 'failed';
   const note = statusNote(status, outcome, parsed, crash);
