@@ -189,11 +189,18 @@ describe('gate results shaped for agents', function () {
           "console.log('Checking formatting...'); console.error(\"[error] Cannot find package 'prettier-plugin-pkg' imported from /x/noop.js\"); process.exit(1)",
         ],
       },
+      pnpmStdout: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.log(' ERR_PNPM_BAD_PM_VERSION x'); process.exit(1)",
+        ],
+      },
       pnpm: {
         command: [
           process.execPath,
           '-e',
-          "console.log(' ERROR  Refusing to run pnpm@9.4.0: its npm registry signature could not be verified'); process.exit(1)",
+          "console.error('\\u2009ERROR\\u2009 Refusing to run pnpm@9.4.0: its npm registry signature could not be verified'); process.exit(1)",
         ],
       },
     };
@@ -203,7 +210,9 @@ describe('gate results shaped for agents', function () {
       make: /program it runs was not found[^]*uv-not-here/,
       shell: /program it runs was not found[^]*uv-not-here: not found/,
       plugin: /a package it loads was not found[^]*prettier-plugin-pkg/,
-      pnpm: /package manager could not run the script; stdout begins:\n ERROR {2}Refusing to run pnpm/,
+      pnpmStdout:
+        /package manager could not run the script; stdout begins:\n ERR_PNPM_BAD_PM_VERSION/,
+      pnpm: /package manager could not run the script; stderr begins:\n\u2009ERROR\u2009 Refusing to run pnpm/,
     };
     for (const [name, gate] of Object.entries(crashing)) {
       const result = await call(root, { [name]: { parser: 'generic', ...gate } }, name);

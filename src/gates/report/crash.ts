@@ -29,10 +29,11 @@ const CRASH_SIGNS: readonly { what: string; sign: RegExp; stdout?: boolean }[] =
     what: 'a package it loads was not found',
     sign: /^(?:\[error\] |Error(?: \[ERR_MODULE_NOT_FOUND\])?: )Cannot find (?:package|module) '[^']+'/m,
   },
-  // pnpm's own failure, which it prints on stdout (its script's is ` ELIFECYCLE  Command failed`).
+  // pnpm's own failure, ` ERROR ` between thin spaces (its script's is ` ELIFECYCLE `),
+  // on either stream.
   {
     what: 'the package manager could not run the script',
-    sign: /^ ERROR {2}|^ ERR_PNPM_\w+/m,
+    sign: /^\sERROR\s+\S|^\s?ERR_PNPM_\w+/m,
     stdout: true,
   },
   {
