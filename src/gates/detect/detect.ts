@@ -101,9 +101,24 @@ function scriptGates(
     // One command of a tool that reads each file on its own: a check on files runs it on them.
     const narrow =
       hasHooks || (plan.steps && plan.steps.length > 1) ? undefined : narrowLine(script.body);
+    const buildMode = hasHooks ? undefined : tscBuildScript(script.body);
     const writes = build
       ? `; writes build outputs: it starts with the build step \`${build}\``
       : '';
+    if (buildMode) {
+      gates.push({
+        name: gate,
+        description: `${what}: the package.json script "${script.name}" (${script.body}), run in build mode with its outputs (declarations, .tsbuildinfo) in a private temporary directory, never the tree`,
+        command: [buildMode.program, '-b', buildMode.project, '--force', '--pretty', 'false'],
+        fix: null,
+        parser: 'tsc',
+        prepare: 'tsc-build',
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        paths: 'none',
+        source: 'package.json',
+      });
+      return;
+    }
     gates.push({
       name: gate,
       description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${cached}${writes}`,
@@ -139,6 +154,26 @@ function scriptGates(
     add(gateName(extra.name), extra, fix?.kind === 'lint-fix' ? fix : undefined, 'Lint');
   }
   return gates;
+}
+
+/** Options of `tsc --build` that change nothing it checks. */
+const BUILD_NEUTRAL = new Set(['--force', '-f', '--verbose', '-v', '--pretty', '--pretty=false']);
+
+/**
+ * A script that is only `tsc --build [project]` (or vue-tsc's): build mode writes its
+ * outputs (declarations, .tsbuildinfo) into the tree, ignored or not, so the gate runs it
+ * as the typecheck marker runs build mode, its outputs in a private directory
+ * (run/tsc-build.ts). Undefined for any other script.
+ */
+function tscBuildScript(body: string): { program: string; project: string } | undefined {
+  const words = body.trim().split(/\s+/);
+  const [program, mode, ...rest] = words;
+  if (!['tsc', 'vue-tsc'].includes(program ?? '') || !['-b', '--build'].includes(mode ?? ''))
+    return undefined;
+  const projects = rest.filter((word) => !BUILD_NEUTRAL.has(word));
+  if (projects.length > 1 || projects.some((word) => /^-|[$`'"*?;&|<>(){}\\]/.test(word)))
+    return undefined;
+  return { program: program!, project: projects[0] ?? 'tsconfig.json' };
 }
 
 function markerGate(partial: MarkerGate): GateSpec {

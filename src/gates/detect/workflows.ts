@@ -439,7 +439,10 @@ function taskGate(runner: string, task: string, gates: readonly GateSpec[]): Gat
   return gates.find((gate) => {
     const last = gate.command[gate.command.length - 1];
     if (['npm', 'pnpm', 'yarn', 'bun'].includes(runner))
-      return gate.source === 'package.json' && last === task;
+      return (
+        gate.source === 'package.json' &&
+        (last === task || gate.description.includes(`package.json script "${task}"`))
+      );
     if (runner === 'make' || runner === 'just') return gate.command[0] === runner && last === task;
     return (
       gate.source === (runner === 'tox' ? 'tox.ini' : 'noxfile.py') &&
