@@ -189,6 +189,13 @@ describe('gate results shaped for agents', function () {
           "console.log('Checking formatting...'); console.error(\"[error] Cannot find package 'prettier-plugin-pkg' imported from /x/noop.js\"); process.exit(1)",
         ],
       },
+      goroot: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.error('context.go:6:2: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)'); process.exit(1)",
+        ],
+      },
       pnpmStdout: {
         command: [
           process.execPath,
@@ -210,6 +217,7 @@ describe('gate results shaped for agents', function () {
       make: /program it runs was not found[^]*uv-not-here/,
       shell: /program it runs was not found[^]*uv-not-here: not found/,
       plugin: /a package it loads was not found[^]*prettier-plugin-pkg/,
+      goroot: /Go toolchain is older than the module needs[^]*package slices is not in GOROOT/,
       pnpmStdout:
         /package manager could not run the script; stdout begins:\n ERR_PNPM_BAD_PM_VERSION/,
       pnpm: /package manager could not run the script; stderr begins:\n\u2009ERROR\u2009 Refusing to run pnpm/,

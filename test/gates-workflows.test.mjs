@@ -436,6 +436,38 @@ jobs:
     ]);
   });
 
+  it("serves a workflow's shellcheck over every script beside a pre-commit hook given only .bash files, and lists no tool install (Bash-it/bash-it)", function () {
+    const root = makeRepo({
+      'lib/a.bash': '#!/usr/bin/env bash\necho "$1"\n',
+      'install.sh': '#!/bin/sh\necho "$1"\n',
+      '.pre-commit-config.yaml': `repos:
+  - repo: https://github.com/jumanjihouse/pre-commit-hooks
+    rev: 2.1.5
+    hooks:
+      - id: shellcheck
+        files: "\\\\.(bash)$"
+`,
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Install shfmt
+        run: go install mvdan.cc/sh/v3/cmd/shfmt@latest
+      - name: Differential ShellCheck
+        uses: redhat-plumbers-in-action/differential-shellcheck@v5
+`,
+    });
+    const detection = detectGates(root);
+    expect(
+      detection.gates.map((gate) => [gate.name, gate.source, gate.fileFilter?.what ?? null]),
+    ).to.deep.equal([
+      ['shellcheck', '.pre-commit-config.yaml', "the pre-commit hook's files: \\.(bash)$"],
+      ['ci.shellcheck', '.github/workflows/ci.yml', null],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([]);
+  });
+
   it('lists a workflow past the source limits as not served and still serves the rest', function () {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let level = 1; level < 10; level += 1)

@@ -344,7 +344,12 @@ export function detectGates(
       continue;
     }
     const named = hasName(gates, gate.name) ? { ...gate, name: `pre-commit.${gate.name}` } : gate;
-    coverage.add(named.name, [named.command]);
+    // A hook given only some files (its `files` pattern) is no check of the whole selection.
+    coverage.add(
+      named.name,
+      [named.command],
+      named.fileFilter ? { environment: named.fileFilter.what } : {},
+    );
     gates.push(markerGate(named));
   }
 

@@ -361,7 +361,10 @@ const CHECK_WORDS =
   /(^|[^a-z_])(lint|linter|linting|check|checks|format|fmt|spell|spelling|codespell|style|typecheck|type-check|typing|types|vet|eslint|prettier|mypy|pyright|ruff|black|flake8|pylint|shellcheck|shfmt|markdownlint|stylelint|golangci-lint)([^a-z_]|$)/i;
 /** Programs and package scripts a check step never is (installs, tests, builds, publishing). */
 const NEVER_CHECKS =
-  /^(pip|pip3|pipx|uv|poetry|pdm|hatch|conda|npm|pnpm|yarn|bun|npx|apt|apt-get|brew|choco|docker|twine|pytest|jest|mocha|build|curl|wget|git|cd|echo|export|mkdir|cp|mv|rm|sudo|chmod|ls|cat|tee|gh|cog)$/;
+  /^(pip|pip3|pipx|uv|poetry|pdm|hatch|conda|npm|pnpm|yarn|bun|npx|apt|apt-get|brew|choco|docker|twine|pytest|jest|mocha|build|curl|wget|git|cd|echo|export|mkdir|cp|mv|rm|sudo|chmod|ls|cat|tee|gh|cog|gem)$/;
+/** A known tool's commands that install, build or test (`go install …/shfmt@latest`): no check. */
+const NEVER_CHECK_SUBCOMMANDS =
+  /^(go (install|get|build|mod|generate|run|test)|cargo (install|build|test|run))$/;
 
 function looksLikeCheck(step: WorkflowStep, argv: readonly string[]): boolean {
   return CHECK_WORDS.test(`${step.name} ${step.jobName ?? ''} ${argv.join(' ')}`);
@@ -745,7 +748,11 @@ export function workflowGates(
           },
         );
         if (check === undefined || typeof check === 'string') {
-          if (!NEVER_CHECKS.test(words[0]!) && looksLikeCheck(step, words))
+          if (
+            !NEVER_CHECKS.test(words[0]!) &&
+            !NEVER_CHECK_SUBCOMMANDS.test(words.slice(0, 2).join(' ')) &&
+            looksLikeCheck(step, words)
+          )
             skip(
               check === undefined
                 ? `it runs \`${words.join(' ')}\`, which is not a check mcp-gates knows`

@@ -29,6 +29,11 @@ const CRASH_SIGNS: readonly { what: string; sign: RegExp; stdout?: boolean }[] =
     what: 'a package it loads was not found',
     sign: /^(?:\[error\] |Error(?: \[ERR_MODULE_NOT_FOUND\])?: )Cannot find (?:package|module) '[^']+'/m,
   },
+  // A Go toolchain older than the module's `go` line cannot load the standard library it uses.
+  {
+    what: 'the Go toolchain is older than the module needs (a standard package is missing)',
+    sign: /: package [\w/]+ is not in (?:GOROOT|std) \(/m,
+  },
   // pnpm's own failure, ` ERROR ` between thin spaces (its script's is ` ELIFECYCLE `),
   // on either stream.
   {
