@@ -196,6 +196,13 @@ describe('gate results shaped for agents', function () {
           "console.error('context.go:6:2: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)'); process.exit(1)",
         ],
       },
+      gomod: {
+        command: [
+          process.execPath,
+          '-e',
+          'console.error("go: errors parsing go.mod:\\n/x/go.mod:3: invalid go version \'1.23.0\'"); process.exit(1)',
+        ],
+      },
       pnpmStdout: {
         command: [
           process.execPath,
@@ -218,6 +225,7 @@ describe('gate results shaped for agents', function () {
       shell: /program it runs was not found[^]*uv-not-here: not found/,
       plugin: /a package it loads was not found[^]*prettier-plugin-pkg/,
       goroot: /Go toolchain is older than the module needs[^]*package slices is not in GOROOT/,
+      gomod: /Go toolchain is older than the module needs[^]*invalid go version/,
       pnpmStdout:
         /package manager could not run the script; stdout begins:\n ERR_PNPM_BAD_PM_VERSION/,
       pnpm: /package manager could not run the script; stderr begins:\n\u2009ERROR\u2009 Refusing to run pnpm/,

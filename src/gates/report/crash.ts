@@ -32,7 +32,7 @@ const CRASH_SIGNS: readonly { what: string; sign: RegExp; stdout?: boolean }[] =
   // A Go toolchain older than the module's `go` line cannot load the standard library it uses.
   {
     what: 'the Go toolchain is older than the module needs (a standard package is missing)',
-    sign: /: package [\w/]+ is not in (?:GOROOT|std) \(/m,
+    sign: /: package [\w/]+ is not in (?:GOROOT|std) \(|^go: errors parsing go\.mod:$/m,
   },
   // pnpm's own failure, ` ERROR ` between thin spaces (its script's is ` ELIFECYCLE `),
   // on either stream.
