@@ -31,7 +31,7 @@ const CRASH_SIGNS: readonly { what: string; sign: RegExp; stdout?: boolean }[] =
   },
   // A Go toolchain older than the module's `go` line cannot load the standard library it uses.
   {
-    what: 'the Go toolchain is older than the module needs (a standard package is missing)',
+    what: 'the Go toolchain is older than the module needs (its go line, the standard packages it uses)',
     sign: /: package [\w/]+ is not in (?:GOROOT|std) \(|^go: errors parsing go\.mod:$/m,
   },
   // pnpm's own failure, ` ERROR ` between thin spaces (its script's is ` ELIFECYCLE `),
