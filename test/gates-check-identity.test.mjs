@@ -126,6 +126,72 @@ describe('one gate per check (issue 29, item 4)', function () {
     expect(served, JSON.stringify(served)).to.deep.include({ isError: false, findings: [] });
   });
 
+  it("a package.json script's check run by a tox env with other options: both served, tsc's -p and a flag's value kept (real tsc)", async () => {
+    const root = makeRepo({
+      'package.json': {
+        name: 'two-checks',
+        private: true,
+        scripts: { lint: 'eslint src', typecheck: 'tsc --noEmit' },
+      },
+      'tox.ini':
+        '[testenv:lint]\ncommands = eslint --quiet src\n' +
+        '[testenv:types]\ncommands = tsc -p tsconfig.strict.json\n' +
+        '[testenv:typing]\ncommands = tsc --noEmit --allowUnreachableCode false\n' +
+        '[testenv:check]\ncommands = eslint src --format json\n',
+      'tsconfig.json': { compilerOptions: { strict: true, types: [] }, include: ['src'] },
+      'tsconfig.strict.json': {
+        extends: './tsconfig.json',
+        compilerOptions: { allowUnusedLabels: false },
+      },
+      // An unused label (TS7028) and unreachable code (TS7027): errors only where an
+      // option says so, neither under tsconfig.json alone.
+      'src/a.ts':
+        'export function f(): number {\n  outer: for (;;) {\n    return 1;\n  }\n  return 2;\n}\n',
+    });
+    const { gates, notServed } = detectGates(root);
+    // Before: the script's whole tool counted as run, and tsc's -p was left out, so the
+    // tox envs were "already run" by the scripts' gates.
+    expect(gates.map((gate) => [gate.name, gate.command.join(' ')])).to.deep.equal([
+      ['lint', 'npm run --silent lint'],
+      ['typecheck', 'npm run --silent typecheck'],
+      ['tox.lint', 'eslint --format json --quiet src'],
+      ['types', 'tsc --noEmit --pretty false -p tsconfig.strict.json'],
+      ['typing', 'tsc --noEmit --pretty false --allowUnreachableCode false'],
+    ]);
+    // The same check as the script's (an output option apart) is served once.
+    expect(notServed).to.deep.equal([
+      {
+        source: 'tox.ini',
+        name: 'tox env check',
+        why: 'it runs only checks already run by gate `lint`',
+      },
+    ]);
+    expect(gates[3].description).to.include(
+      'its tsc (-p=tsconfig.strict.json; paths .) is not the check gate `typecheck` runs (no options; paths .): both are served',
+    );
+    const rules = async (name) => (await findings(gates, root, name)).findings;
+    expect(await rules('typecheck')).to.deep.equal([]);
+    expect(await rules('types')).to.deep.equal(['src/a.ts:2 TS7028']);
+  });
+
+  it("tsgo's command from a source keeps tsc's options", () => {
+    const root = makeRepo({
+      'package.json': {
+        name: 'native',
+        private: true,
+        devDependencies: { '@typescript/native-preview': '7.0.0-dev' },
+      },
+      'tox.ini': '[testenv:types]\ncommands = tsgo -p tsconfig.strict.json --strict false\n',
+      'tsconfig.json': { include: ['src'] },
+      'tsconfig.strict.json': { extends: './tsconfig.json' },
+    });
+    const { gates } = detectGates(root);
+    expect(gates.map((gate) => [gate.name, gate.command.join(' ')])).to.deep.equal([
+      ['typecheck', 'tsgo --noEmit --pretty false'],
+      ['types', 'tsgo --noEmit --pretty false -p tsconfig.strict.json --strict false'],
+    ]);
+  });
+
   it('a target that may write never replaces the read-only marker gate', () => {
     const root = makeRepo({
       'pyproject.toml': MYPY_CONFIG,

@@ -102,6 +102,15 @@ describe('gates parsers on real tool output', () => {
       'cspell',
       'knip',
       'tsd',
+      'flake8',
+      'pylint-json',
+      'pylint',
+      'shfmt',
+      'yamllint',
+      'actionlint-json',
+      'actionlint',
+      'hadolint',
+      'editorconfig-checker',
     ]);
   });
 

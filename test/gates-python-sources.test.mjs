@@ -195,6 +195,13 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
         null,
         '.pre-commit-config.yaml',
       ],
+      // A local hook whose entry is a known tool (issue 31 item 2: pylint).
+      [
+        'pylint',
+        'pylint --recursive=y --persistent=n --output-format=json',
+        null,
+        '.pre-commit-config.yaml',
+      ],
     ]);
     const byName = Object.fromEntries(gates.map((gate) => [gate.name, gate]));
     expect(byName.ruff.description).to.include('the hook fixes; the check only reads');
@@ -237,7 +244,6 @@ describe('pre-commit hooks as gates (issue 20, item 3)', function () {
         'hook check-yaml',
         'mcp-gates knows no tool that the hook runs (from https://github.com/pre-commit/pre-commit-hooks)',
       ],
-      ['hook pylint', 'its entry `pylint` runs no tool mcp-gates knows'],
       [
         'hook no-print',
         "a `language: pygrep` hook is pre-commit's own check, with no program to run",
@@ -504,8 +510,16 @@ commands = sphinx-build -W docs docs/_build
 
   it('reads tox.ini envs: factors, substitutions, inherited commands', () => {
     const envs = Object.fromEntries(parseToxIni(TOX_INI).map((env) => [env.name, env]));
-    // Sections first, then envlist names without one (the py{310,311} factors are not read).
-    expect(Object.keys(envs)).to.deep.equal(['lint', 'type', 'format', 'check', 'docs']);
+    // Sections first, then envlist names without one (py{310,311} is py310 and py311).
+    expect(Object.keys(envs)).to.deep.equal([
+      'lint',
+      'type',
+      'format',
+      'check',
+      'docs',
+      'py310',
+      'py311',
+    ]);
     expect(envs.lint.commands).to.deep.equal([
       ['pip', 'install', '-r', 'requirements-lint.txt'],
       ['ruff', 'check', 'src', 'tests'],
@@ -565,7 +579,7 @@ commands = sphinx-build -W docs docs/_build
         parser: 'ruff-json',
       },
       { command: ['ruff', 'format', '--check'], parser: 'ruff-format' },
-      { command: ['flake8', 'src'], parser: 'generic' },
+      { command: ['flake8', '--benchmark', 'src'], parser: 'flake8' },
     ]);
     expect(lint.description).to.include('(tox is not run)');
     expect(lint.description).to.include('`pip install -r requirements-lint.txt` is not run');
@@ -667,21 +681,23 @@ def tests(session):
       ['ruff', 'check', 'src'],
     ]);
     expect(sessions['format-check']).to.deep.equal([['ruff', 'format', '--check', '.']]);
-    expect(sessions.typecheck).to.equal(
-      '`session.run("mypy", *SOURCES)` has `*SOURCES`, which is not a literal string',
-    );
+    // SOURCES is bound to literals at the top level (issue 31 item 6).
+    expect(sessions.typecheck).to.deep.equal([['mypy', 'src']]);
     expect(sessions.types).to.include('parametrized');
     const root = makeRepo({ 'noxfile.py': noxfile, 'src/a.py': '' });
     const { gates, notServed } = detectGates(root);
     expect(gates.map(summary)).to.deep.equal([
       ['lint', 'ruff check --no-fix --output-format json src', null, 'noxfile.py'],
       ['format-check', 'ruff format --check', null, 'noxfile.py'],
+      [
+        'typecheck',
+        'mypy --show-column-numbers --no-error-summary --no-pretty --no-color-output src',
+        null,
+        'noxfile.py',
+      ],
     ]);
     expect(gates[0].description).to.include('nox session "lint"');
-    expect(notServed.map((item) => item.name)).to.deep.equal([
-      'nox session typecheck',
-      'nox session types',
-    ]);
+    expect(notServed.map((item) => item.name)).to.deep.equal(['nox session types']);
   });
 
   it('init writes what it found: hook gates as they are, a several-command env as one gate per step', () => {
@@ -704,8 +720,8 @@ def tests(session):
       '--check',
       '--force-exclude',
     ]);
-    expect(config.gates['type.2']).to.include({ parser: 'generic', paths: 'none' });
-    expect(config.gates['type.2'].command).to.deep.equal(['flake8', 'src']);
+    expect(config.gates['type.2']).to.include({ parser: 'flake8', paths: 'none' });
+    expect(config.gates['type.2'].command).to.deep.equal(['flake8', '--benchmark', 'src']);
   });
 
   it("list shows each gate's source and the steps it runs, and what is not served", () => {
@@ -716,7 +732,9 @@ def tests(session):
     const result = runCli(['list', '--root', root]);
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.include('source: tox.ini');
-    expect(result.stdout).to.include('runs:    ruff check --no-fix --output-format json; flake8 .');
+    expect(result.stdout).to.include(
+      'runs:    ruff check --no-fix --output-format json; flake8 --benchmark (each step',
+    );
     expect(result.stdout).to.include(
       'tox.ini: tox env mypy — it runs `python -m build`, which is not a known read-only check',
     );

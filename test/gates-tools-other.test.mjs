@@ -12,6 +12,7 @@ import { resolveCommand } from '../dist/gates/run/resolve-command.js';
 import { TOOLS } from '../dist/gates/tools/index.js';
 import {
   cleanupTemporary,
+  committedCopy,
   copyRepo,
   envWithTools,
   git,
@@ -22,6 +23,7 @@ import {
   recordedCaseNames,
   recordedVersions,
   runCli,
+  runJson,
   treeSnapshot,
 } from './fixtures/gates-support.mjs';
 
@@ -507,25 +509,6 @@ describe('black, isort, codespell, shellcheck, golangci-lint: detection', () => 
     expect(writes.lint.description).to.include('may write');
   });
 });
-
-/** The CLI's JSON result of one gate run in root. */
-function runJson(root, gate, extra = [], env = envWithTools()) {
-  const run = runCli(['run', gate, '--json', '--root', root, ...extra], { cwd: root, env });
-  try {
-    return JSON.parse(run.stdout);
-  } catch {
-    throw new Error(`run ${gate}: no JSON (exit ${run.code}): ${run.stdout}${run.stderr}`);
-  }
-}
-
-/** A copy of a fixture repository committed to git (the shellcheck gate lists files with git). */
-function committedCopy(name) {
-  const root = copyRepo(name);
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-  return root;
-}
 
 describe('real runs through the CLI', function () {
   this.timeout(120000);

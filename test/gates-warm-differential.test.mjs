@@ -7,11 +7,17 @@
 // a recursive listing with a nested file added or deleted; an optional require appearing
 // and disappearing; for per-file lint, a source file another file's lint reads and a file
 // a rule read once and kept for every file; plugin caches of another file's exports, kept
-// forever or validated by mtime, with a same-size rewrite whose mtime is set back; source
+// forever or validated by mtime, with a same-size rewrite whose mtime is set back; two tsc
+// gates of one project whose options differ in what the binder reads (unreachable code,
+// unused labels, moduleDetection) and a tsconfig extended from node_modules flipping them;
+// a tracked hard link edited through its other name outside the root and a tracked
+// symlink whose target outside the root changes; the same tool run by a package.json
+// script and a tox env with other options (both served, each its cold command); source
 // edits; branch switches between clean commits. Paging through
-// `serve` after calls with other paths/scope, and committed mcp-gates.json edits, are the
-// second part. Quick by default; WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n>
-// replays one seed. WARM_ESLINT=<version> / WARM_PRETTIER=<version> run it on that released
+// `serve` after calls with other paths/scope, committed mcp-gates.json edits and the two
+// links, are the second part. Quick by default; WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n>
+// replays one seed; every sequence draws issue 29's kinds once at least (as many as its
+// steps hold). WARM_ESLINT=<version> / WARM_PRETTIER=<version> run it on that released
 // version or newest release of a major (`9`; installed once into the temp directory) and on
 // that tool alone; WARM_SEEDS, WARM_STEPS and WARM_SERVE_STEPS size a run (CI runs one per
 // version).
@@ -23,12 +29,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { fileMatcher } from '../dist/gates/report/file-filter.js';
+import { detectGates } from '../dist/gates/index.js';
 import { WarmPool } from '../dist/gates/warm/index.js';
+import { warmPlanOf } from '../dist/gates/warm/warm-plan.js';
 import {
   CLI,
   cleanupTemporary,
   envWithTools,
   makeRepo,
+  makeTempDir,
   runCli,
 } from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo, runColdAsync } from './fixtures/warm/warm-fixture.mjs';
@@ -37,20 +46,44 @@ import { installTools, linkTool, versionsFromEnv } from './fixtures/warm/tool-ve
 
 const LONG = process.env.WARM_LONG === '1';
 const FIRST_SEED = Number(process.env.WARM_SEED ?? 18061);
-// npm test runs the first seed; .ci/run's warm-long stage six of 30 steps.
+// npm test runs the first seed, of 8 steps: the 7 kinds marked `forced` once each, one
+// drawn; .ci/run's warm-long stage six of 30 steps.
 const SEEDS = process.env.WARM_SEED ? 1 : Number(process.env.WARM_SEEDS ?? (LONG ? 6 : 1));
-const STEPS = Number(process.env.WARM_STEPS ?? (LONG ? 30 : 6));
+const STEPS = Number(process.env.WARM_STEPS ?? (LONG ? 30 : 8));
 
+/**
+ * The compared commands, each what one detected gate runs warm: the package.json scripts'
+ * (lint, format:check, typecheck) and two tox envs running ESLint and tsc with other
+ * options (`eslint --quiet`; `tsc -p tsconfig.strict.json`, whose binder options and
+ * moduleDetection differ), served beside the scripts as checks of their own.
+ */
 const COMMANDS = {
   eslint: ['eslint', 'src', '--format', 'json'],
   prettier: ['prettier', '--check', 'src'],
   tsc: ['tsc', '--noEmit', '--pretty', 'false'],
+  'eslint --quiet': ['eslint', '--format', 'json', '--quiet', 'src'],
+  'tsc strict': ['tsc', '--noEmit', '--pretty', 'false', '-p', 'tsconfig.strict.json'],
+};
+/** The tool behind each compared command. */
+const toolOf = (name) => name.split(' ')[0];
+/** The gates detection serves for them, by name: a script's, or a tox env's command itself. */
+const DETECTED = {
+  lint: { command: 'eslint', via: ['npm', 'run', '--silent', 'lint'] },
+  format: { command: 'prettier', via: ['npm', 'run', '--silent', 'format:check'] },
+  typecheck: { command: 'tsc', via: ['npm', 'run', '--silent', 'typecheck'] },
+  'tox.lint': { command: 'eslint --quiet' },
+  types: { command: 'tsc strict' },
 };
 
 /** [name, version] from WARM_ESLINT / WARM_PRETTIER: the released versions this run is on. */
 const VERSIONS = versionsFromEnv();
-/** The tools compared: all, or only those a version was named for (the others are the main run's). */
-const TOOLS = VERSIONS.length > 0 ? VERSIONS.map(([name]) => name) : Object.keys(COMMANDS);
+/**
+ * The commands compared: all, or those of the tools a version was named for (the others
+ * are the main run's).
+ */
+const TOOLS = Object.keys(COMMANDS).filter(
+  (name) => VERSIONS.length === 0 || VERSIONS.some(([tool]) => tool === toolOf(name)),
+);
 /** name -> installed package directory, filled by installVersions(). */
 const installed = new Map();
 
@@ -256,12 +289,136 @@ function differentialRepo() {
   write(root, path.join(modules, 'eslint-plugin-attack', 'index.js'), PLUGIN_INDEX);
   write(root, path.join(modules, 'eslint-plugin-attack', 'rules', 'word.js'), pluginRule('zebra'));
   for (const [name, directory] of installed) linkTool(root, name, directory);
+  twoChecksOfEachTool(root);
+  const outside = linkOutside(root);
   git(root, 'init', '-q');
   fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'node_modules\n');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'fixture');
-  return root;
+  return { root, outside };
 }
+
+const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** What the binder reads: the strict gate's, and what the extended config flips between. */
+const STRICT_OPTIONS = {
+  allowUnreachableCode: false,
+  allowUnusedLabels: false,
+  moduleDetection: 'legacy',
+};
+/**
+ * The states of node_modules/@acme/tsconfig/flags.json, which tsconfig.base.json extends:
+ * none (the fixture is an ES module package, so `auto` makes every file a module), the
+ * strict gate's options (then both gates have one option set), and the other way.
+ */
+const EXTENDED_FLAGS = [
+  {},
+  STRICT_OPTIONS,
+  { allowUnreachableCode: true, allowUnusedLabels: true, moduleDetection: 'force' },
+];
+
+/**
+ * src/flow.ts: unreachable code and an unused label (TS7027, TS7028 where the options
+ * forbid them), both, or neither.
+ */
+const FLOW = [
+  'export function f(): number {\n  return 1;\n}\n',
+  "export function f(): number {\n  return 1;\n  console.log('never');\n}\n",
+  'export function f(): void {\n  outer: for (let i = 0; i < 2; i++) {\n    console.log(i);\n  }\n}\n',
+  "export function f(): number {\n  outer: for (let i = 0; i < 2; i++) {\n    console.log(i);\n  }\n  return 1;\n  console.log('never');\n}\n",
+];
+/** src/script-two.ts: a script declaring the name script-one.ts declares (TS2451 unless each is a module), or a module. */
+const SCRIPT_TWO = ['const shared = 2;\n', 'export const shared = 2;\n'];
+
+/**
+ * Two gates of each checking tool, from two sources: package.json's scripts and a tox
+ * env running the tool with other options (ESLint --quiet; tsc on tsconfig.strict.json,
+ * whose binder options and moduleDetection differ from tsconfig.json's). tsconfig.json
+ * extends tsconfig.base.json, which extends a package in node_modules (flipped by a step,
+ * with no install record change); sources the binder judges under those options.
+ */
+function twoChecksOfEachTool(root) {
+  edit(root, 'package.json', (text) =>
+    json({
+      ...JSON.parse(text),
+      scripts: {
+        lint: COMMANDS.eslint.join(' '),
+        'format:check': COMMANDS.prettier.join(' '),
+        typecheck: COMMANDS.tsc.join(' '),
+      },
+    }),
+  );
+  write(
+    root,
+    'tox.ini',
+    '[testenv:lint]\ncommands = eslint --quiet src\n\n[testenv:types]\ncommands = tsc -p tsconfig.strict.json\n',
+  );
+  write(
+    root,
+    'tsconfig.strict.json',
+    json({ extends: './tsconfig.json', compilerOptions: STRICT_OPTIONS }),
+  );
+  edit(root, 'tsconfig.base.json', (text) =>
+    json({ extends: '@acme/tsconfig/flags.json', ...JSON.parse(text) }),
+  );
+  write(
+    root,
+    'node_modules/@acme/tsconfig/package.json',
+    json({ name: '@acme/tsconfig', version: '1.0.0' }),
+  );
+  write(
+    root,
+    'node_modules/@acme/tsconfig/flags.json',
+    json({ compilerOptions: EXTENDED_FLAGS[0] }),
+  );
+  write(root, 'src/flow.ts', FLOW[3]);
+  write(root, 'src/script-one.ts', 'const shared = 1;\n');
+  write(root, 'src/script-two.ts', SCRIPT_TWO[0]);
+}
+
+/**
+ * What the linked files hold: clean, an import of a name src/d.js never exports (the
+ * plugin rules report it), unformatted. Each step writes another than the one there.
+ */
+const LINKED = [
+  'export const linked = 1;\n',
+  "import { nope } from './d.js';\nexport const linked = nope;\n",
+  'export const   linked=1\n',
+];
+/** The outside target of src/outside-types.ts: typed right, or not (TS2322). */
+const OUTSIDE_TYPES = ['export const t: number = 1;\n', "export const t: number = 'one';\n"];
+
+/**
+ * Files outside the root the tree depends on: src/linked.js, tracked, has a second name
+ * outside (a hard link); src/outside.js and src/outside-types.ts are tracked symlinks to
+ * files outside. No event under the root tells their edits. Returns the outside directory.
+ */
+function linkOutside(root) {
+  const outside = makeTempDir('mcp-gates-outside-');
+  write(root, 'src/linked.js', LINKED[0]);
+  fs.linkSync(path.join(root, 'src/linked.js'), path.join(outside, 'linked-other-name.js'));
+  fs.writeFileSync(path.join(outside, 'target.js'), LINKED[1]);
+  fs.symlinkSync(path.join(outside, 'target.js'), path.join(root, 'src/outside.js'));
+  fs.writeFileSync(path.join(outside, 'target.ts'), OUTSIDE_TYPES[0]);
+  fs.symlinkSync(path.join(outside, 'target.ts'), path.join(root, 'src/outside-types.ts'));
+  return outside;
+}
+
+/** Another entry of `list` than the file's text (the step changes the file). */
+const another = (random, list, file) => {
+  const now = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  return pick(
+    random,
+    list.filter((text) => JSON.stringify(text) !== JSON.stringify(now)),
+  );
+};
+
+/** src/warned.js: clean, a warning (--quiet drops it), an error. */
+const WARNED = [
+  'export const warned = 1;\n',
+  '// LIST-FIXTURES\nexport const warned = 1;\n',
+  "import { nope } from './d.js';\nexport const warned = nope;\n",
+];
 
 /** What src/d.js exports (src/c.js imports `d`): the same size, so a rewrite can keep its mtime. */
 const EXPORTS_D = ['export const d = 1;\n', 'export const e = 1;\n'];
@@ -359,17 +516,74 @@ const EDITS = {
   },
   "plugin caches (forever, by mtime): the imported file's exports change (src/d.js)": {
     tools: ['eslint'],
-    run: ({ root, random }) => write(root, 'src/d.js', pick(random, EXPORTS_D)),
+    forced: true,
+    run: ({ root, random }) =>
+      write(root, 'src/d.js', another(random, EXPORTS_D, path.join(root, 'src/d.js'))),
   },
   'plugin caches: src/d.js rewritten at the same size with its mtime set back (cp -p)': {
     tools: ['eslint'],
+    forced: true,
     run: ({ root, random }) => {
       const file = path.join(root, 'src/d.js');
       const before = fs.statSync(file);
-      fs.writeFileSync(file, pick(random, EXPORTS_D));
+      fs.writeFileSync(file, another(random, EXPORTS_D, file));
       fs.utimesSync(file, before.atime, before.mtime);
     },
   },
+  'two tsc gates: unreachable code, an unused label or a redeclared name appear or vanish': {
+    tools: ['tsc', 'tsc strict'],
+    forced: true,
+    run: ({ root, random }) => {
+      const [file, texts] =
+        random() < 0.6 ? ['src/flow.ts', FLOW] : ['src/script-two.ts', SCRIPT_TWO];
+      write(root, file, another(random, texts, path.join(root, file)));
+    },
+  },
+  'extends from node_modules: binder options and moduleDetection flip (no lockfile change)': {
+    tools: ['tsc', 'tsc strict'],
+    forced: true,
+    run: ({ root, random }) => {
+      const file = 'node_modules/@acme/tsconfig/flags.json';
+      const states = EXTENDED_FLAGS.map((flags) => json({ compilerOptions: flags }));
+      write(root, file, another(random, states, path.join(root, file)));
+    },
+  },
+  'hard link: src/linked.js edited through its other name outside the root': {
+    tools: ['eslint', 'prettier'],
+    forced: true,
+    run: async ({ root, random, outside, warm }) => {
+      const tracked = path.join(root, 'src/linked.js');
+      const other = path.join(outside, 'linked-other-name.js');
+      // A checkout writes the file anew: its other name is linked again, and the tools
+      // see that tree before the edit through it.
+      if (fs.statSync(tracked).ino !== fs.statSync(other).ino) {
+        fs.rmSync(other);
+        fs.linkSync(tracked, other);
+        for (const name of ['eslint', 'prettier']) if (TOOLS.includes(name)) await warm(name);
+      }
+      fs.writeFileSync(other, another(random, LINKED, other));
+    },
+  },
+  'symlink: the target outside the root of src/outside.js or src/outside-types.ts changes': {
+    tools: ['eslint', 'tsc', 'tsc strict'],
+    forced: true,
+    run: ({ random, outside }) => {
+      // The tools that read the target changed: ESLint's, or tsc's (prettier skips links).
+      const typed = TOOLS.includes('tsc') && random() < 0.5;
+      const target = path.join(outside, typed ? 'target.ts' : 'target.js');
+      fs.writeFileSync(target, another(random, typed ? OUTSIDE_TYPES : LINKED, target));
+      return typed ? ['tsc', 'tsc strict'] : ['eslint'];
+    },
+  },
+  "cross-source duplicates: a warning or an error appears or goes (the script's ESLint and the tox env's --quiet)":
+    {
+      tools: ['eslint', 'eslint --quiet'],
+      forced: true,
+      run: ({ root, random }) => {
+        const file = path.join(root, 'src/warned.js');
+        fs.writeFileSync(file, another(random, WARNED, file));
+      },
+    },
   'optional require: the file appears or disappears': {
     tools: ['eslint'],
     run: ({ root, random }) => {
@@ -412,29 +626,77 @@ const EDITS = {
   },
 };
 
+/**
+ * The edit kind of each step: `forcedKinds` (issue 29's shapes) once each at seeded
+ * steps, so a short run draws every one (as many as fit); `kinds` drawn for the others.
+ */
+function planSteps(random, kinds, forcedKinds, steps) {
+  const shuffled = (list) => {
+    const copy = [...list];
+    for (let index = copy.length - 1; index > 0; index--) {
+      const other = Math.floor(random() * (index + 1));
+      [copy[index], copy[other]] = [copy[other], copy[index]];
+    }
+    return copy;
+  };
+  const forced = shuffled(forcedKinds).slice(0, steps);
+  const at = shuffled([...Array(steps).keys()]).slice(0, forced.length);
+  return [...Array(steps).keys()].map((step) =>
+    at.includes(step) ? forced[at.indexOf(step)] : pick(random, kinds),
+  );
+}
+
+/**
+ * Detection serves the compared commands as gates of their own: each package.json script
+ * runs its command warm, and each tox env, whose options differ from the script's, is
+ * served beside it (not folded into it as "already run") and is that command.
+ */
+function expectServedApart(root, env) {
+  const { gates, notServed } = detectGates(root);
+  const served = gates.map((gate) => `${gate.name} (${gate.source}): ${gate.command.join(' ')}`);
+  for (const [name, { command, via }] of Object.entries(DETECTED)) {
+    if (!TOOLS.includes(command)) continue;
+    const gate = gates.find((candidate) => candidate.name === name);
+    expect(
+      gate,
+      `gate ${name} among ${served.join('; ')}; not served: ${JSON.stringify(notServed)}`,
+    ).to.not.equal(undefined);
+    expect(gate.command, name).to.deep.equal(via ?? COMMANDS[command]);
+    const plan = warmPlanOf(gate, gate.command, root, env);
+    expect(plan, name).to.deep.include({ warm: true, argv: COMMANDS[command] });
+  }
+}
+
 /** Runs one seeded sequence; returns its mismatches (empty when warm always equalled cold). */
 async function runSequence(seed, steps, log) {
   const random = seededRandom(seed);
-  const root = differentialRepo();
+  const { root, outside } = differentialRepo();
   const env = gateEnv();
   const pool = new WarmPool();
   const commits = [git(root, 'rev-parse', 'HEAD').trim()];
   const mismatches = [];
   const warm = (tool) => pool.run({ root, argv: COMMANDS[tool], timeoutMs: 90000, env });
   try {
+    expectServedApart(root, env);
     // Every tool warm once, so the first edit meets workers that have served.
     for (const tool of TOOLS) await warm(tool);
     // The edit kinds that can move a compared tool (all of them unless a version is named).
     const kinds = Object.keys(EDITS).filter((name) =>
       EDITS[name].tools.some((tool) => TOOLS.includes(tool)),
     );
+    const planned = planSteps(
+      random,
+      kinds,
+      kinds.filter((name) => EDITS[name].forced),
+      steps,
+    );
     for (let step = 0; step < steps; step++) {
-      const name = pick(random, kinds);
+      const name = planned[step];
       const kind = EDITS[name];
-      await kind.run({ root, random, warm, commits });
+      const moved = await kind.run({ root, outside, random, warm, commits });
       // The tools the edit can move, and one other: a stale answer may show anywhere.
       const tools = new Set(
-        [...kind.tools, pick(random, TOOLS)].filter((tool) => TOOLS.includes(tool)),
+        [...(moved ?? kind.tools), pick(random, TOOLS)].filter((tool) => TOOLS.includes(tool)),
       );
       for (const tool of tools) {
         const hot = await warm(tool);
@@ -498,32 +760,43 @@ const SOURCES = {
   warning: 'console.log("a warning");\nexport const warned = 1;\n',
   error: 'const unused = 1;\nexport const dirty = 2;\n',
 };
-const FILES = ['src/one.js', 'src/two.js', 'src/three.js'];
+const FILES = ['src/one.js', 'src/two.js', 'src/three.js', 'src/four.js', 'src/five.js'];
+/** The files a call may name as paths: not the symlink out of the root, which run and serve refuse. */
+const PATHS = FILES.filter((file) => file !== 'src/five.js');
 
-/** A committed repository for the served lint gate: three sources, a flat config, mcp-gates.json. */
+/**
+ * A committed repository for the served lint gate: five sources, a flat config,
+ * mcp-gates.json. src/four.js has a second name outside the root (a hard link) and
+ * src/five.js is a symlink to a file outside: the tree watch gets no event for their edits.
+ */
 function servedRepo() {
   const root = makeRepo({
     'eslint.config.mjs': `export default [{ files: ['**/*.js'], rules: { 'no-unused-vars': 'error', 'no-console': 'warn' } }];\n`,
     'src/one.js': SOURCES.clean,
     'src/two.js': SOURCES.warning,
     'src/three.js': SOURCES.error,
+    'src/four.js': SOURCES.clean,
     'mcp-gates.json': { gates: { lint: LINT_GATE } },
   });
+  const outside = makeTempDir('mcp-gates-outside-');
+  fs.linkSync(path.join(root, 'src/four.js'), path.join(outside, 'four-other-name.js'));
+  fs.writeFileSync(path.join(outside, 'five-target.js'), SOURCES.clean);
+  fs.symlinkSync(path.join(outside, 'five-target.js'), path.join(root, 'src/five.js'));
   git(root, 'init', '-q');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'base');
-  return root;
+  return { root, outside };
 }
 
 /** The calls of the sequence: runs with other paths or scope, and pages (file, offset) after them. */
 const CALLS = [
   () => ({}),
-  (random) => ({ paths: [pick(random, FILES)] }),
+  (random) => ({ paths: [pick(random, PATHS)] }),
   () => ({ scope: 'changed' }),
   () => ({ offset: 0 }),
   (random) => ({ offset: Math.floor(random() * 3) }),
   (random) => ({ file: pick(random, [...FILES, 'src/*.js', 'src']) }),
-  (random) => ({ paths: [pick(random, FILES)], offset: 0 }),
+  (random) => ({ paths: [pick(random, PATHS)], offset: 0 }),
   () => ({ scope: 'changed', offset: 0 }),
 ];
 
@@ -549,6 +822,10 @@ function coldAnswer(root, args) {
     ],
     { cwd: root, env: servedEnv() },
   );
+  if (!run.stdout)
+    throw new Error(
+      `mcp-gates run ${JSON.stringify(args)} printed nothing (exit ${run.code}, signal ${run.signal}): ${run.stderr}`,
+    );
   const data = JSON.parse(run.stdout);
   const matches = args.file === undefined ? () => true : fileMatcher(args.file);
   const findings = data.findings.filter((finding) => matches(finding.file));
@@ -573,7 +850,7 @@ describe('warm gates through serve: seeded sequences of pages, branch switches a
   const seed = FIRST_SEED;
   it(`seed ${seed}: ${SERVE_STEPS} steps, every page equals the cold run's findings`, async () => {
     const random = seededRandom(seed);
-    const root = servedRepo();
+    const { root, outside } = servedRepo();
     const client = new Client({ name: 'warm-differential', version: '0.0.1' });
     let listChanged = () => {};
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => listChanged());
@@ -622,13 +899,30 @@ describe('warm gates through serve: seeded sequences of pages, branch switches a
         commitAll();
         await Promise.race([reloaded, sleep(10000)]);
       },
+      'hard link: src/four.js edited through its other name outside the root': () => {
+        const tracked = path.join(root, 'src/four.js');
+        const other = path.join(outside, 'four-other-name.js');
+        // A checkout writes the file anew: its other name is linked to it again.
+        if (fs.statSync(tracked).ino !== fs.statSync(other).ino) {
+          fs.rmSync(other);
+          fs.linkSync(tracked, other);
+        }
+        fs.writeFileSync(other, another(random, Object.values(SOURCES), other));
+      },
+      'symlink: the target outside the root of src/five.js changes': () => {
+        const target = path.join(outside, 'five-target.js');
+        fs.writeFileSync(target, another(random, Object.values(SOURCES), target));
+      },
       none: () => {},
     };
+    // The links (issue 29) once each at least.
+    const forced = Object.keys(edits).filter((name) => /^(hard link|symlink):/.test(name));
     const log = [];
     const mismatches = [];
     try {
+      const planned = planSteps(random, Object.keys(edits), forced, SERVE_STEPS);
       for (let step = 0; step < SERVE_STEPS; step++) {
-        const name = pick(random, Object.keys(edits));
+        const name = planned[step];
         await edits[name]();
         for (let call = 0; call < 2; call++) {
           const args = pick(random, CALLS)(random);

@@ -4,8 +4,9 @@ import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { narrowLine, recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, inDirectory, type NotServed } from './tool-command.js';
+import { ownScriptGates } from './own-scripts.js';
 import { environmentGates } from './tox-nox.js';
-import { workflowGates } from './workflows.js';
+import { taskServedBy, workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
@@ -15,6 +16,7 @@ import {
   namesResultCache,
   planScript,
   silenceHidesOutput,
+  splitChain,
   toolsInBody,
 } from './scripts.js';
 import type { ScriptKind } from '../script-kind.js';
@@ -249,8 +251,15 @@ function coverScript(
     return;
   }
   const body = ((packageJson?.scripts ?? {}) as Record<string, unknown>)[gate.command.at(-1)!];
-  if (typeof body === 'string')
-    for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
+  if (typeof body !== 'string') return;
+  // A plain chain of known checks (`eslint src`) runs those checks and no others of their
+  // tools: a tox env running `eslint --quiet src` is another check, served beside it.
+  const commands = splitChain(body);
+  if (commands && commands.every((command) => checkKey(command) !== undefined)) {
+    coverage.add(gate.name, commands);
+    return;
+  }
+  for (const tool of toolsInBody(body)) coverage.addTool(gate.name, tool);
 }
 
 /**
@@ -352,6 +361,11 @@ export function detectGates(
     );
     gates.push(markerGate(named));
   }
+  // Local hooks that run a script of the repository.
+  for (const gate of hooks.scripts)
+    gates.push(
+      markerGate(hasName(gates, gate.name) ? { ...gate, name: `pre-commit.${gate.name}` } : gate),
+    );
 
   // Config-file markers, in registry order, for checks no script or hook runs. A
   // JavaScript tool yields to a script that already runs it (or a script gate of its name).
@@ -393,6 +407,17 @@ export function detectGates(
   );
   gates.push(...environments.gates);
   notServed.push(...environments.notServed);
+  // The repository's own lint scripts that no source above runs.
+  const own = ownScriptGates(project, new Set(gates.map((gate) => gate.name)));
+  gates.push(...own.gates);
+  notServed.push(...own.notServed);
+  // A hook that runs a Make target, a script or a tox env is that source's gate, if served.
+  for (const hook of hooks.tasks)
+    notServed.push({
+      source: '.pre-commit-config.yaml',
+      name: hook.name,
+      why: taskServedBy(hook.words, hook.task, gates),
+    });
   // The CI workflows' check steps, last: a check they run that a source above serves is one gate.
   const workflows = workflowGates(project, ruffFixes, gates, coverage);
   gates.push(...workflows.gates);

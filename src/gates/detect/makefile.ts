@@ -96,7 +96,7 @@ export function parseMakefile(text: string): Map<string, RecipeTarget> {
       current = [];
       continue;
     }
-    const [prerequisitePart, inline] = splitOnce(rule[2]!, ';');
+    const [prerequisitePart, inline] = splitOnce(withoutComment(rule[2]!), ';');
     if (/^\s*=/.test(prerequisitePart)) {
       current = [];
       continue;
@@ -112,6 +112,21 @@ export function parseMakefile(text: string): Map<string, RecipeTarget> {
     }
   }
   return targets;
+}
+
+/**
+ * A rule line after its colon, its comment left out: `#` starts one (`lint: ## Lint the
+ * code`, as `make help` targets are documented), unless escaped (`\#`) or in the recipe
+ * written after `;`, which the shell reads.
+ */
+function withoutComment(text: string): string {
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '\\') index += 1;
+    else if (char === ';') return text;
+    else if (char === '#') return text.slice(0, index);
+  }
+  return text;
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {

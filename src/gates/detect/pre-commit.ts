@@ -3,7 +3,9 @@ import type { FileFilter } from '../gate-spec.js';
 import type { MarkerGate, ProjectFacts, ToolDescriptor } from '../tools/tool.js';
 import { splitChain } from './scripts.js';
 import { checkIdentity, toolCheck, withArguments, type NotServed } from './tool-command.js';
+import { unwrap } from './read-only-program.js';
 import { parseSource } from './source-document.js';
+import { runnerTask } from './workflows.js';
 
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
 
@@ -209,6 +211,72 @@ function hookGateName(check: string, hook: PreCommitHook, taken: readonly string
   return name;
 }
 
+/** Programs that run a script named as their first argument. */
+const INTERPRETERS = new Set(['sh', 'bash', 'python', 'python3', 'node', 'perl', 'ruby']);
+
+/**
+ * A local hook whose entry runs a script of the repository (`./scripts/check.sh`, `python
+ * tools/lint.py`): a gate read by the generic parser, given what pre-commit would give it
+ * (no files with `pass_filenames: false`, else the files its `files`/`exclude` select,
+ * listed with git). Undefined when the entry names no file of the repository; why not,
+ * when its file selection cannot be followed.
+ */
+function ownScriptHook(
+  hook: PreCommitHook,
+  argv: readonly string[],
+  project: ProjectFacts,
+): MarkerGate | string | undefined {
+  const [first, second] = argv;
+  const file = first !== undefined && INTERPRETERS.has(first) ? second : first;
+  if (file === undefined || file.startsWith('-')) return undefined;
+  const relative = file.replace(/^\.\//, '');
+  if (relative.startsWith('/') || relative.split('/').includes('..') || !project.exists(relative))
+    return undefined;
+  const base = {
+    name: hook.id.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[^A-Za-z]+/, '') || 'hook',
+    command: [...argv],
+    fix: null,
+    parser: 'generic',
+    source: PRE_COMMIT_CONFIG,
+  };
+  const what = `the repository's own script ${relative}, run by the local pre-commit hook "${hook.id}"; its output read as file:line findings; it is no known read-only check: a run that changes the tree fails`;
+  if (!hook.passFilenames) return { ...base, description: what, paths: 'none' };
+  if (hook.types.length > 0)
+    return `it is given the files of its ${hook.types.join(', ')}, which a gate cannot select for a program it does not know (set pass_filenames: false, or name the files in mcp-gates.json)`;
+  const include = hook.files === undefined ? undefined : pythonPattern(hook.files);
+  const exclude =
+    hook.exclude === undefined || hook.exclude === '^$' ? undefined : pythonPattern(hook.exclude);
+  if (
+    (hook.files !== undefined && !include) ||
+    (hook.exclude !== undefined && hook.exclude !== '^$' && !exclude)
+  )
+    return 'its files or exclude pattern is one JavaScript reads otherwise: the files it is given cannot be selected';
+  const selects = [
+    ...(hook.files !== undefined ? [`files: ${oneLine(hook.files)}`] : []),
+    ...(exclude ? [`exclude: ${oneLine(hook.exclude!)}`] : []),
+  ];
+  return {
+    ...base,
+    description: `${what}; given the files ${selects.length > 0 ? `the hook's ${selects.join(', ')} selects` : 'git lists'}, as pre-commit gives them`,
+    paths: 'append',
+    fileFilter: {
+      ...(include ? { include } : {}),
+      ...(exclude ? { exclude } : {}),
+      what:
+        selects.length > 0
+          ? `the pre-commit hook's ${selects.join(', ')}`
+          : 'the local pre-commit hook (every file)',
+    },
+  };
+}
+
+/** A local hook whose entry runs one of the project's tasks (`make lint`, `npm run lint`). */
+export interface TaskHook {
+  name: string;
+  words: string[];
+  task: { runner: string; task: string };
+}
+
 /** The tool whose pre-commit hook this is: by hook id for a hook repository, by entry for a local hook. */
 function toolOfHook(hook: PreCommitHook): ToolDescriptor | undefined {
   return TOOLS.find((tool) => tool.recognise.preCommitHooks?.includes(hook.id));
@@ -225,18 +293,26 @@ function toolOfHook(hook: PreCommitHook): ToolDescriptor | undefined {
 export function preCommitGates(
   project: ProjectFacts,
   ruffFixes: boolean,
-): { gates: HookGate[]; notServed: NotServed[]; unappliedChecks: string[][] } {
+): {
+  gates: HookGate[];
+  notServed: NotServed[];
+  unappliedChecks: string[][];
+  tasks: TaskHook[];
+  scripts: MarkerGate[];
+} {
   const gates: HookGate[] = [];
   const notServed: NotServed[] = [];
   const unappliedChecks: string[][] = [];
+  const tasks: TaskHook[] = [];
+  const scripts: MarkerGate[] = [];
   const configText = project.readText(PRE_COMMIT_CONFIG);
-  if (configText === undefined) return { gates, notServed, unappliedChecks };
+  if (configText === undefined) return { gates, notServed, unappliedChecks, tasks, scripts };
   const hooks = parsePreCommitConfig(configText);
   const skip = (name: string, why: string) =>
     notServed.push({ source: PRE_COMMIT_CONFIG, name, why });
   if (typeof hooks === 'string') {
     skip('(all hooks)', `${PRE_COMMIT_CONFIG} is not read: ${hooks}`);
-    return { gates, notServed, unappliedChecks };
+    return { gates, notServed, unappliedChecks, tasks, scripts };
   }
   for (const hook of hooks) {
     const name = `hook ${hook.id}`;
@@ -269,13 +345,22 @@ export function preCommitGates(
       continue;
     }
     const argv = [...entry[0]!, ...(hook.args ?? knowledge?.args ?? [])];
+    // `entry: make lint`: the project's task, whose gate (if any) detection finds later.
+    const words = unwrap([...argv]);
+    const task = local ? runnerTask(words) : undefined;
+    if (task && task.runner !== 'pre-commit') {
+      tasks.push({ name, words, task });
+      continue;
+    }
     const check = toolCheck(argv, project, {
       source: PRE_COMMIT_CONFIG,
       ruffFixes,
       positionals: hook.passFilenames ? 'drop' : 'targets',
     });
     if (check === undefined) {
-      skip(name, `its entry \`${argv.join(' ')}\` runs no tool mcp-gates knows`);
+      const script = local ? ownScriptHook(hook, argv, project) : undefined;
+      if (typeof script === 'object') scripts.push(script);
+      else skip(name, script ?? `its entry \`${argv.join(' ')}\` runs no tool mcp-gates knows`);
       continue;
     }
     if (typeof check === 'string') {
@@ -387,5 +472,5 @@ export function preCommitGates(
       },
     });
   }
-  return { gates, notServed, unappliedChecks };
+  return { gates, notServed, unappliedChecks, tasks, scripts };
 }

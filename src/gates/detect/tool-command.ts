@@ -163,7 +163,8 @@ export function checkIdentity(argv: readonly string[]): CheckIdentity | undefine
       const value =
         equals !== -1
           ? arg.slice(equals + 1)
-          : takesValue && next !== undefined && !next.startsWith('-')
+          : (takesValue && next !== undefined && !next.startsWith('-')) ||
+              (kept.has(name) && booleanValue(next))
             ? args[(index += 1)]!
             : undefined;
       if (neutral(name)) continue;
@@ -367,6 +368,15 @@ const WHOLE_TREE = /^(?:\.|\.\/\.\.\.)$/;
 const GO_PATTERN = /^(?:\.\/)?(.*?)\/?\.\.\.$/;
 
 /**
+ * Whether `word`, after a flag, is that flag's value (`--allowUnreachableCode false`, as
+ * tsc takes one) rather than a path: read as a path, `false` would be dropped and the
+ * flag kept turned on.
+ */
+function booleanValue(word: string | undefined, project?: ProjectFacts): boolean {
+  return (word === 'true' || word === 'false') && !project?.exists(word);
+}
+
+/**
  * Splits a command's arguments: options the tool's knowledge keeps (with their values),
  * the paths it names, and what is left out. A word after a left-out option is taken as
  * its value, never as a path: `--cache-dir .cache` does not make `.cache` a target.
@@ -397,8 +407,10 @@ function sortArguments(
           kept.push(arg, value);
           index += 1;
         } else dropped.push(`\`${arg}\` (no value)`);
-      } else if (equals === -1 && keepOptions.includes(name)) kept.push(arg);
-      else {
+      } else if (equals === -1 && keepOptions.includes(name)) {
+        kept.push(arg);
+        if (booleanValue(args[index + 1], project)) kept.push(args[(index += 1)]!);
+      } else {
         dropped.push(`\`${arg}\``);
         afterDropped = equals === -1 && !FLAGS.has(name);
       }

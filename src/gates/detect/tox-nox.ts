@@ -193,20 +193,54 @@ function iniCommands(value: string, env: string, notes: string[]): string[][] | 
   return commands;
 }
 
+/**
+ * tox's generative names: `py3{11,12}-{lint,test}` is py311-lint, py311-test, py312-lint
+ * and py312-test (braces do not nest).
+ */
+export function expandFactors(name: string): string[] {
+  const group = /\{([^{}]*)\}/.exec(name);
+  if (!group) return [name];
+  const before = name.slice(0, group.index);
+  const after = name.slice(group.index + group[0].length);
+  return group[1]!
+    .split(',')
+    .flatMap((factor) => expandFactors(`${before}${factor.trim()}${after}`));
+}
+
+/** An envlist's entries: split at commas and line breaks outside braces, then expanded. */
+function envlistNames(value: string): string[] {
+  const entries: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of value) {
+    if (char === '{') depth += 1;
+    if (char === '}') depth -= 1;
+    if (depth === 0 && (char === ',' || char === '\n')) {
+      entries.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  entries.push(current.trim());
+  return entries.flatMap((entry) => (entry === '' ? [] : expandFactors(entry)));
+}
+
 /** The environments of a tox.ini (or pyproject.toml's `legacy_tox_ini`). */
 export function parseToxIni(text: string): EnvironmentCommands[] {
   const sections = parseIni(text);
   const base = sections.get('testenv');
-  const names = new Set<string>();
-  for (const name of sections.keys()) if (name.startsWith('testenv:')) names.add(name.slice(8));
+  // Each environment's own section: `[testenv:{lint,typing}]` is lint's and typing's.
+  const ownSections = new Map<string, Map<string, string>>();
+  for (const [section, values] of sections)
+    if (section.startsWith('testenv:'))
+      for (const name of expandFactors(section.slice(8))) ownSections.set(name, values);
+  const names = new Set(ownSections.keys());
   const envlist = sections.get('tox')?.get('envlist') ?? sections.get('tox')?.get('env_list');
-  for (const name of (envlist ?? '').split(/[\s,]+/)) if (/^[\w.-]+$/.test(name)) names.add(name);
+  for (const name of envlistNames(envlist ?? '')) if (/^[\w.-]+$/.test(name)) names.add(name);
   return [...names].map((name) => {
     const notes: string[] = [];
-    const own = sections.get(`testenv:${name}`)?.get('commands');
+    const own = ownSections.get(name)?.get('commands');
     const value = own ?? base?.get('commands');
-    const setting = (key: string) =>
-      sections.get(`testenv:${name}`)?.get(key) ?? base?.get(key) ?? undefined;
+    const setting = (key: string) => ownSections.get(name)?.get(key) ?? base?.get(key) ?? undefined;
     // `py310-typing`'s factor names its Python as basepython would.
     const python =
       setting('basepython') ?? /(?:^|-)py(\d)(\d+)(?:-|$)/.exec(name)?.slice(1).join('.');
@@ -376,9 +410,56 @@ function statements(lines: readonly string[]): string[] {
   return joined;
 }
 
+/** A noxfile value a gate can read: a string, or a list or tuple of strings. */
+interface NoxValue {
+  words: string[];
+  list: boolean;
+}
+
+/**
+ * The value of a Python expression made only of string literals (`"src"`, `["a", "b"]`,
+ * `("a",)`, `"a", "b"`), names bound in `scope`, or `session.posargs or X` (a gate gives no
+ * posargs: X); undefined for anything else.
+ */
+function noxValue(expression: string, scope: ReadonlyMap<string, NoxValue>): NoxValue | undefined {
+  const text = expression.trim();
+  const fallback = /^session\.posargs\s+or\s+(.+)$/s.exec(text);
+  if (fallback) return noxValue(fallback[1]!, scope);
+  if (/^[A-Za-z_]\w*$/.test(text)) return scope.get(text);
+  const single = stringLiteral(text);
+  if (single !== undefined) return { words: [single], list: false };
+  const bracketed = /^[[(](.*)[\])]$/s.exec(text);
+  const parts = splitArguments(bracketed ? bracketed[1]! : text);
+  if (!bracketed && parts.length < 2) return undefined;
+  const words: string[] = [];
+  for (const part of parts) {
+    const value = stringLiteral(part);
+    if (value === undefined) return undefined;
+    words.push(value);
+  }
+  return { words, list: true };
+}
+
+/** The names a noxfile binds at the top level to values a gate can read (`LOCATIONS = "src", "tests"`). */
+function noxConstants(lines: readonly string[]): Map<string, NoxValue> {
+  const constants = new Map<string, NoxValue>();
+  const topLevel = lines.filter((line) => !/^\s/.test(line) || line.trim() === '');
+  for (const statement of statements(topLevel)) {
+    const assignment = /^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)\s*(.+)$/s.exec(statement);
+    const value = assignment && noxValue(assignment[2]!, constants);
+    if (assignment && value) constants.set(assignment[1]!, value);
+  }
+  return constants;
+}
+
 /** What a nox session's body runs, read only where it is literal, or why it cannot be read. */
-function sessionCommands(body: readonly string[], notes: string[]): string[][] | string {
+function sessionCommands(
+  body: readonly string[],
+  notes: string[],
+  constants: ReadonlyMap<string, NoxValue>,
+): string[][] | string {
   const commands: string[][] = [];
+  const scope = new Map(constants);
   let docstring = false;
   for (const statement of statements(body)) {
     const triple = statement.match(/"""|'''/g)?.length ?? 0;
@@ -391,17 +472,25 @@ function sessionCommands(body: readonly string[], notes: string[]): string[][] |
         notes.push(`\`${statement}\` is not run: the gate uses the project's environment`);
       continue;
     }
+    // `args = session.posargs or LOCATIONS`: a local name for a value a gate can read.
+    const assignment = /^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$/s.exec(statement);
+    const assigned = assignment && noxValue(assignment[2]!, scope);
+    if (assignment && assigned) {
+      scope.set(assignment[1]!, assigned);
+      continue;
+    }
     const run = /^session\.run\((.*)\)$/.exec(statement);
     if (!run)
-      return `its body has \`${statement}\`, which a gate cannot follow: only session.run() with literal arguments is read`;
+      return `its body has \`${statement}\`, which a gate cannot follow: only session.run() with literal arguments or names bound to literals is read`;
     const words: string[] = [];
     for (const argument of splitArguments(run[1]!)) {
       if (argument === '*session.posargs') continue;
       if (/^(external|silent)\s*=/.test(argument)) continue;
-      const value = stringLiteral(argument);
-      if (value === undefined)
-        return `\`session.run(${run[1]})\` has \`${argument}\`, which is not a literal string`;
-      words.push(value);
+      const starred = argument.startsWith('*') && !argument.startsWith('**');
+      const value = noxValue(starred ? argument.slice(1) : argument, scope);
+      if (value === undefined || value.list !== starred)
+        return `\`session.run(${run[1]})\` has \`${argument}\`, which is neither a literal string nor a name bound to literals`;
+      words.push(...value.words);
     }
     if (words.length > 0) commands.push(words);
   }
@@ -410,12 +499,15 @@ function sessionCommands(body: readonly string[], notes: string[]): string[][] |
 
 /**
  * The sessions of a noxfile.py: functions decorated `@nox.session` (or `@session`), named
- * by `name=` or the function. Only literal `session.run("ruff", "check", ".")` calls are
- * read (`*session.posargs` left out, `session.install` not run); a session with anything
- * else (variables, conditions, loops, parametrize) is not served, and says why.
+ * by `name=` or the function. Only `session.run("ruff", "check", ".")` calls of literals
+ * are read, or of names bound to literals at the top level or in the session
+ * (`*LOCATIONS`, `args = session.posargs or LOCATIONS`); `*session.posargs` is left out,
+ * `session.install` not run; a session with anything else (other expressions,
+ * conditions, loops, parametrize) is not served, and says why.
  */
 export function parseNoxfile(text: string): EnvironmentCommands[] {
   const lines = text.split(/\r?\n/);
+  const constants = noxConstants(lines);
   const sessions: EnvironmentCommands[] = [];
   for (let index = 0; index < lines.length; index += 1) {
     if (!/^@(nox\.)?session\b/.test(lines[index]!)) continue;
@@ -439,7 +531,7 @@ export function parseNoxfile(text: string): EnvironmentCommands[] {
       name: named ?? definition[1]!,
       commands: /@nox\.parametrize|@parametrize/.test(decorators)
         ? 'it is parametrized: one session per parameter, which a gate does not expand'
-        : sessionCommands(body, notes),
+        : sessionCommands(body, notes, constants),
       notes,
     });
     index = end - 1;

@@ -384,7 +384,7 @@ function pastFetchers(words: readonly string[]): string[] {
 }
 
 /** Runners of a project's own named tasks: their checks are served from those sources. */
-function runnerTask(argv: readonly string[]): { runner: string; task: string } | undefined {
+export function runnerTask(argv: readonly string[]): { runner: string; task: string } | undefined {
   const [program, first, second] = argv;
   if (program === undefined) return undefined;
   if (['npm', 'pnpm', 'yarn', 'bun'].includes(program)) {
@@ -452,6 +452,25 @@ function taskGate(runner: string, task: string, gates: readonly GateSpec[]): Gat
       gate.description.includes(`"${task}"`)
     );
   });
+}
+
+/**
+ * Why a command that runs a project's task (`make lint`, `npm run lint`, `tox -e lint`) is
+ * no gate of its own: the gate that serves the task, or that none does.
+ */
+export function taskServedBy(
+  words: readonly string[],
+  task: { runner: string; task: string },
+  gates: readonly GateSpec[],
+): string {
+  const gate = taskGate(task.runner, task.task, gates);
+  if (gate)
+    return `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`;
+  const where =
+    task.runner === 'make' || task.runner === 'just'
+      ? `the ${task.runner} target`
+      : `the ${task.runner} task`;
+  return `it runs \`${words.join(' ')}\`, which no gate serves (see what list says of ${where} "${task.task}")`;
 }
 
 /** Tools that find their config beside the files they check, so a step's working directory can be given as a path. */

@@ -1,3 +1,4 @@
+import { actionlintJsonParser, actionlintParser } from './actionlint.js';
 import { biomeJsonParser } from './biome-json.js';
 import { blackParser } from './black.js';
 import { biomeTextParser } from './biome-text.js';
@@ -5,11 +6,14 @@ import { cargoJsonParser } from './cargo-json.js';
 import { codespellParser } from './codespell.js';
 import { cspellParser } from './cspell.js';
 import { combineParsers } from './combined.js';
+import { editorconfigCheckerParser } from './editorconfig-checker.js';
 import { eslintJsonParser } from './eslint-json.js';
+import { flake8Parser } from './flake8.js';
 import { genericParser } from './generic.js';
 import { goVetParser } from './go-vet.js';
 import { gofmtParser } from './gofmt.js';
 import { golangciLintJsonParser } from './golangci-json.js';
+import { hadolintParser } from './hadolint.js';
 import { isortParser } from './isort.js';
 import { knipParser } from './knip.js';
 import { markdownlintJsonParser, markdownlintTextParser } from './markdownlint.js';
@@ -19,16 +23,19 @@ import { oxlintJsonParser } from './oxlint-json.js';
 import { oxlintTextParser } from './oxlint-text.js';
 import type { Parser } from './parser.js';
 import { prettierParser } from './prettier.js';
+import { pylintJsonParser, pylintTextParser } from './pylint.js';
 import { pyrightJsonParser } from './pyright-json.js';
 import { ruffFormatParser } from './ruff-format.js';
 import { ruffJsonParser } from './ruff-json.js';
 import { rustfmtParser } from './rustfmt.js';
 import { sarifParser } from './sarif.js';
 import { shellcheckJsonParser } from './shellcheck-json.js';
+import { shfmtParser } from './shfmt.js';
 import { eslintStylishParser, stylelintParser, tsdParser, xoParser } from './stylish.js';
 import { stylelintJsonParser } from './stylelint-json.js';
 import { tscParser } from './tsc.js';
 import { vitestTypecheckParser } from './vitest-typecheck.js';
+import { yamllintParser } from './yamllint.js';
 
 export type { GateOutput, ParseResult, Parser } from './parser.js';
 
@@ -66,6 +73,15 @@ const PARSERS: readonly Parser[] = [
   cspellParser,
   knipParser,
   tsdParser,
+  flake8Parser,
+  pylintJsonParser,
+  pylintTextParser,
+  shfmtParser,
+  yamllintParser,
+  actionlintJsonParser,
+  actionlintParser,
+  hadolintParser,
+  editorconfigCheckerParser,
 ];
 
 const BY_NAME = new Map(PARSERS.map((parser) => [parser.name, parser]));

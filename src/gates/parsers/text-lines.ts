@@ -226,3 +226,29 @@ export function textFallback(output: GateOutput, note: string): ParseResult {
   result.unparsed = true;
   return result;
 }
+
+/**
+ * A finding for each line of `text` that `pattern` matches, pushed to `findings`: named
+ * groups `file`, `line`, `msg`, optionally `col` and `rule` (else `rule` as given).
+ */
+export function matchedLines(
+  text: string,
+  pattern: RegExp,
+  rule: string,
+  root: string,
+  findings: Finding[],
+): void {
+  for (const raw of lines(text, findings)) {
+    const groups = pattern.exec(raw.trimEnd())?.groups;
+    if (!groups) continue;
+    findings.push(
+      finding({
+        file: relativeToRoot(groups.file!, root),
+        line: Math.max(1, Number(groups.line)),
+        column: groups.col === undefined ? null : Number(groups.col),
+        rule: groups.rule ?? rule,
+        message: groups.msg!.trimEnd(),
+      }),
+    );
+  }
+}

@@ -1,13 +1,17 @@
 import path from 'node:path';
 import { commandWithPaths } from '../gate-spec.js';
+import { actionlint } from './actionlint.js';
 import { biome } from './biome.js';
 import { black } from './black.js';
 import { clippy, rustfmt } from './cargo.js';
 import { codespell } from './codespell.js';
+import { editorconfigChecker } from './editorconfig-checker.js';
 import { cspell } from './cspell.js';
 import { eslint, eslintDaemon } from './eslint.js';
+import { flake8 } from './flake8.js';
 import { gofmt, goVet } from './go.js';
 import { golangciLint } from './golangci-lint.js';
+import { hadolint } from './hadolint.js';
 import { isort } from './isort.js';
 import { knip } from './knip.js';
 import { markdownlintCli2 } from './markdownlint-cli2.js';
@@ -16,10 +20,12 @@ import { mypy } from './mypy.js';
 import { oxfmt } from './oxfmt.js';
 import { oxlint } from './oxlint.js';
 import { prettier } from './prettier.js';
+import { pylint } from './pylint.js';
 import { pyright } from './pyright.js';
 import { ruff } from './ruff.js';
 import { nextLint, standard } from './script-linters.js';
 import { shellcheck } from './shellcheck.js';
+import { shfmt } from './shfmt.js';
 import { stylelint } from './stylelint.js';
 import { tsc, vueTsc } from './tsc.js';
 import type { CacheWrite, ToolDescriptor } from './tool.js';
@@ -27,6 +33,7 @@ import { tsd } from './tsd.js';
 import { tsgo } from './tsgo.js';
 import { vitest } from './vitest.js';
 import { xo } from './xo.js';
+import { yamllint } from './yamllint.js';
 
 export type { ToolDescriptor } from './tool.js';
 
@@ -66,8 +73,15 @@ export const TOOLS: readonly ToolDescriptor[] = [
   eslintDaemon,
   black,
   isort,
+  flake8,
+  pylint,
   codespell,
   shellcheck,
+  shfmt,
+  yamllint,
+  actionlint,
+  hadolint,
+  editorconfigChecker,
   golangciLint,
 ];
 

@@ -110,11 +110,13 @@ export function installedMajor(root: string, name: string): number | undefined {
 /**
  * A pyproject.toml that declares `name` as a dependency: a quoted requirement opening a
  * line or following `[` or `,` in a PEP 621 or PEP 735 list (`"black>=23"`,
- * `'black[jupyter]'`; not `profile = "black"`), or a Poetry table key (`black = "^23"`).
+ * `'black[jupyter]'`; not `profile = "black"`), or a key of a Poetry dependency table
+ * (`black = "^23"` under `[tool.poetry.group.dev.dependencies]`; not the console script
+ * `yamllint = "yamllint.cli:run"` of `[project.scripts]`).
  */
 export function pythonDependency(name: string): RegExp {
   return new RegExp(
-    `(?:^|[[,])[ \\t]*["']${name}(?:\\[[^\\]"'\\n]*\\])?[ \\t]*(?:[<>=!~;@][^"'\\n]*)?["']|^[ \\t]*${name}[ \\t]*=`,
+    `(?:^|[[,])[ \\t]*["']${name}(?:\\[[^\\]"'\\n]*\\])?[ \\t]*(?:[<>=!~;@][^"'\\n]*)?["']|^\\[tool\\.poetry\\.(?:group\\.[^\\].\\n]+\\.)?(?:dev-)?dependencies\\][^\\n]*\\n(?:(?![ \\t]*\\[)[^\\n]*\\n)*?[ \\t]*${name}[ \\t]*=`,
     'm',
   );
 }

@@ -24,10 +24,18 @@ const VALUE_OPTIONS = new Set([
   '--extended-analysis',
 ]);
 
-const EXTENSIONS = ['sh', 'bash', 'ksh', 'dash'];
+export const SHELL_EXTENSIONS = ['sh', 'bash', 'ksh', 'dash'];
 // `#!/bin/sh`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`: the dialects it reads.
 const SHEBANG =
   /^#![ \t]*(?:\S*\/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:sh|bash|dash|ksh|ash)(?:[ \t\r\n]|$)/;
+
+/** A shell script by its extension, or, without one, by its `#!` line (shfmt finds the same). */
+export function isShellScript(file: string, head: () => string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot > 0) return SHELL_EXTENSIONS.includes(base.slice(dot + 1).toLowerCase());
+  return SHEBANG.test(head());
+}
 
 export const shellcheck: ToolDescriptor = {
   name: 'shellcheck',
@@ -50,7 +58,7 @@ export const shellcheck: ToolDescriptor = {
       source,
     },
   ],
-  extensions: EXTENSIONS,
+  extensions: SHELL_EXTENSIONS,
   onFiles: {
     valueOptions: [...VALUE_OPTIONS],
     flags: ['-a', '--check-sourced', '-x', '--external-sources', '--norc'],
@@ -62,12 +70,7 @@ export const shellcheck: ToolDescriptor = {
   },
   runTimeFiles: {
     namesFiles: namesOperands('shellcheck', VALUE_OPTIONS),
-    checks(file, head) {
-      const base = file.slice(file.lastIndexOf('/') + 1);
-      const dot = base.lastIndexOf('.');
-      if (dot > 0) return EXTENSIONS.includes(base.slice(dot + 1).toLowerCase());
-      return SHEBANG.test(head());
-    },
+    checks: isShellScript,
     what: 'shell scripts',
   },
   // It keeps no cache and writes nothing: its only fix is a patch (-f diff) to apply by hand.

@@ -2,7 +2,13 @@ import path from 'node:path';
 import { tscParser } from '../parsers/tsc.js';
 import { usesProjectReferences } from '../tsconfig.js';
 import { optionValue, SCRIPT_EXTENSIONS, setsOption } from './shared.js';
-import type { MarkerGate, ProjectFacts, ScriptKnowledge, ToolDescriptor } from './tool.js';
+import type {
+  CommandKnowledge,
+  MarkerGate,
+  ProjectFacts,
+  ScriptKnowledge,
+  ToolDescriptor,
+} from './tool.js';
 
 /** The compiler a marker typecheck runs, and how its description names it. */
 export interface TypecheckCompiler {
@@ -64,6 +70,52 @@ export const TSC_SCRIPT: ScriptKnowledge = {
   kind: (body) => (/--noEmit/.test(body) ? 'typecheck' : undefined),
 };
 
+/** What a tsc command written in a source keeps as its check (tsgo takes the same options). */
+export const TSC_COMMANDS: CommandKnowledge = {
+  // The project and the options that change what is found (a boolean one may be given
+  // its value: `--allowUnreachableCode false`); never emit or output options.
+  keepOptions: [
+    '-p=',
+    '--project=',
+    '--target=',
+    '-t=',
+    '--module=',
+    '-m=',
+    '--moduleResolution=',
+    '--moduleDetection=',
+    '--lib=',
+    '--jsx=',
+    '--types=',
+    '--strict',
+    '--noImplicitAny',
+    '--strictNullChecks',
+    '--strictFunctionTypes',
+    '--strictBindCallApply',
+    '--strictPropertyInitialization',
+    '--noImplicitThis',
+    '--useUnknownInCatchVariables',
+    '--alwaysStrict',
+    '--exactOptionalPropertyTypes',
+    '--noUncheckedIndexedAccess',
+    '--noImplicitOverride',
+    '--noImplicitReturns',
+    '--noFallthroughCasesInSwitch',
+    '--noPropertyAccessFromIndexSignature',
+    '--noUnusedLocals',
+    '--noUnusedParameters',
+    '--allowUnreachableCode',
+    '--allowUnusedLabels',
+    '--allowJs',
+    '--checkJs',
+    '--skipLibCheck',
+    '--isolatedModules',
+    '--verbatimModuleSyntax',
+    '--esModuleInterop',
+    '--allowSyntheticDefaultImports',
+    '--resolveJsonModule',
+  ],
+};
+
 /** tsconfig.json, tsconfig.build.json, jsconfig.json...: any of them may be a project or extended. */
 export const TSCONFIG_NAME = /^[jt]sconfig(\..+)?\.json$/;
 
@@ -92,6 +144,7 @@ export const tsc: ToolDescriptor = {
   ],
   // A script that turns it on runs as its own step, so the redirect reaches it.
   script: { ...TSC_SCRIPT, runsDirectly: (args) => setsOption(args, '--incremental', '-i') },
+  commands: TSC_COMMANDS,
   warm: { worker: 'tsc' },
   install: { npmPackage: 'typescript' },
 };

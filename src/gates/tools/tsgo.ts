@@ -1,6 +1,6 @@
 import { tscParser } from '../parsers/tsc.js';
 import { SCRIPT_EXTENSIONS } from './shared.js';
-import { TSC_SCRIPT, TSCONFIG_NAME, typecheckGate } from './tsc.js';
+import { TSC_COMMANDS, TSC_SCRIPT, TSCONFIG_NAME, typecheckGate } from './tsc.js';
 import type { ToolDescriptor } from './tool.js';
 
 /**
@@ -32,6 +32,7 @@ export const tsgo: ToolDescriptor = {
   reads: [...SCRIPT_EXTENSIONS, 'json'],
   configNames: [TSCONFIG_NAME],
   script: TSC_SCRIPT,
+  commands: TSC_COMMANDS,
   warm: {
     cold: 'native compiler, starts fast; serve runs it --incremental with its build info kept outside the tree',
   },
