@@ -468,6 +468,34 @@ jobs:
     expect(notServedOf(detection)).to.deep.equal([]);
   });
 
+  it('a step running `tox run -f typing` is served by the tox envs of that factor (hynek/structlog)', function () {
+    const root = makeRepo({
+      'src/app.py': 'x = 1\n',
+      'tox.ini': `[tox]
+env_list = typing-{mypy,pyright}
+
+[testenv:typing-{mypy,pyright}]
+commands =
+    mypy: mypy src
+    pyright: pyright src
+`,
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  typing:
+    name: Check types using supported type checkers
+    runs-on: ubuntu-latest
+    steps:
+      - run: uvx --with tox-uv tox run -f typing
+`,
+    });
+    const detection = detectGates(root);
+    const typing = detection.gates.filter((gate) => gate.name.startsWith('typing-'));
+    expect(typing.map((gate) => gate.name).sort()).to.deep.equal(['typing-mypy', 'typing-pyright']);
+    expect(notServedOf(detection).filter((entry) => entry.includes('workflows'))).to.deep.equal([
+      `.github/workflows/ci.yml: job typing, step "uvx --with tox-uv tox run -f typing": it runs \`tox run -f typing\`, the tox envs with factor "typing": ${typing.map((gate) => `\`${gate.name}\``).join(', ')} (tox.ini) serve those whose commands mcp-gates reads (list names the others)`,
+    ]);
+  });
+
   it('lists a workflow past the source limits as not served and still serves the rest', function () {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let level = 1; level < 10; level += 1)

@@ -384,7 +384,9 @@ function pastFetchers(words: readonly string[]): string[] {
 }
 
 /** Runners of a project's own named tasks: their checks are served from those sources. */
-export function runnerTask(argv: readonly string[]): { runner: string; task: string } | undefined {
+export function runnerTask(
+  argv: readonly string[],
+): { runner: string; task: string; factor?: boolean } | undefined {
   const [program, first, second] = argv;
   if (program === undefined) return undefined;
   if (['npm', 'pnpm', 'yarn', 'bun'].includes(program)) {
@@ -401,8 +403,9 @@ export function runnerTask(argv: readonly string[]): { runner: string; task: str
     // `tox -e env`, `tox run -e env`, `tox run -f factor`.
     const args = first === 'run' || first === 'r' ? argv.slice(2) : argv.slice(1);
     const at = args.findIndex((word) => word === '-e' || word === '-f');
-    return at === -1 || args[at + 1] === undefined
-      ? undefined
+    if (at === -1 || args[at + 1] === undefined) return undefined;
+    return args[at] === '-f'
+      ? { runner: program, task: args[at + 1]!, factor: true }
       : { runner: program, task: args[at + 1]! };
   }
   if (program === 'nox' && first === '-s')
@@ -438,7 +441,19 @@ function packageCommand(
 }
 
 /** Where a runner's tasks are written, and the gate that serves a task, if any. */
-function taskGate(runner: string, task: string, gates: readonly GateSpec[]): GateSpec | undefined {
+function taskGate(
+  runner: string,
+  task: string,
+  gates: readonly GateSpec[],
+  factor = false,
+): GateSpec | undefined {
+  // `tox -f typing` runs every env with that factor (`typing-mypy`, `typing-pyright`).
+  if (factor)
+    return gates.find(
+      (gate) =>
+        gate.source === 'tox.ini' &&
+        (/tox env "([^"]+)"/.exec(gate.description)?.[1]?.split('-').includes(task) ?? false),
+    );
   return gates.find((gate) => {
     const last = gate.command[gate.command.length - 1];
     if (['npm', 'pnpm', 'yarn', 'bun'].includes(runner))
@@ -460,10 +475,19 @@ function taskGate(runner: string, task: string, gates: readonly GateSpec[]): Gat
  */
 export function taskServedBy(
   words: readonly string[],
-  task: { runner: string; task: string },
+  task: { runner: string; task: string; factor?: boolean },
   gates: readonly GateSpec[],
 ): string {
-  const gate = taskGate(task.runner, task.task, gates);
+  const gate = taskGate(task.runner, task.task, gates, task.factor);
+  if (gate && task.factor) {
+    const all = gates.filter(
+      (candidate) =>
+        candidate.source === 'tox.ini' &&
+        (/tox env "([^"]+)"/.exec(candidate.description)?.[1]?.split('-').includes(task.task) ??
+          false),
+    );
+    return `it runs \`${words.join(' ')}\`, the tox envs with factor "${task.task}": ${all.map((one) => `\`${one.name}\``).join(', ')} (tox.ini) serve those whose commands mcp-gates reads (list names the others)`;
+  }
   if (gate)
     return `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`;
   const where =
@@ -742,18 +766,13 @@ export function workflowGates(
             skip('it runs pre-commit: the hooks of .pre-commit-config.yaml are served from there');
             continue;
           }
-          const gate = taskGate(task.runner, task.task, [...earlierGates, ...gates]);
+          const served = [...earlierGates, ...gates];
+          const gate = taskGate(task.runner, task.task, served, task.factor);
           // A script no gate serves that is one known command (`"test:eslint": "eslint ."`),
           // or a package's program run by name (`yarn prettier --check .`), is that command.
           const inner = gate ? undefined : packageCommand(project, task, words);
-          if (gate)
-            skip(
-              `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`,
-            );
-          else if (inner === undefined && CHECK_WORDS.test(task.task))
-            skip(
-              `it runs \`${words.join(' ')}\`, which no gate serves (see what list says of ${task.runner === 'make' || task.runner === 'just' ? `the ${task.runner} target` : `the ${task.runner} task`} "${task.task}")`,
-            );
+          if (gate || (inner === undefined && CHECK_WORDS.test(task.task)))
+            skip(taskServedBy(words, task, served));
           if (inner === undefined) continue;
           words = inner;
         }
