@@ -14,4 +14,11 @@ export const cases = [
     args: ['--changed'],
   }),
   appended('ci.shellcheck', root, 'accept-install.sh', ['#!/bin/sh', 'echo $1'], { offset: 1 }),
+  appended(
+    'shfmt',
+    root,
+    'lib/accept.bash',
+    ['#!/usr/bin/env bash', 'if true;   then echo "$1"; fi'],
+    { offset: 1 },
+  ),
 ];

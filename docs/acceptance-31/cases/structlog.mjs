@@ -9,5 +9,5 @@ export const cases = [
   appended('ruff', root, 'src/structlog/_accept.py', ['import os']),
   appended('ruff_format', root, 'src/structlog/_accept.py', ['x = [1,2 ,3]']),
   appended('codespell', root, 'src/structlog/_accept.py', ['# teh accept comment']),
-  appended('mypy', root, 'src/structlog/_accept.py', ["x: int = 'accept'"]),
+  appended('typing-mypy', root, 'src/structlog/_accept.py', ["x: int = 'accept'"]),
 ];

@@ -25,4 +25,5 @@ export const cases = [
   }),
   appended('golangci-lint', root, 'accept.go', ['package viper']),
   appended('lint', root, 'accept.go', ['package viper']),
+  appended('yamllint', root, 'accept.yaml', ['key: value', 'key: again'], { offset: 1 }),
 ];
