@@ -362,6 +362,14 @@ describe('gates detection (no config)', () => {
     expect(classifyScript('build', 'tsc')).to.equal(undefined);
     expect(classifyScript('test', 'mocha')).to.equal(undefined);
     expect(classifyScript('types', 'tsc')).to.equal('typecheck');
+    // A second typecheck under a name of the family (a stricter config) is read by its body.
+    expect(classifyScript('typecheck:strict', 'tsc -p tsconfig.strict.json --noEmit')).to.equal(
+      'typecheck',
+    );
+    expect(classifyScript('type-check:node', 'tsc --noEmit -p tsconfig.node.json')).to.equal(
+      'typecheck',
+    );
+    expect(classifyScript('typecheck:watch', 'tsc --watch')).to.equal(undefined);
   });
 
   it('serves package.json scripts with fix pairs through the lockfile package manager', () => {
@@ -404,6 +412,24 @@ describe('gates detection (no config)', () => {
       ],
       ['typecheck', 'pnpm run --silent typecheck', null, 'tsc', 'package.json'],
       ['lint_css', 'pnpm run --silent lint:css', null, 'stylelint', 'package.json'],
+    ]);
+  });
+
+  it('serves a second typecheck script (another config) beside the first, not one that only runs it', () => {
+    const root = makeRepo({
+      'package.json': {
+        scripts: {
+          typecheck: 'tsc --noEmit',
+          'typecheck:strict': 'tsc --noEmit -p tsconfig.strict.json',
+          types: 'npm run typecheck',
+        },
+      },
+      'tsconfig.json': '{}\n',
+    });
+    const { gates } = detectGates(root);
+    expect(gates.map((g) => [g.name, g.command.join(' ')])).to.deep.equal([
+      ['typecheck', 'npm run --silent typecheck'],
+      ['typecheck_strict', 'npm run --silent typecheck:strict'],
     ]);
   });
 

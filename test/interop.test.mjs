@@ -8,6 +8,7 @@ import {
   clientCombinations,
   connect,
   expectValidFrames,
+  progressReadWithResponse,
   textOf,
 } from './helpers/official-clients.mjs';
 import {
@@ -112,6 +113,17 @@ describe('interop with the official clients (example server over stdio)', functi
         expect(updates.length).to.be.greaterThan(0);
         const progress = updates.map((update) => update.progress);
         expect(progress).to.deep.equal([...progress].sort((a, b) => a - b));
+        const response = session.received.findLast((frame) => 'result' in frame);
+        const sent = session.received.filter(
+          (frame) =>
+            frame.method === 'notifications/progress' &&
+            session.received.indexOf(frame) < session.received.indexOf(response),
+        );
+        // Every progress on the wire before the result, handed over unless read with it.
+        expect(updates.map((update) => update.progress)).to.deep.equal(
+          sent.slice(0, updates.length).map((frame) => frame.params.progress),
+        );
+        progressReadWithResponse(session, sent, updates, response, 'slow');
         expectValidFrames(session, revision);
       });
 

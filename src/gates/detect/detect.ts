@@ -155,6 +155,12 @@ function scriptGates(
     const fix = named(`${extra.name}:fix`);
     add(gateName(extra.name), extra, fix?.kind === 'lint-fix' ? fix : undefined, 'Lint');
   }
+  // A second typecheck (`typecheck:strict`, `types:node`) is a check of its own (another
+  // config, other options): served beside the first, unless it only runs a served script.
+  for (const extra of ofKind('typecheck')) {
+    if (used.has(extra.name) || runsServedScript(extra.body, used)) continue;
+    add(gateName(extra.name), extra, undefined, 'Typecheck');
+  }
   return gates;
 }
 
@@ -176,6 +182,12 @@ function tscBuildScript(body: string): { program: string; project: string } | un
   if (projects.length > 1 || projects.some((word) => /^-|[$`'"*?;&|<>(){}\\]/.test(word)))
     return undefined;
   return { program: program!, project: projects[0] ?? 'tsconfig.json' };
+}
+
+/** Whether a script body only runs scripts already served (`npm run typecheck`, `pnpm types`). */
+function runsServedScript(body: string, served: ReadonlySet<string>): boolean {
+  const runs = [...body.matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:--\S+\s+)*([\w:.-]+)/g)];
+  return runs.length > 0 && runs.every((match) => served.has(match[1]!));
 }
 
 function markerGate(partial: MarkerGate): GateSpec {

@@ -70,7 +70,7 @@ export function classifyScript(name: string, body: string): ScriptKind | undefin
   if ((named === 'lint' || named === 'typecheck') && mutating) return 'lint-fix';
   if (named) return named;
   // Only names that look like gates are read by body, never `build`, `dev` or `test`.
-  if (/^(lint|format|fmt|style|prettier|types?|check|tsc|eslint)([:-]|$)/i.test(name))
+  if (/^(lint|format|fmt|style|prettier|types?|type-?check|check|tsc|eslint)([:-]|$)/i.test(name))
     return byBody(body);
   return undefined;
 }
