@@ -1,8 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ACCEPT, env as toolsEnv, appended } from './common.mjs';
-globalThis.__fs = fs;
-globalThis.__path = path;
 export const root = path.join(ACCEPT, 'bash-it');
 export const env = toolsEnv;
 export const cases = [

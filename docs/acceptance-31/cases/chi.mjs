@@ -1,17 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { ACCEPT, env as toolsEnv, appended } from './common.mjs';
-globalThis.__fs = fs;
-globalThis.__path = path;
+import { ACCEPT, env as toolsEnv, appended, goPrintf, goUnformatted } from './common.mjs';
 export const root = path.join(ACCEPT, 'chi');
 export const env = toolsEnv;
 export const cases = [
-  appended(
-    'vet',
-    root,
-    'accept.go',
-    ['package chi', '', 'import "fmt"', '', 'func acceptF() { fmt.Printf("%d", "x") }'],
-    { offset: 4 },
-  ),
-  appended('gofmt', root, 'accept.go', ['package chi', '', 'func  acceptG() {}'], { offset: 2 }),
+  appended('vet', root, 'accept.go', goPrintf('chi'), { offset: 4 }),
+  appended('gofmt', root, 'accept.go', goUnformatted('chi'), { offset: 2 }),
 ];

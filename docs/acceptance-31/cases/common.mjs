@@ -1,4 +1,7 @@
 // Shared by the case files: where the checkouts are, the tools' PATH, and line helpers.
+import fs from 'node:fs';
+import path from 'node:path';
+
 export const ACCEPT = '/work/ci31-accept';
 /** Tools this machine has beside PATH: the repository's node_modules/.bin and test installs. */
 export const env = {
@@ -19,12 +22,20 @@ export function append(text, ...lines) {
 }
 /** A case that appends `lines` to `file` and expects a finding on the first of them. */
 export function appended(gate, root, file, lines, extra = {}) {
-  const fs = globalThis.__fs;
-  const path = globalThis.__path;
   const before = fs.existsSync(path.join(root, file))
     ? fs.readFileSync(path.join(root, file), 'utf8')
     : '';
   const { text, line } = append(before, ...lines);
   const { offset = 0, ...rest } = extra;
   return { gate, file, inject: () => text, expect: `${file}:${line + offset}`, ...rest };
+}
+
+/** A Go file of package `name` whose fmt.Printf misuse go vet reports (line 5). */
+export function goPrintf(name) {
+  return [`package ${name}`, '', 'import "fmt"', '', 'func acceptF() { fmt.Printf("%d", "x") }'];
+}
+
+/** A Go file of package `name` that gofmt would change (line 3). */
+export function goUnformatted(name) {
+  return [`package ${name}`, '', 'func  acceptG() {}'];
 }

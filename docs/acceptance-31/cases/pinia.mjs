@@ -1,8 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ACCEPT, env as toolsEnv, appended } from './common.mjs';
-globalThis.__fs = fs;
-globalThis.__path = path;
 export const root = path.join(ACCEPT, 'pinia');
 export const env = { ...toolsEnv, npm_config_manage_package_manager_versions: 'false' }; // pnpm 10 here, pinia pins 9.4.0
 export const cases = [
