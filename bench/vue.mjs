@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The vuejs/core bench of issue 30 (see bench/lib/vue-bench.mjs for the set-up and protocol).
 // Usage: npm run build && node bench/vue.mjs [--rounds 3]
-//   [--families lint,format,typecheck-ts6,typecheck-ts7,hooks] [--results PATH] [--json]
+//   [--families lint,format,typecheck-ts6,typecheck-ts7,hooks] [--peaks] [--results PATH] [--json]
+// --peaks: also the peak RSS of the commands serve replaces (always in a run of every family).
 // Replaces the vue part of bench/RESULTS.md (the rest is kept) unless --results says where;
 // a run of some families only writes nothing unless --results is given.
 // MCP_GATES_BENCH_VUE=<dir> points at an existing set-up (see vue-bench.mjs).
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     families: { type: 'string' },
     results: { type: 'string' },
     json: { type: 'boolean', default: false },
+    peaks: { type: 'boolean' },
   },
 });
 const families = values.families?.split(',') ?? VUE_FAMILIES;
@@ -45,7 +47,10 @@ const meta = {
   node: process.version,
   load: load(),
 };
-const vue = await benchVue({ rounds: Number(values.rounds), families }, progress);
+const vue = await benchVue(
+  { rounds: Number(values.rounds), families, peaks: values.peaks ?? !values.families },
+  progress,
+);
 vue.loadAfter = load();
 const parts = renderVueReport({ meta, results: { vue } });
 if (resultsPath) {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
-import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { cleanupTemporary, REPO_ROOT } from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const FILES = 12;
@@ -48,6 +48,84 @@ function incrementalRepo(check) {
   for (let index = 0; index < FILES; index++)
     write(root, `src/f${index}.js`, `export const f${index} = ${index};\n`);
   write(root, 'eslint.config.js', configWithRule(check));
+  return root;
+}
+
+/**
+ * eslint-plugin-import-x's shape (vuejs/core lints with it): a rule resolving each import
+ * through a ModuleCache that keeps a resolution for `lifetime` seconds, aged by
+ * process.hrtime, shared by every file of a directory. The package is a stand-in at the
+ * real package's path (the path is what names a memo-aging clock reader), its ModuleCache
+ * as the real one's (4.17) is written.
+ */
+function importXRepo() {
+  const root = makeWarmRepo('mcp-gates-warm-import-x-');
+  fs.rmSync(path.join(root, 'src'), { recursive: true });
+  const plugin = 'node_modules/eslint-plugin-import-x';
+  write(
+    root,
+    `${plugin}/package.json`,
+    '{"name":"eslint-plugin-import-x","version":"4.17.1","type":"module","exports":"./lib/index.js"}\n',
+  );
+  write(
+    root,
+    `${plugin}/lib/utils/module-cache.js`,
+    `export class ModuleCache {
+  constructor(map = new Map()) { this.map = map; }
+  set(cacheKey, result) {
+    this.map.set(cacheKey, { result, lastSeen: process.hrtime() });
+    return result;
+  }
+  get(cacheKey, settings) {
+    const cache = this.map.get(cacheKey);
+    if (cache) {
+      if (process.hrtime(cache.lastSeen)[0] < settings.lifetime) return cache.result;
+    }
+  }
+}
+`,
+  );
+  write(
+    root,
+    `${plugin}/lib/index.js`,
+    `import fs from 'node:fs';
+import path from 'node:path';
+import { ModuleCache } from './utils/module-cache.js';
+const cache = new ModuleCache();
+const unresolved = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return {
+      ImportDeclaration(node) {
+        const key = path.dirname(context.filename) + '\\0' + node.source.value;
+        let found = cache.get(key, { lifetime: 30 });
+        if (found === undefined)
+          found = cache.set(key, fs.existsSync(path.resolve(path.dirname(context.filename), node.source.value)));
+        if (!found) context.report({ node, message: 'unresolved import' });
+      },
+    };
+  },
+};
+export default { rules: { unresolved } };
+`,
+  );
+  write(
+    root,
+    'eslint.config.js',
+    `import importX from 'eslint-plugin-import-x';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { 'import-x': importX }, rules: { 'import-x/unresolved': 'error' } },
+];
+`,
+  );
+  write(root, 'src/shared.js', 'export const shared = 1;\n');
+  for (let index = 0; index < FILES; index++)
+    write(
+      root,
+      `src/f${index}.js`,
+      `import { shared } from './shared.js';\nexport const f${index} = shared;\n`,
+    );
   return root;
 }
 
@@ -141,8 +219,15 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     await warmEqualsCold(root);
     write(root, 'src/f4.js', 'export const f4 = "BAD";\n');
     const warm = await warmEqualsCold(root);
-    // f4 (edited) and f2 (read the clock) are linted again.
-    expect(warm.incremental).to.deep.equal({ kept: FILES - 2, checked: 2 });
+    // f4 (edited) and f2 (read the clock) are linted again; the result says f2 is linted
+    // again on every call, and why.
+    expect(warm.incremental).to.deep.equal({
+      kept: FILES - 2,
+      checked: 2,
+      relintedBecause: [
+        `src${path.sep}f2.js: it used the current time (performance.now) in ${path.join(fs.realpathSync(root), 'eslint.config.js')}`,
+      ],
+    });
     // The clock read makes the whole answer one that is never reused either.
     const again = await warmEqualsCold(root);
     expect(again.reused).to.equal(false);
@@ -159,7 +244,11 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(warm.stderr).to.include('rule says hello');
     expect(warm.startedWorker).to.equal(true);
     expect(warm.restartedBecause).to.match(/printed while linting/);
-    expect(warm.incremental).to.deep.equal({ kept: 0, checked: FILES });
+    expect(warm.incremental).to.deep.equal({
+      kept: 0,
+      checked: FILES,
+      relintedBecause: [`src${path.sep}f1.js: a rule or plugin printed while linting it`],
+    });
   });
 
   it('starts over when the config changes', async () => {
@@ -174,5 +263,105 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     const warm = await warmEqualsCold(root);
     expect(warm.exitCode).to.equal(1);
     expect(warm.incremental).to.deep.equal({ kept: 0, checked: FILES });
+  });
+
+  it('keeps the files whose imports met the memo, reuses a repeat, and answers as cold when a resolution changes', async () => {
+    const root = importXRepo();
+    const files = FILES + 1; // and shared.js
+    const first = await warmEqualsCold(root);
+    expect(first.incremental).to.deep.equal({ kept: 0, checked: files });
+
+    write(
+      root,
+      'src/f3.js',
+      "import { shared } from './shared.js';\nexport const f3 = shared + 3;\n",
+    );
+    const edited = await warmEqualsCold(root);
+    expect(edited.incremental).to.deep.equal({ kept: files - 1, checked: 1 });
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+
+    // What every file's import resolves to changes: a memo kept from the last call would
+    // still say it resolves; the cold run reports every import.
+    fs.rmSync(path.join(root, 'src/shared.js'));
+    const removed = await warmEqualsCold(root);
+    expect(removed.exitCode).to.equal(1);
+    expect(JSON.parse(removed.stdout).filter((result) => result.errorCount === 1)).to.have.length(
+      FILES,
+    );
+  });
+
+  it('reuses a repeat after a call in which a plugin first loaded its native addon', async () => {
+    // A stand-in plugin whose rule, first used in a call, requires a module that loads a
+    // native addon (mcp-gates' own, copied) from its top level a few calls deep, as
+    // unrs-resolver's index.js does for eslint-plugin-import-x: a package initialising.
+    const root = incrementalRepo();
+    const plugin = path.join(root, 'node_modules', 'eslint-plugin-lazy-native');
+    write(
+      root,
+      'node_modules/eslint-plugin-lazy-native/package.json',
+      '{"name":"eslint-plugin-lazy-native","type":"module","exports":"./index.js"}\n',
+    );
+    fs.copyFileSync(
+      path.join(REPO_ROOT, 'build', 'Release', 'capture.node'),
+      path.join(plugin, 'addon.node'),
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-lazy-native/native.cjs',
+      "function requireNative() { return load(); }\nfunction load() { return again(); }\nfunction again() { return require('./addon.node'); }\nmodule.exports = { loaded: typeof requireNative() };\n",
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-lazy-native/index.js',
+      `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const rule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return { Program(node) { if (require('./native.cjs').loaded !== 'object') context.report({ node, message: 'no addon' }); } };
+  },
+};
+export default { rules: { rule } };
+`,
+    );
+    write(
+      root,
+      'eslint.config.js',
+      `import lazy from 'eslint-plugin-lazy-native';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { lazy }, rules: { 'lazy/rule': 'error' } },
+];
+`,
+    );
+    const first = await warmEqualsCold(root);
+    expect(first.exitCode).to.equal(0);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+  });
+
+  it('reuses a repeat after a call that imported a package drawing random tokens at its top level', async () => {
+    // As brace-expansion 5 does (minimatch's, imported with the config in the first call).
+    const root = incrementalRepo();
+    write(
+      root,
+      'node_modules/random-tokens/package.json',
+      '{"name":"random-tokens","type":"module","exports":"./index.js"}\n',
+    );
+    write(
+      root,
+      'node_modules/random-tokens/index.js',
+      "const token = '\\0TOKEN' + Math.random() + '\\0';\nexport const escape = (text) => text.split(',').join(token).split(token).join(',');\n",
+    );
+    write(
+      root,
+      'eslint.config.js',
+      `import { escape } from 'random-tokens';\n${configWithRule(`escape('a,b');`)}`,
+    );
+    const first = await warmEqualsCold(root);
+    expect(first.exitCode).to.equal(0);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
   });
 });

@@ -161,7 +161,7 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
   });
 
   it('a worker is reused while busy enough and recycled after its idle time', async function () {
-    const pool = newPool({ idleMs: 1500 });
+    const pool = newPool({ idleMs: 1500, idlePerStartCall: 0 });
     await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
     const [pid] = pool.workerPids();
     const reused = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
@@ -170,6 +170,36 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
     expect(pool.workerPids()).to.deep.equal([]);
     const fresh = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
     expect(fresh).to.include({ kind: 'ran', startedWorker: true });
+  });
+
+  it('a worker whose first call took long waits idle longer (a multiple of that call)', async function () {
+    const pool = newPool({ idleMs: 200, idlePerStartCall: 3 });
+    const first = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
+    expect(first).to.include({ kind: 'ran', startedWorker: true });
+    const [pid] = pool.workerPids();
+    // Its first call (loading prettier) took longer than 200 ms, so it waits 3 times that.
+    expect(first.durationMs).to.be.above(200);
+    await sleep(first.durationMs * 1.5);
+    expect(alive(pid), 'retired after idleMs').to.equal(true);
+    expect(await survivors([pid], first.durationMs * 3 + 5000)).to.deep.equal([]);
+  });
+
+  it('no worker retires idle while another worker of the pool runs a call', async function () {
+    const pool = newPool({ idleMs: 300, idlePerStartCall: 0 });
+    await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
+    const [pid] = pool.workerPids();
+    // tsc's first call (its load and a whole check) outlasts prettier's idle time.
+    let done = false;
+    const busy = pool.run({ root, argv: TSC, timeoutMs: 60000, env }).then((result) => {
+      done = true;
+      return result;
+    });
+    await sleep(1000);
+    expect(done, 'tsc answered within 1 s: nothing was measured').to.equal(false);
+    expect(alive(pid), 'retired while tsc ran').to.equal(true);
+    expect((await busy).kind).to.equal('ran');
+    // Once the pool is idle, the idle time counts again.
+    expect(await survivors([pid], 5000)).to.deep.equal([]);
   });
 
   // tsc's worker finishes a cancelled call instead (gates-warm-tsc-memory.test.mjs).

@@ -20,8 +20,12 @@ import {
   workerExecArgv,
 } from '../dist/gates/warm/memory-cap.js';
 import { planTscNoEmit } from '../dist/gates/run/tsc-build.js';
-import { BuildInfoStore, runsNativeTypescript } from '../dist/gates/run/tsc-incremental.js';
-import { cleanupTemporary, makeTempDir, REPO_ROOT } from './fixtures/gates-support.mjs';
+import {
+  BuildInfoStore,
+  persistentBuildInfoDirectory,
+  runsNativeTypescript,
+} from '../dist/gates/run/tsc-incremental.js';
+import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
 import {
   breakBody,
   breakExport,
@@ -32,7 +36,7 @@ import {
   writeBigProject,
 } from './fixtures/warm/big-project.mjs';
 import { installTools } from './fixtures/warm/tool-versions.mjs';
-import { gateEnv, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, linkTypescript, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
 
 const N = 60;
 const TSC = ['tsc', '--noEmit', '--pretty', 'false'];
@@ -43,14 +47,7 @@ const env = gateEnv();
 function bigProject(n = N) {
   const root = makeTempDir('mcp-gates-tsbig-');
   writeBigProject(root, n);
-  fs.mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
-  const typescript = path.join(REPO_ROOT, 'node_modules', 'typescript');
-  fs.symlinkSync(typescript, path.join(root, 'node_modules', 'typescript'));
-  fs.symlinkSync(
-    path.join(typescript, 'bin', 'tsc'),
-    path.join(root, 'node_modules', '.bin', 'tsc'),
-  );
-  return root;
+  return linkTypescript(root);
 }
 
 /** Paths of the files a tsc output names, relative and without position. */
@@ -315,6 +312,61 @@ describe('warm gates on bigger projects (issue 19, items 3 and 4)', function () 
       } finally {
         store.close();
       }
+    });
+
+    it("keeps build info across servers in a directory private to the user, so a new server's first call is incremental", function () {
+      if (typeof process.getuid !== 'function') this.skip();
+      const root = makeTempDir('mcp-gates-ts7-kept-');
+      writeBigProject(root, N);
+      fs.mkdirSync(path.join(root, 'node_modules'), { recursive: true });
+      fs.symlinkSync(ts7, path.join(root, 'node_modules', 'typescript'));
+      const command = [path.join(ts7, 'bin', 'tsc'), '--noEmit', '--pretty', 'false'];
+      const run = (argv) => {
+        const result = spawnSync(argv[0], argv.slice(1), { cwd: root, encoding: 'utf8' });
+        return { exitCode: result.status, stdout: result.stdout };
+      };
+      const call = (store) => {
+        const plan = planTscNoEmit(command, { store, runDir: root });
+        const restored = fs.existsSync(plan.argv[plan.argv.length - 1]);
+        const result = run(plan.argv);
+        plan.cleanup();
+        return { ...result, restored };
+      };
+      const cache = makeTempDir('mcp-gates-cache-');
+      expect(persistentBuildInfoDirectory({ XDG_CACHE_HOME: cache })).to.equal(
+        path.join(cache, 'mcp-gates', 'tsbuildinfo'),
+      );
+      const kept = persistentBuildInfoDirectory({ XDG_CACHE_HOME: cache });
+      const first = new BuildInfoStore(kept);
+      expect(call(first)).to.include({ restored: false, exitCode: 0 });
+      first.close();
+      // The server closed: its build info stays, private to the user.
+      expect(fs.statSync(kept).mode & 0o777).to.equal(0o700);
+      expect(fs.readdirSync(kept).filter((name) => name.endsWith('.tsbuildinfo'))).to.have.length(
+        1,
+      );
+      breakBody(root, 8);
+      const next = new BuildInfoStore(kept);
+      try {
+        const incremental = call(next);
+        expect(incremental.restored).to.equal(true);
+        expect({ exitCode: incremental.exitCode, stdout: incremental.stdout }).to.deep.equal(
+          run(command),
+        );
+      } finally {
+        next.close();
+      }
+      // A directory other users can open is not used: a temporary one is, removed on close.
+      fs.chmodSync(kept, 0o755);
+      const open = new BuildInfoStore(kept);
+      try {
+        expect(call(open)).to.include({ restored: false });
+      } finally {
+        open.close();
+      }
+      expect(fs.readdirSync(kept).filter((name) => name.endsWith('.tsbuildinfo'))).to.have.length(
+        1,
+      );
     });
   });
 });

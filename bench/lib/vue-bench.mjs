@@ -442,7 +442,14 @@ function projectVersion(root, name) {
  * `{root, rounds, versions, eslintD, families, serveStartMs, serveMemory, eslintDMemory,
  * problems, retries, warm, hooks?, peaks?}`; `families` picks among VUE_FAMILIES.
  */
-export async function benchVue({ rounds, families: only = VUE_FAMILIES }, progress = () => {}) {
+export async function benchVue(
+  {
+    rounds,
+    families: only = VUE_FAMILIES,
+    peaks: measurePeaks = only.length === VUE_FAMILIES.length,
+  },
+  progress = () => {},
+) {
   const tools = installAnchors(progress);
   const root = setUpVue(tools, progress);
   const project = vueProject(root);
@@ -470,8 +477,7 @@ export async function benchVue({ rounds, families: only = VUE_FAMILIES }, progre
     figures = mergeFigures(figures, ts7);
   }
   const hooks = only.includes('hooks') ? await benchVueHooks(project, rounds, progress) : undefined;
-  const peaks =
-    only.length === VUE_FAMILIES.length ? await commandPeaks(project, tools, progress) : undefined;
+  const peaks = measurePeaks ? await commandPeaks(project, tools, progress) : undefined;
   if (git(root, 'status', '--porcelain').trim() !== '')
     throw new Error(`the bench left changes in ${root}: ${git(root, 'status', '--porcelain')}`);
   return {

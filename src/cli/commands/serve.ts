@@ -8,6 +8,7 @@ import type { GateToolOptions } from '../../gates/run/run-gate.js';
 import { loadGates } from '../../gates/load-gates.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { TreeWatches } from '../../gates/run/tree-watch.js';
+import { persistentBuildInfoDirectory } from '../../gates/run/tsc-incremental.js';
 import { watchGates } from '../../gates/watch-gates.js';
 import { WarmPool } from '../../gates/warm/index.js';
 import type { Tool } from '../../server/tool.js';
@@ -100,8 +101,12 @@ function replaceTools(server: McpServer, current: readonly Tool[], next: readonl
 export async function serveCommand(args: CliArguments): Promise<number> {
   const root = resolveProjectRoot({ root: args.root, env: process.env, cwd: process.cwd() });
   const served = loadGates(root);
-  // Workers start on a gate's first call and live at most as long as this server.
-  const warm = args.warm ? new WarmPool() : undefined;
+  // Workers start on a gate's first call and live at most as long as this server; TypeScript
+  // 7's build info outlives it, in the user's cache, so a first call after a start is
+  // incremental as `tsgo --incremental` is.
+  const warm = args.warm
+    ? new WarmPool({ buildInfoDirectory: persistentBuildInfoDirectory() })
+    : undefined;
   // Each directory gates run in is watched from its first call until the server closes.
   const trees = new TreeWatches();
   const gateOptions = { root, trees, ...(warm ? { warm } : {}) };

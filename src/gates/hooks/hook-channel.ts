@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type HookVerdict } from './hook-hosts.js';
 import { budgetProblem } from './run-hooks.js';
+import { makePrivateDirectory, notPrivate, userCacheHome } from '../run/private-directory.js';
 
 /**
  * The local channel through which `mcp-gates hook` asks the server already running for the
@@ -67,23 +67,7 @@ function channelDirectory(env: NodeJS.ProcessEnv): string | undefined {
     value && path.isAbsolute(value) ? value : undefined;
   const runtime = absolute(env.XDG_RUNTIME_DIR);
   if (runtime) return path.join(runtime, 'mcp-gates');
-  const cache = absolute(env.XDG_CACHE_HOME) ?? path.join(os.homedir(), '.cache');
-  return path.join(cache, 'mcp-gates', 'sockets');
-}
-
-/** Why a directory is not private to this user, or undefined when it is. */
-function notPrivate(directory: string): string | undefined {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(directory);
-  } catch (error) {
-    return `cannot read ${directory}: ${(error as NodeJS.ErrnoException).code}`;
-  }
-  if (!stat.isDirectory()) return `${directory} is not a directory (a symlink?)`;
-  if (stat.uid !== process.getuid!()) return `${directory} belongs to another user`;
-  if ((stat.mode & 0o077) !== 0)
-    return `${directory} is open to other users (mode ${(stat.mode & 0o777).toString(8)})`;
-  return undefined;
+  return path.join(userCacheHome(env), 'mcp-gates', 'sockets');
 }
 
 /** The socket of the server for `root`, or why there is none to use. */
@@ -104,16 +88,6 @@ export function channelPath(
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES)
     return { why: `the socket path ${socket} is too long for a Unix socket; set XDG_RUNTIME_DIR` };
   return { socket };
-}
-
-function makePrivateDirectory(directory: string): string | undefined {
-  try {
-    fs.mkdirSync(directory, { mode: 0o700, recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-      return `cannot create ${directory}: ${(error as Error).message}`;
-  }
-  return notPrivate(directory);
 }
 
 /** Reads one newline-ended JSON line from a socket, at most MAX_LINE_BYTES (within `timeoutMs`). */

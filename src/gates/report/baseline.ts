@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { userCacheHome } from '../run/private-directory.js';
 import type { Finding } from './finding.js';
 
 /**
@@ -331,13 +331,7 @@ export function baselineDirectory(root: string, env: NodeJS.ProcessEnv = process
       `cannot resolve the root ${root} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing directory`,
     );
   }
-  const xdg = env.XDG_CACHE_HOME;
-  const cache =
-    xdg && path.isAbsolute(xdg)
-      ? xdg
-      : process.platform === 'win32' && env.LOCALAPPDATA
-        ? env.LOCALAPPDATA
-        : path.join(os.homedir(), '.cache');
+  const cache = userCacheHome(env);
   const rootHash = crypto.createHash('sha256').update(realRoot).digest('hex');
   return path.join(cache, 'mcp-gates', rootHash);
 }

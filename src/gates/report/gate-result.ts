@@ -211,11 +211,12 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
         incremental: {
           type: 'object',
           description:
-            'An incremental warm run (ESLint): files whose earlier result was kept because nothing they read changed (kept), files linted again (checked), and why every kept result was dropped (droppedBecause).',
+            'An incremental warm run (ESLint): files whose earlier result was kept because nothing they read changed (kept), files linted again (checked), why every kept result was dropped (droppedBecause), and a sample of the files linted this time whose result could not be kept, so they are linted again on every call, with why (relintedBecause).',
           properties: {
             kept: { type: 'integer' },
             checked: { type: 'integer' },
             droppedBecause: { type: 'string' },
+            relintedBecause: { type: 'array', items: { type: 'string' } },
           },
           required: ['kept', 'checked'],
           additionalProperties: false,

@@ -208,15 +208,20 @@ export function warmFormatter(
   };
 }
 
+/** How many not-kept parts a result names (the first ones met). */
+const RELINTED_SAMPLE = 5;
+
 function combinedIncremental(hints: readonly WarmHint[]): { incremental?: Incremental } {
   const parts = hints.flatMap((hint) => (hint.incremental ? [hint.incremental] : []));
   if (parts.length === 0) return {};
   const dropped = parts.flatMap((part) => (part.droppedBecause ? [part.droppedBecause] : []));
+  const relinted = parts.flatMap((part) => part.relintedBecause ?? []);
   return {
     incremental: {
       kept: parts.reduce((sum, part) => sum + part.kept, 0),
       checked: parts.reduce((sum, part) => sum + part.checked, 0),
       ...(dropped.length > 0 ? { droppedBecause: dropped.join('; ') } : {}),
+      ...(relinted.length > 0 ? { relintedBecause: relinted.slice(0, RELINTED_SAMPLE) } : {}),
     },
   };
 }

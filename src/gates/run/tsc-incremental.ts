@@ -3,15 +3,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { installedTypescriptMajor } from '../tsconfig.js';
+import { makePrivateDirectory, userCacheHome } from './private-directory.js';
 
 /**
  * TypeScript 7's native compiler kept fast between calls of `serve`: each call runs the
  * command as a process (cold), with `--incremental` and the build info of the gate's last
- * call. The build info lives only in a directory private to this server (mkdtemp, 0700,
- * removed when the server closes), never in the tree: a call copies it into its own fresh
- * directory, the compiler reads and rewrites that copy, and a complete copy (whole JSON)
- * goes back once the call ends. Concurrent calls never share a file; a killed call leaves
- * the kept copy as it was.
+ * call. The build info lives only in a directory private to this user, never in the tree:
+ * `serve` keeps it in the user's cache (persistentBuildInfoDirectory), so the first call
+ * after a start is incremental from the last server's as `tsgo --incremental` is; without
+ * one, in a temporary directory removed when the server closes. A call copies it into its
+ * own fresh directory, the compiler reads and rewrites that copy, and a complete copy
+ * (whole JSON) goes back once the call ends, by rename. Concurrent calls, of this server or
+ * another on the same tree, never share a file; a killed call leaves the kept copy as it was.
  *
  * Why an incremental answer equals a cold one: the compiler itself decides what to
  * recheck. Each process builds its program afresh (config, file list and module
@@ -19,7 +22,8 @@ import { installedTypescriptMajor } from '../tsconfig.js';
  * text: lib and node_modules declaration files included) and the options that affect
  * diagnostics; a file whose text differs, and every file its change may affect (TypeScript's
  * own rule, the one `tsc --incremental` and `tsc --watch` use), is checked again, and any
- * option change checks everything. Only the diagnostics of files none of that touches
+ * option change checks everything; build info of another compiler version is not used
+ * (the compiler's own version check). Only the diagnostics of files none of that touches
  * come from the build info.
  */
 
@@ -41,17 +45,51 @@ export function runsNativeTypescript(argv: readonly string[], runDir: string): b
   return program === 'tsc' && installedTypescriptMajor(runDir) >= 7;
 }
 
-/** Stores whose directory exists: the server's exit removes them, however it exits. */
+/** Kept build info unused this long is removed when a store opens its directory. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Where `serve` keeps TypeScript 7 build info across starts: the user's cache. */
+export function persistentBuildInfoDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(userCacheHome(env), 'mcp-gates', 'tsbuildinfo');
+}
+
+/** Files in `directory` untouched for STALE_MS (trees gone, gates changed, crashed copies). */
+function removeStale(directory: string): void {
+  const now = Date.now();
+  for (const name of fs.readdirSync(directory)) {
+    const file = path.join(directory, name);
+    try {
+      if (now - fs.lstatSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // gone meanwhile (another server's cleanup)
+    }
+  }
+}
+
+/** Stores whose temporary directory exists: the server's exit removes them, however it exits. */
 const liveStores = new Set<BuildInfoStore>();
 let exitHookInstalled = false;
 
 export class BuildInfoStore {
   private directory: string | undefined;
+  private temporary = false;
+
+  /**
+   * `keepIn`: a directory where the build info outlives this store, used when it is private
+   * to this user (made 0700 when absent); else, and without one, a temporary directory.
+   */
+  constructor(private readonly keepIn?: string) {}
 
   /** The store's own directory, made on first use. */
   private ownDirectory(): string {
     if (this.directory) return this.directory;
+    if (this.keepIn && makePrivateDirectory(this.keepIn) === undefined) {
+      this.directory = this.keepIn;
+      removeStale(this.directory);
+      return this.directory;
+    }
     this.directory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-tsbuildinfo-'));
+    this.temporary = true;
     liveStores.add(this);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
@@ -105,10 +143,12 @@ export class BuildInfoStore {
     }
   }
 
-  /** Removes the store's directory (the server is closing). */
+  /** Removes the store's temporary directory (the server is closing); a kept one stays. */
   close(): void {
-    if (this.directory) fs.rmSync(this.directory, { recursive: true, force: true });
+    if (this.directory && this.temporary)
+      fs.rmSync(this.directory, { recursive: true, force: true });
     this.directory = undefined;
+    this.temporary = false;
     liveStores.delete(this);
   }
 }

@@ -12,7 +12,7 @@ import {
   watchProcessWarnings,
 } from './tool-adapter.js';
 import { KeptParts } from './kept-parts.js';
-import { clockReadsOnlyTime } from './read-ledger.js';
+import { clockAgesMemoOnly, clockReadsOnlyTime } from './read-ledger.js';
 import { eslintEntry } from './warm-entry.js';
 
 /**
@@ -211,17 +211,19 @@ function keepFileLints(
     const writesBefore = capturedWrites();
     return kept.run(
       key,
+      () => fileLabel(options),
       () => verifyAndFix.call(this, text, config, options) as unknown,
       (result) => {
         // A rule that printed: a kept answer would not print it again.
-        if (capturedWrites() !== writesBefore) return undefined;
+        if (capturedWrites() !== writesBefore) return 'a rule or plugin printed while linting it';
         try {
           return structuredClone({
             result,
             suppressedMessages: getSuppressedMessages.call(this) as unknown,
           });
         } catch {
-          return undefined; // Not plain data (a plugin's message with a function): not kept.
+          // Not plain data (a plugin's message with a function): not kept.
+          return 'its result is not plain data';
         }
       },
     );
@@ -232,6 +234,14 @@ function keepFileLints(
       : (getSuppressedMessages.call(this) as unknown);
   };
   return kept;
+}
+
+/** The file a verifyAndFix call lints, as its options name it (relative to the working directory). */
+function fileLabel(options: unknown): string {
+  const filename = (options as { filename?: unknown }).filename;
+  return typeof filename === 'string'
+    ? path.relative(process.cwd(), filename) || filename
+    : 'a file';
 }
 
 /**
@@ -288,6 +298,10 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     'lib/cli-engine/cli-engine.js',
   ])
     clockReadsOnlyTime(path.resolve(installed.directory, file));
+  // eslint-plugin-import-x (4.x) and eslint-plugin-import (through eslint-module-utils
+  // 2.x) keep module resolutions for a lifetime read from the clock.
+  clockAgesMemoOnly(path.join('eslint-plugin-import-x', 'lib', 'utils', 'module-cache.js'));
+  clockAgesMemoOnly(path.join('eslint-module-utils', 'ModuleCache.js'));
   // eslintrc (8.57) times each plugin load for its DEBUG log.
   try {
     clockReadsOnlyTime(requireFromEslint.resolve('@eslint/eslintrc'));

@@ -13,6 +13,9 @@ import type { Incremental } from './tool-adapter.js';
  * read drops every kept part: the next call recomputes them all, as a cold run would.
  * A part that did something no ledger can replay (a clock, a child process) is not kept.
  */
+/** How many parts that could not be kept a call's summary names. */
+const NOT_KEPT_SAMPLE = 5;
+
 export class KeptParts<T> {
   private readonly parts = new Map<string, { value: T; reads: ReadLedger }>();
   /** Every question a kept part asked, with the answer it got. */
@@ -21,6 +24,8 @@ export class KeptParts<T> {
   private ranCount = 0;
   /** Why every part was dropped at the start of this call, if it was. */
   private droppedBecause: string | undefined;
+  /** The first parts this call ran and could not keep, with why. */
+  private notKept: string[] = [];
 
   constructor(private readonly maxParts: number) {}
 
@@ -29,6 +34,7 @@ export class KeptParts<T> {
     this.reusedCount = 0;
     this.ranCount = 0;
     this.droppedBecause = undefined;
+    this.notKept = [];
     if (this.parts.size === 0) return;
     const change = this.partReads.firstChange();
     if (change === undefined) return;
@@ -50,30 +56,45 @@ export class KeptParts<T> {
   }
 
   /**
-   * Runs the synchronous part `work` with its reads recorded on their own (then taken into
-   * the call's ledger), and keeps `keep(result)` under `key` when the part can be replayed.
+   * Runs the synchronous part `work` (named by `label` in the result) with its reads recorded
+   * on their own (then taken into the call's ledger), and keeps `keep(result)` under `key`
+   * when the part can be replayed; `keep` answers why not with a string.
    */
-  run<R>(key: string, work: () => R, keep: (result: R) => T | undefined): R {
+  run<R>(key: string, label: () => string, work: () => R, keep: (result: R) => T | string): R {
     const reads = new ReadLedger();
     reads.part = true;
     const result = recordPartSync(reads, work);
     callLedger()?.absorb(reads);
     this.ranCount++;
-    if (reads.notReusableBecause !== undefined) return result;
+    if (reads.notReusableBecause !== undefined) {
+      this.noteNotKept(label, `it used ${reads.notReusableBecause}`);
+      return result;
+    }
     const value = keep(result);
-    if (value === undefined) return result;
+    if (typeof value === 'string') {
+      this.noteNotKept(label, value);
+      return result;
+    }
     if (this.parts.size >= this.maxParts) this.parts.delete(this.parts.keys().next().value!);
     this.parts.set(key, { value, reads });
     this.partReads.absorb(reads);
     return result;
   }
 
-  /** What this call did: parts kept and parts run again, and why all were dropped if they were. */
+  private noteNotKept(label: () => string, why: string): void {
+    if (this.notKept.length < NOT_KEPT_SAMPLE) this.notKept.push(`${label()}: ${why}`);
+  }
+
+  /**
+   * What this call did: parts kept and parts run again, why all were dropped if they were,
+   * and the first parts run that will run again next call, with why.
+   */
   summary(): Incremental {
     return {
       kept: this.reusedCount,
       checked: this.ranCount,
       ...(this.droppedBecause ? { droppedBecause: this.droppedBecause } : {}),
+      ...(this.notKept.length > 0 ? { relintedBecause: [...this.notKept] } : {}),
     };
   }
 }

@@ -306,21 +306,52 @@ function readerOf(below: (...args: never[]) => unknown, chain: boolean): string 
 export const unitsOf = (reader: string): string[] =>
   reader === '' ? [] : reader.split('\n').map((line) => line.slice(0, line.indexOf('\t')));
 
+/** The file of one stack line, if it names one. */
+function stackLineFile(line: string): string | undefined {
+  const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
+    line.trim(),
+  );
+  if (!match) return undefined;
+  return match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
+}
+
 /**
- * The first file in `stack` that is not the ledger's own code (a path, or a `node:`
- * module of Node's own), if any.
+ * The first line of a stack (split in lines) whose file is not the ledger's own code (a
+ * path, or with `skipNode` a `node:` module of Node's own), if any: its file and index.
  */
-function callerFile(stack: string, skipNode = false): string | undefined {
-  const own = OWN_DIRECTORY;
-  for (const line of stack.split('\n').slice(1)) {
-    const match = /\(?(node:[^():]+|(?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?$/.exec(
-      line.trim(),
-    );
-    if (!match) continue;
-    const file = match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
-    if (!file.startsWith(own) && !(skipNode && file.startsWith('node:'))) return file;
+function callerLine(
+  lines: readonly string[],
+  skipNode: boolean,
+): { file: string; index: number } | undefined {
+  for (let index = 1; index < lines.length; index++) {
+    const file = stackLineFile(lines[index]!);
+    if (file === undefined) continue;
+    if (!file.startsWith(OWN_DIRECTORY) && !(skipNode && file.startsWith('node:')))
+      return { file, index };
   }
   return undefined;
+}
+
+/**
+ * Whether the caller runs as part of an installed package's initialisation: between it
+ * and the nearest module evaluation below it (CommonJS: Module._compile; ES modules:
+ * ModuleJob.run, which evaluates an imported graph) there is only code under
+ * node_modules and Node's own. Read from the whole stack, not
+ * Error.stackTraceLimit's first frames, where the ledger's own frames pushed it out
+ * (unrs-resolver's native addon, loaded by its index.js's requireNative when
+ * eslint-plugin-import-x first resolves in a call, was counted as the call's doing).
+ */
+function callerInitialising(lines: readonly string[], caller: { file: string; index: number }) {
+  for (let index = caller.index + 1; index < lines.length; index++) {
+    const line = lines[index]!;
+    // brace-expansion 5 (minimatch's, imported with a config) draws its escape tokens
+    // with Math.random at its top level.
+    if (/\b(Module\._compile|ModuleJob\.run)\b/.test(line)) return true;
+    const file = stackLineFile(line);
+    if (file === undefined || file.startsWith('node:') || file.startsWith(OWN_DIRECTORY)) continue;
+    if (!insideNodeModules(file)) return false;
+  }
+  return false;
 }
 
 const NO_READERS: ReadonlySet<string> = new Set();
@@ -378,14 +409,18 @@ export class ReadLedger {
   /** The run did something the ledger cannot replay; its result is never reused. */
   notReplayable(what: string): void {
     if (this.unseen !== undefined) return;
-    // The stack is taken once per ledger: the reason names the code that did it.
-    const stack = new Error().stack ?? '';
-    const caller = callerFile(stack, true);
+    // The stack is taken once per ledger, whole: the reason names the code that did it.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Infinity;
+    const lines = (new Error().stack ?? '').split('\n');
+    Error.stackTraceLimit = limit;
+    const caller = callerLine(lines, true);
     // An installed package initialising (while the call loads it lazily too: brace-expansion
     // draws random placeholder tokens) is loading, and loading's rule applies.
-    const initialising = this.loading || stack.includes('Module._compile');
-    if (initialising && caller !== undefined && insideNodeModules(caller)) return;
-    this.unseen = caller ? `${what} in ${caller}` : what;
+    const initialising =
+      caller !== undefined && (this.loading || callerInitialising(lines, caller));
+    if (initialising && insideNodeModules(caller.file)) return;
+    this.unseen = caller ? `${what} in ${caller.file}` : what;
   }
 
   /** Why this run's result may not be reused, or undefined when it may. */
@@ -550,6 +585,35 @@ const timingOnlyClockReaders = new Set<string>();
 export function clockReadsOnlyTime(file: string): void {
   timingOnlyClockReaders.add(path.resolve(file));
 }
+
+/** Ends of the paths (inside node_modules) of files whose hrtime reads only age a memo (see below). */
+const memoAgingClockReaders: string[] = [];
+
+/**
+ * Names a plugin file, by the end of its path inside node_modules, whose
+ * `process.hrtime(stamp)` reads are known, by reading its code for the versions an adapter
+ * serves, only to decide whether a memo of what it read is still fresh:
+ * eslint-plugin-import-x's and eslint-module-utils' ModuleCache keep each module resolution
+ * for `settings['import/cache'].lifetime` seconds (30 by default), checked as
+ * `process.hrtime(lastSeen)[0] < lifetime`. Such a read, in a call, answers "older than any
+ * lifetime": the resolution is made again, its reads recorded in the file lint that needs it
+ * (kept-parts.ts), which is what a fresh process, whose memo starts empty, answers. Read as
+ * the time, it would make every file lint that met a memoized resolution one that is never
+ * kept (vuejs/core: 82 of 525 files linted again on every call). A memo kept for ever (an
+ * infinite lifetime) reads no time that matters: what it holds is held answers
+ * (worker-main.ts), as any plugin memory is.
+ */
+export function clockAgesMemoOnly(pathEnd: string): void {
+  const end = path.join('node_modules', pathEnd);
+  if (!memoAgingClockReaders.includes(end)) memoAgingClockReaders.push(end);
+}
+
+const agesMemoOnly = (caller: string | undefined): boolean =>
+  caller !== undefined &&
+  memoAgingClockReaders.some((end) => caller.endsWith(end) && caller.length > end.length);
+
+/** The age `process.hrtime(stamp)` answers a memo-aging reader in a call: older than any lifetime. */
+const MEMO_AGE: [number, number] = [Number.MAX_SAFE_INTEGER, 0];
 
 /** Files of a tool whose Math.random draws only make unique tokens (see below). */
 const tokenOnlyRandomDrawers = new Set<string>();
@@ -798,6 +862,8 @@ function installClockRecording(): void {
     if (ledger.notReusableBecause !== undefined) return;
     const caller = nearestCaller();
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
+    // Its stamps (hrtime() with no argument) only ever meet the aged answer below.
+    if (what === 'process.hrtime' && agesMemoOnly(caller)) return;
     ledger.notReplayable(`the current time (${what})`);
   };
   const RealDate = Date;
@@ -826,6 +892,17 @@ function installClockRecording(): void {
   RealDate.prototype.constructor = RecordingDate;
 
   installPerformanceRecording(clock);
+  // A memo's age asked by a reader clockAgesMemoOnly names: older than any lifetime.
+  const realHrtime = process.hrtime;
+  const agingHrtime = Object.assign(
+    function hrtime(this: unknown, ...args: unknown[]) {
+      if (args[0] !== undefined && recordingLedger() && agesMemoOnly(nearestCaller()))
+        return [...MEMO_AGE];
+      return (realHrtime as AnyFunction).apply(this, args) as unknown;
+    },
+    { bigint: realHrtime.bigint },
+  );
+  process.hrtime = agingHrtime as unknown as typeof process.hrtime;
   // Clocks of process (hrtime.bigint with hrtime); every other function not known to be
   // harmless is denied, so a clock Node adds is not replayable before anyone lists it.
   for (const name of allFunctionNames(process)) {

@@ -32,6 +32,11 @@ export interface Incremental {
   kept: number;
   checked: number;
   droppedBecause?: string;
+  /**
+   * A sample of the parts this call ran that will run again next call, each as
+   * `<part>: <why it was not kept>` (a clock read, a print, a result not plain data).
+   */
+  relintedBecause?: string[];
 }
 
 /** Either the output, or why this invocation must run cold. */

@@ -10,8 +10,8 @@ import {
 } from './tool-adapter.js';
 
 /**
- * tsc --noEmit kept warm (TypeScript up to 6, whose JS compiler API exists): a
- * semantic-diagnostics builder program kept in memory. Each call re-reads the tsconfig
+ * tsc --noEmit kept warm (TypeScript up to 6, whose JS compiler API exists): the builder
+ * program `tsc --incremental` uses kept in memory. Each call re-reads the tsconfig
  * (so the file set follows new, deleted and renamed files), re-reads every source text
  * and reparses only the files whose text changed, and the builder rechecks only what
  * those changes can affect. Diagnostics are reported by TypeScript's own
@@ -182,7 +182,8 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
    */
   const probes = new Map<string, boolean>();
   const resolutionReads = new Map<string, string | undefined>();
-  let previous: { key: string; builder: TypeScript.SemanticDiagnosticsBuilderProgram } | undefined;
+  let previous:
+    { key: string; builder: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram } | undefined;
   /** Source texts read at the start of this call (signChangedFiles), for the host to use. */
   let textsOfThisCall: Map<string, string | undefined> | undefined;
 
@@ -199,7 +200,7 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
    * importers it invalidates, and compares those with each other.
    */
   const signChangedFiles = (
-    old: TypeScript.SemanticDiagnosticsBuilderProgram,
+    old: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram,
     host: TypeScript.CompilerHost,
   ): void => {
     const state = (old as { state?: BuilderProgramState }).state;
@@ -335,9 +336,15 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     const sourceFilesOfOptions = sourceFilesOf(sourceFileOptionsKey(ts, parsed.options));
     const host = makeHost(parsed.options, sourceFilesOfOptions);
     if (reuse && previous) signChangedFiles(previous.builder, host);
-    let builder: TypeScript.SemanticDiagnosticsBuilderProgram;
+    // The emit builder, as tsc --incremental's: a project that emits declarations (composite,
+    // `declaration`) gets declaration diagnostics under --noEmit too, and only this builder
+    // keeps them per file across calls. The semantic-diagnostics builder asks the program
+    // for all of them on every call, checking every file again (all 440 of vuejs/core's
+    // after a body edit, or with nothing changed). It writes nothing: noEmit, and the host's
+    // writeFile drops the build info.
+    let builder: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram;
     try {
-      builder = ts.createSemanticDiagnosticsBuilderProgram(
+      builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram(
         parsed.fileNames,
         parsed.options,
         host,
@@ -356,8 +363,14 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
 
     const written: string[] = [];
     const system = { ...ts.sys, write: (text: string) => void written.push(text) };
+    // tsc's exit status follows its emit's emitSkipped (1 rather than 2 with errors). Cold,
+    // the emit under --noEmit always emits the build info (a plain program's, or a fresh
+    // incremental builder's, always pending): a kept builder skips it when nothing changed
+    // since its last call. So the emit is the program's own, as a cold run's; it writes
+    // through the host's writeFile, which drops it.
+    const coldEmit = { ...builder, emit: builder.getProgram().emit.bind(builder.getProgram()) };
     const exitCode = report.emitFilesAndReportErrorsAndGetExitStatus(
-      builder,
+      coldEmit,
       report.createDiagnosticReporter(system, false),
       (text: string) => system.write(text + system.newLine),
     );

@@ -50,13 +50,24 @@ export interface WarmPoolOptions {
    * per worker (memory-cap.ts), or MCP_GATES_WARM_MEMORY_MB of the server's environment.
    */
   memoryCapBytes?: number;
-  /** A worker idle this long exits. Default 10 minutes. */
+  /**
+   * A worker idle this long exits. Default 10 minutes. A worker whose first call (what a
+   * fresh one costs) took long waits longer (IDLE_PER_START times that, at most
+   * MAX_IDLE_MS), and none exits while another worker of the pool runs a call.
+   */
   idleMs?: number;
+  /** The IDLE_PER_START of this pool (0: every worker waits `idleMs`). */
+  idlePerStartCall?: number;
   /**
    * A call abandoned by its caller that its worker still runs after this long is a hang:
    * the worker is killed. Default 10 minutes.
    */
   abandonedCallLimitMs?: number;
+  /**
+   * Where TypeScript 7 build info outlives the pool (run/tsc-incremental.ts): `serve` keeps
+   * it in the user's cache. Default: a temporary directory, removed when the pool closes.
+   */
+  buildInfoDirectory?: string;
 }
 
 export interface WarmRunRequest {
@@ -108,6 +119,14 @@ export type WarmRunResult =
 
 const DEFAULT_MAX_WORKERS = 3;
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
+/**
+ * A worker waits at least this many times its first call's duration before it retires
+ * idle: on vuejs/core under load a first lint takes 1-2 minutes and one round of gates
+ * longer than 10, so a fixed 10 minutes made the session pay whole cold starts again.
+ */
+const IDLE_PER_START = 20;
+/** The longest an idle worker is kept, however slow its start. */
+const MAX_IDLE_MS = 2 * 60 * 60 * 1000;
 const DEFAULT_ABANDONED_CALL_LIMIT_MS = 10 * 60 * 1000;
 const STDERR_TAIL_BYTES = 4096;
 /** How long a retired worker has to exit on its own before it is killed. */
@@ -169,6 +188,8 @@ class WarmWorker {
   /** Calls answered with a result (a reused one included), and the cap set after the first. */
   callsAnswered = 0;
   capBytes: number | undefined;
+  /** How long the worker's first call took (its load with it): what replacing it costs. */
+  private firstCallMs: number | undefined;
   /** Settles once the worker has exited and what it left is gone (cleanUp). */
   readonly gone: Promise<void>;
   private markGone!: () => void;
@@ -179,11 +200,14 @@ class WarmWorker {
     root: string,
     private readonly env: NodeJS.ProcessEnv,
     private readonly idleMs: number,
+    private readonly idlePerStartCall: number,
     private readonly onExit: (worker: WarmWorker) => void,
     execArgv: readonly string[],
     private readonly abandonedLimitMs: number,
     /** The reply to a call whose caller gave up on it (the pool's health checks see it). */
     private readonly onAbandonedReply: (worker: WarmWorker, reply: Reply) => void,
+    /** Whether another worker of the pool runs a call now (the session is busy). */
+    private readonly othersBusy: () => boolean = () => false,
   ) {
     this.child = spawn(process.execPath, [...execArgv, WORKER_MAIN, root, tool], {
       cwd: root,
@@ -261,8 +285,26 @@ class WarmWorker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     if (this.busy) return;
-    this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
+    this.idleTimer = setTimeout(() => this.idleTimeUp(), this.idleLimitMs());
     this.idleTimer.unref();
+  }
+
+  /** How long this worker waits idle: longer the more a fresh one would cost. */
+  idleLimitMs(): number {
+    const start = this.firstCallMs ?? 0;
+    return Math.max(this.idleMs, Math.min(MAX_IDLE_MS, this.idlePerStartCall * start));
+  }
+
+  /** Idle long enough: retires, unless the session is busy with another gate. */
+  private idleTimeUp(): void {
+    this.idleTimer = undefined;
+    if (this.exited || this.stopped || this.busy) return;
+    if (this.othersBusy()) {
+      this.idleTimer = setTimeout(() => this.idleTimeUp(), this.idleLimitMs());
+      this.idleTimer.unref();
+      return;
+    }
+    void this.retire();
   }
 
   /** The worker has exited (or never started): the rest of its tree and its directory go. */
@@ -381,6 +423,7 @@ class WarmWorker {
         sent = true;
         this.busy = true;
         this.lastUsed = Date.now();
+        const sentAt = this.lastUsed;
         let reply: Reply;
         try {
           reply = await this.send(args);
@@ -395,6 +438,7 @@ class WarmWorker {
         } finally {
           this.busy = false;
           this.lastUsed = Date.now();
+          this.firstCallMs ??= this.lastUsed - sentAt;
           this.abandonedUntil(undefined);
         }
         if (answered) this.onAbandonedReply(this, reply);
@@ -453,8 +497,9 @@ export class WarmPool {
   private readonly maxWorkers: number;
   private readonly memory: MemoryPolicy;
   private readonly idleMs: number;
+  private readonly idlePerStartCall: number;
   /** TypeScript 7 build info kept between calls (run/tsc-incremental.ts). */
-  readonly buildInfo = new BuildInfoStore();
+  readonly buildInfo: BuildInfoStore;
   /** Workers (by key) that were above their cap after their first call: why they run cold. */
   private readonly tooBig = new Map<string, string>();
   private readonly abandonedCallLimitMs: number;
@@ -468,6 +513,8 @@ export class WarmPool {
     this.maxWorkers = Math.max(1, options.maxWorkers ?? DEFAULT_MAX_WORKERS);
     this.memory = memoryPolicy(process.env, undefined, options.memoryCapBytes);
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.buildInfo = new BuildInfoStore(options.buildInfoDirectory);
+    this.idlePerStartCall = options.idlePerStartCall ?? IDLE_PER_START;
     this.abandonedCallLimitMs = options.abandonedCallLimitMs ?? DEFAULT_ABANDONED_CALL_LIMIT_MS;
   }
 
@@ -640,16 +687,18 @@ export class WarmPool {
       const oldest = idle.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
       oldest.retire();
     }
-    const worker = new WarmWorker(
+    const worker: WarmWorker = new WarmWorker(
       key,
       tool,
       root,
       env,
       this.idleMs,
+      this.idlePerStartCall,
       (gone) => this.forget(gone),
       workerExecArgv(this.memory, env),
       this.abandonedCallLimitMs,
       (finished, reply) => this.abandonedReply(finished, reply),
+      (): boolean => [...this.live].some((other) => other !== worker && other.busy),
     );
     this.workers.set(key, worker);
     this.live.add(worker);
