@@ -477,6 +477,27 @@ describe('mcp-gates CLI', function () {
         .and.include('All served gates can run.');
     });
 
+    it("checks the programs a Makefile recipe runs: a missing one is the gate's, not `ok make`", () => {
+      const root = makeRepo({
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        Makefile: 'lint:\n\t@echo linting\n\tno-such-checker-xyz run ruff check src\n',
+      });
+      const result = runCli(['doctor', '--json', '--root', root]);
+      expect(result.code, result.stdout).to.equal(1);
+      const lint = JSON.parse(result.stdout).detected.find((gate) => gate.name === 'lint');
+      expect(lint.command).to.deep.equal(['make', 'lint']);
+      expect(lint.runs.map((run) => [run.program, run.check.status])).to.deep.equal([
+        ['no-such-checker-xyz', 'missing'],
+      ]);
+      expect(lint.program).to.include({ status: 'missing', resolved: null });
+      expect(lint.program.problem).to.include('no-such-checker-xyz');
+      const human = runCli(['doctor', '--root', root]);
+      expect(human.stdout)
+        .to.match(/lint +MISSING +`no-such-checker-xyz` was not found/)
+        .and.include('$ make lint runs: no-such-checker-xyz (MISSING)')
+        .and.include('1 served gate(s) cannot run their program: lint.');
+    });
+
     it('fails a split chain whose step program is missing, naming the step', () => {
       // vue-tsc is not installed here (nor in the repo): the chain's second step cannot run.
       const root = makeRepo({

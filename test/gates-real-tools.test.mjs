@@ -175,12 +175,34 @@ describe('gates with real tools on fixture repositories', function () {
       if (!hasCommand('go', ['version'])) this.skip(); // Go is not installed (Debian: apt-get install golang-go)
     });
 
-    it('go vet finds the printf misuse', async () => {
+    it('go vet finds the printf misuse, with its analyzer as the rule', async () => {
       const result = await runDetected(copyRepo('go-dirty'), 'vet');
       expect(result.isError).to.equal(true);
-      expect(located(result)).to.have.members(['main.go:7 error null']);
+      expect(located(result)).to.have.members(['main.go:7 error printf']);
       const clean = await runDetected(copyRepo('go-clean'), 'vet');
       expect(clean.isError, clean.text).to.equal(false);
+    });
+
+    it('a module in a subdirectory is a vet gate of its own, run there; gofmt covers both', async () => {
+      // `go vet ./...` at the root stops at arc/go.mod: the module's misuse was never seen.
+      const root = copyRepo('go-clean');
+      fs.cpSync(copyRepo('go-dirty'), path.join(root, 'arc'), { recursive: true });
+      const gates = detectGates(root).gates;
+      expect(
+        gates
+          .filter((gate) => /^(vet|gofmt)/.test(gate.name))
+          .map((gate) => [gate.name, gate.cwd ?? '.', gate.source]),
+      ).to.deep.equal([
+        ['vet', '.', 'go.mod'],
+        ['vet.arc', 'arc', 'arc/go.mod'],
+        ['gofmt', '.', 'go.mod'],
+      ]);
+      const rootVet = await runDetected(root, 'vet');
+      expect(rootVet.isError, rootVet.text).to.equal(false);
+      const moduleVet = await runDetected(root, 'vet.arc');
+      expect(located(moduleVet)).to.have.members(['arc/main.go:7 error printf']);
+      const format = await runDetected(root, 'gofmt');
+      expect(located(format)).to.have.members(['arc/ugly.go:3 error gofmt']);
     });
 
     it('gofmt -l -d fails on the changed line although gofmt exits 0', async () => {

@@ -160,6 +160,104 @@ describe('gate results shaped for agents', function () {
     expect(result.text).to.match(/"maxChars" is a whole number of characters, at least 2000/);
   });
 
+  it('a crashed tool is an error, not a failed check: the note names the crash and the first lines of stderr', async () => {
+    const root = makeRepo({
+      'src/a.js': 'ok\n',
+      Makefile: 'lint:\n\tuv-not-here run ruff check\n',
+    });
+    const crashing = {
+      // A real Node crash, after a finding line it printed first.
+      node: {
+        command: [process.execPath, '-e', "console.log('src/a.js:1:1: error: first'); null.boom()"],
+      },
+      // A Python-like traceback: the note keeps its last line.
+      python: {
+        command: [
+          process.execPath,
+          '-e',
+          "process.stderr.write('Traceback (most recent call last):\\n' + '  File \"x.py\", line 1, in <module>\\n'.repeat(9) + 'ValueError: boom\\n'); process.exit(1)",
+        ],
+      },
+      // A recipe whose program is missing: make says so and exits 2.
+      make: { command: ['make', 'lint'] },
+      shell: { command: ['sh', '-c', 'uv-not-here run ruff check'] },
+      // Prettier with a plugin its config names and the project did not install (exit 1).
+      plugin: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.log('Checking formatting...'); console.error(\"[error] Cannot find package 'prettier-plugin-pkg' imported from /x/noop.js\"); process.exit(1)",
+        ],
+      },
+      goroot: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.error('context.go:6:2: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)'); process.exit(1)",
+        ],
+      },
+      gomod: {
+        command: [
+          process.execPath,
+          '-e',
+          'console.error("go: errors parsing go.mod:\\n/x/go.mod:3: invalid go version \'1.23.0\'"); process.exit(1)',
+        ],
+      },
+      pnpmStdout: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.log(' ERR_PNPM_BAD_PM_VERSION x'); process.exit(1)",
+        ],
+      },
+      pnpm: {
+        command: [
+          process.execPath,
+          '-e',
+          "console.error('\\u2009ERROR\\u2009 Refusing to run pnpm@9.4.0: its npm registry signature could not be verified'); process.exit(1)",
+        ],
+      },
+    };
+    const expected = {
+      node: /JavaScript exception/,
+      python: /Python exception; stderr begins:\nTraceback[^]*\nValueError: boom$/,
+      make: /program it runs was not found[^]*uv-not-here/,
+      shell: /program it runs was not found[^]*uv-not-here: not found/,
+      plugin: /a package it loads was not found[^]*prettier-plugin-pkg/,
+      goroot: /Go toolchain is older than the module needs[^]*package slices is not in GOROOT/,
+      gomod: /Go toolchain is older than the module needs[^]*invalid go version/,
+      pnpmStdout:
+        /package manager could not run the script; stdout begins:\n ERR_PNPM_BAD_PM_VERSION/,
+      pnpm: /package manager could not run the script; stderr begins:\n\u2009ERROR\u2009 Refusing to run pnpm/,
+    };
+    for (const [name, gate] of Object.entries(crashing)) {
+      const result = await call(root, { [name]: { parser: 'generic', ...gate } }, name);
+      const data = result.structuredContent;
+      expect(data.status, name).to.equal('error');
+      expect(data.note, name)
+        .to.match(/^the tool crashed: /)
+        .and.match(expected[name]);
+      expect(result.text, name).to.match(new RegExp(`^${name}: error`));
+      expect(result.text, name).to.include(data.note.split('\n')[0]);
+    }
+    // A check that fails on its findings is no crash, and needs no note.
+    const failing = await call(
+      root,
+      {
+        lint: {
+          command: [
+            process.execPath,
+            '-e',
+            "console.error('src/a.js:1:1: error: x'); process.exit(1)",
+          ],
+          parser: 'generic',
+        },
+      },
+      'lint',
+    );
+    expect(failing.structuredContent).to.include({ status: 'failed', note: null });
+  });
+
   it('pages through the last run without running again while the tree is unchanged', async () => {
     const root = noisyRepo();
     const counter = path.join(makeTempDir(), 'runs');

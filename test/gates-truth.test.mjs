@@ -414,6 +414,26 @@ describe('typecheck follows project references', function () {
     expect(snapshot(root)).to.deep.equal(cleanTree);
   });
 
+  it("a script that is `tsc --build` runs in build mode with its outputs kept out of the tree, ignored paths included (vuejs/pinia's test:types)", async () => {
+    const root = monorepo(
+      'export function twice(n: number): number {\n  return n * 2;\n}\nexport const label: string = 42;\n',
+    );
+    fs.writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({ name: 'm', scripts: { 'test:types': 'tsc --build ./tsconfig.json' } }),
+    );
+    // dist/ is ignored: the tree watch would not see a .tsbuildinfo written there.
+    fs.writeFileSync(path.join(root, '.gitignore'), 'dist/\n');
+    const gates = detectGates(root).gates;
+    const typecheck = gates.find((gate) => gate.name === 'typecheck');
+    expect(typecheck).to.include({ prepare: 'tsc-build', parser: 'tsc' });
+    const before = snapshot(root);
+    const result = await runTool(root, 'typecheck', { gates });
+    expect(located(result)).to.deep.equal(['packages/a/src/index.ts:4:14 error TS2322']);
+    expect(snapshot(root)).to.deep.equal(before);
+    expect(fs.existsSync(path.join(root, 'packages/a/dist'))).to.equal(false);
+  });
+
   it('plans wrappers that move every output out of the tree, and notes types read from build output', () => {
     const root = monorepo('export const one = 1;\n');
     fs.writeFileSync(

@@ -347,6 +347,155 @@ test:
     expect(detection.notServed).to.deep.equal([]);
   });
 
+  it("a go vet step in a module's working-directory is that module's vet gate, not a step left out", function () {
+    const root = makeRepo({
+      'go.mod': 'module example.com/x\n',
+      'remote/go.mod': 'module example.com/x/remote\n',
+      'vendor/y/go.mod': 'module example.com/y\n',
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  vet:
+    runs-on: ubuntu-latest
+    steps:
+      - run: go vet ./...
+      - run: go vet ./...
+        working-directory: remote
+`,
+    });
+    const detection = detectGates(root);
+    expect(
+      detection.gates
+        .filter((gate) => gate.name.startsWith('vet'))
+        .map((gate) => [gate.name, gate.cwd ?? '.', gate.source]),
+    ).to.deep.equal([
+      ['vet', '.', 'go.mod'],
+      ['vet.remote', 'remote', 'remote/go.mod'],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([
+      '.github/workflows/ci.yml: job vet, step "go vet ./...": it runs `go vet ./...`, a check already run by gate `vet`',
+      '.github/workflows/ci.yml: job vet, step "go vet ./...": it runs `go vet ./...` in remote, a check already run by gate `vet.remote`',
+    ]);
+  });
+
+  it('reads a script a step runs by name, a package program run by yarn, differential-shellcheck, and golangci-lint v2 from the config (issue 31 acceptance)', function () {
+    const root = makeRepo({
+      'package.json': {
+        name: 'x',
+        scripts: { 'test:eslint': 'eslint .', format: 'prettier --write .' },
+      },
+      'eslint.config.js': 'export default [];\n',
+      '.prettierrc': '{}\n',
+      'go.mod': 'module example.com/x\n',
+      '.golangci.yaml': 'version: "2"\n',
+      'bin/tool': '#!/usr/bin/env bash\necho "$1"\n',
+      '.github/workflows/check.yml': `on: push
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - name: ESLint
+        run: yarn test:eslint
+      - name: Prettier
+        run: yarn prettier --check .
+      - name: Format
+        run: yarn format
+      - name: Differential ShellCheck
+        uses: redhat-plumbers-in-action/differential-shellcheck@v5
+      - name: Lint
+        uses: golangci/golangci-lint-action@v8
+        with:
+          version: v2.4.0
+  typing:
+    name: Check types using supported type checkers
+    runs-on: ubuntu-latest
+    steps:
+      - run: >
+          uvx --with tox-uv
+          tox run -f typing
+`,
+    });
+    const detection = detectGates(root);
+    expect(
+      detection.gates
+        .filter((gate) => ['shellcheck', 'golangci-lint'].includes(gate.name))
+        .map((gate) => [gate.name, gate.command.join(' '), gate.source]),
+    ).to.deep.equal([
+      [
+        'golangci-lint',
+        'golangci-lint run --output.json.path stdout --show-stats=false',
+        '.golangci.yaml',
+      ],
+      ['shellcheck', 'shellcheck --format json1', '.github/workflows/check.yml'],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([
+      '.github/workflows/check.yml: job check, step "ESLint": it runs `eslint .`, a check already run by gate `lint`',
+      '.github/workflows/check.yml: job check, step "Prettier": it runs `prettier --check .`, a check already run by gate `format`',
+      '.github/workflows/check.yml: job check, step "Format": it runs `prettier --write .`, which changes files or is not prettier\'s check: a gate serves only read-only checks (prettier --check --ignore-path …)',
+      '.github/workflows/check.yml: job check, step "Lint": it runs `golangci-lint run`, a check already run by gate `golangci-lint`',
+      '.github/workflows/check.yml: job typing, step "uvx --with tox-uv tox run -f typing": it runs `tox run -f typing`, which no gate serves (see what list says of the tox task "typing")',
+    ]);
+  });
+
+  it("serves a workflow's shellcheck over every script beside a pre-commit hook given only .bash files, and lists no tool install (Bash-it/bash-it)", function () {
+    const root = makeRepo({
+      'lib/a.bash': '#!/usr/bin/env bash\necho "$1"\n',
+      'install.sh': '#!/bin/sh\necho "$1"\n',
+      '.pre-commit-config.yaml': `repos:
+  - repo: https://github.com/jumanjihouse/pre-commit-hooks
+    rev: 2.1.5
+    hooks:
+      - id: shellcheck
+        files: "\\\\.(bash)$"
+`,
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Install shfmt
+        run: go install mvdan.cc/sh/v3/cmd/shfmt@latest
+      - name: Differential ShellCheck
+        uses: redhat-plumbers-in-action/differential-shellcheck@v5
+`,
+    });
+    const detection = detectGates(root);
+    expect(
+      detection.gates.map((gate) => [gate.name, gate.source, gate.fileFilter?.what ?? null]),
+    ).to.deep.equal([
+      ['shellcheck', '.pre-commit-config.yaml', "the pre-commit hook's files: \\.(bash)$"],
+      ['ci.shellcheck', '.github/workflows/ci.yml', null],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([]);
+  });
+
+  it('a step running `tox run -f typing` is served by the tox envs of that factor (hynek/structlog)', function () {
+    const root = makeRepo({
+      'src/app.py': 'x = 1\n',
+      'tox.ini': `[tox]
+env_list = typing-{mypy,pyright}
+
+[testenv:typing-{mypy,pyright}]
+commands =
+    mypy: mypy src
+    pyright: pyright src
+`,
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  typing:
+    name: Check types using supported type checkers
+    runs-on: ubuntu-latest
+    steps:
+      - run: uvx --with tox-uv tox run -f typing
+`,
+    });
+    const detection = detectGates(root);
+    const typing = detection.gates.filter((gate) => gate.name.startsWith('typing-'));
+    expect(typing.map((gate) => gate.name).sort()).to.deep.equal(['typing-mypy', 'typing-pyright']);
+    expect(notServedOf(detection).filter((entry) => entry.includes('workflows'))).to.deep.equal([
+      `.github/workflows/ci.yml: job typing, step "uvx --with tox-uv tox run -f typing": it runs \`tox run -f typing\`, the tox envs with factor "typing": ${typing.map((gate) => `\`${gate.name}\``).join(', ')} (tox.ini) serve those whose commands mcp-gates reads (list names the others)`,
+    ]);
+  });
+
   it('lists a workflow past the source limits as not served and still serves the rest', function () {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let level = 1; level < 10; level += 1)

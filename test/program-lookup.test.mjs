@@ -328,6 +328,26 @@ describe('doctor starts each program', function () {
     expect(installFix('cargo', yarn)).to.match(/rustup/);
   });
 
+  it("names each ecosystem's installer and places: no node_modules/.bin for a Go or Python runner", () => {
+    const root = makeRepo({ 'package.json': { name: 'x' }, 'go.mod': 'module example.com/x\n' });
+    const env = { PATH: makeTempDir('mcp-gates-empty-path-') };
+    const golangci = resolveCommand(['golangci-lint', 'run'], root, env);
+    expect(golangci).to.include({ ok: false, problem: 'missing' });
+    expect(golangci.reason).to.match(/^`golangci-lint` was not found on PATH nor in /);
+    expect(golangci.reason).to.not.include('node_modules');
+    expect(golangci.fix)
+      .to.include('go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest')
+      .and.not.include('npx');
+    const uv = resolveCommand(['uv', 'run', 'ruff', 'check'], root, env);
+    expect(uv.reason).to.not.include('node_modules');
+    expect(uv.fix).to.include('pipx install uv');
+    expect(resolveCommand(['go', 'vet'], root, env).fix).to.include('apt-get install golang-go');
+    // An npm tool is still looked for, and named, in the project's node_modules/.bin.
+    const eslint = resolveCommand(['eslint', '.'], root, env);
+    expect(eslint.reason).to.include(path.join(root, 'node_modules', '.bin'));
+    expect(eslint.fix).to.include('npm install --save-dev eslint');
+  });
+
   it('gives up on a program that does not answer in time, killing it', async function () {
     if (!posix) this.skip(); // reason: sh scripts as programs
     const root = makeRepo({ 'package.json': '{}' });

@@ -62,6 +62,14 @@ export interface GateSpec {
    * which `doctor` compares with the installed one.
    */
   pinned?: { tool: string; version: string; from: string };
+  /**
+   * Detection only: the command of the one tool a whole-project check runs (a package.json
+   * script's, a Makefile target's), its own options kept and its path operands left out,
+   * which a check on given files runs instead (a call's `paths`, a changed scope, a hook
+   * after an edit): the tool reads each file on its own, so its findings on those files
+   * are the whole run's. The whole run stays `command`, as CI runs it.
+   */
+  narrow?: { command: string[]; parser: string };
   /** mcp-gates.json `"warm": false`: never run this gate in a warm worker. */
   warm?: boolean;
   /**
@@ -92,6 +100,21 @@ export const GATE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,59}$/;
 
 export function fixToolName(gateName: string): string {
   return `${gateName}_fix`;
+}
+
+/** Whether a check of the gate takes paths: its own command does, or its narrowed one. */
+export function takesPaths(gate: GateSpec): boolean {
+  return gate.paths === 'append' || gate.narrow !== undefined;
+}
+
+/**
+ * The gate a check on given files runs: the narrowed tool command where the gate has one
+ * (its own parser, paths appended, no steps), else the gate itself.
+ */
+export function gateOnFiles(gate: GateSpec): GateSpec {
+  if (!gate.narrow || gate.paths === 'append') return gate;
+  const { steps: _steps, narrow, ...rest } = gate;
+  return { ...rest, command: narrow.command, parser: narrow.parser, paths: 'append' };
 }
 
 /** The argv for one call: the command with the call's paths applied per `paths` mode. */

@@ -4,6 +4,7 @@ import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { probeTreeWatch } from '../../gates/run/tree-watch.js';
 import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
 import { detectGates } from '../../gates/detect/detect.js';
+import { gateCommands } from '../../gates/detect/gate-commands.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import { shellLine } from '../../gates/report/gate-result.js';
@@ -59,6 +60,11 @@ interface GateCheck {
   fixProgram?: ProgramCheck;
   /** The version the gate's source pins (a pre-commit hook's rev) and the installed one's. */
   pinned?: PinnedCheck;
+  /**
+   * The programs its command runs in turn (a Makefile recipe's, a package.json script's),
+   * each found as the gate's process finds it; `program` is then the first that cannot run.
+   */
+  runs?: { program: string; check: ProgramCheck }[];
 }
 
 interface PinnedCheck {
@@ -150,6 +156,56 @@ async function checkProgram(
   };
 }
 
+/** Runners of a project's environment: what they run is found in it when they run, not here. */
+const ENVIRONMENT_RUNNERS = new Set(['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye']);
+/** Programs that run nothing of the project's: a missing one would be no gate's problem. */
+const SHELL_BUILTINS = new Set(['echo', 'printf', 'true', 'false', ':', 'cd', 'test', 'exit', '[']);
+
+/**
+ * The program a command needs, as written: an environment runner's own (`uv run ruff`
+ * needs uv, which finds ruff in its environment), a JavaScript runner's program (`npx
+ * eslint` runs the project's eslint), a Python module runner's python. None for a shell
+ * builtin or a program named by a variable (`$(PYTHON)`), which is not known here.
+ */
+function programOf(argv: readonly string[]): string | undefined {
+  const [program, first] = argv;
+  if (program === undefined || /[$`]/.test(program) || SHELL_BUILTINS.has(program))
+    return undefined;
+  if (ENVIRONMENT_RUNNERS.has(program)) return program;
+  if (program === 'npx' || program === 'bunx')
+    return programOf(argv.slice(1).filter((word) => !word.startsWith('-')));
+  if (['npm', 'pnpm', 'yarn'].includes(program) && first === 'exec')
+    return programOf(argv.slice(2).filter((word) => word !== '--'));
+  return program;
+}
+
+/**
+ * The programs a gate's command runs underneath it (its recipe's, its script's), other
+ * than the ones doctor checks already, each checked as its own program is.
+ */
+async function checkRuns(
+  gate: GateSpec,
+  root: string,
+  probes: Map<string, Promise<ProbeResult> | undefined>,
+): Promise<GateCheck['runs']> {
+  const own = new Set(
+    [gate.command, ...(gate.steps ?? []).map((step) => step.command)].map((argv) => argv[0]),
+  );
+  const programs = new Set<string>();
+  for (const argv of gateCommands(gate, root).commands) {
+    const program = programOf(argv);
+    if (program !== undefined && !own.has(program)) programs.add(program);
+  }
+  if (programs.size === 0) return undefined;
+  const directory = gate.cwd ? path.resolve(root, gate.cwd) : root;
+  return Promise.all(
+    [...programs].map(async (program) => ({
+      program,
+      check: await checkProgram([program], directory, probes),
+    })),
+  );
+}
+
 /** Whether a program's status stops the gate from running (`slow` does not). */
 function cannotRun(program: ProgramCheck): boolean {
   return !['ok', 'slow'].includes(program.status);
@@ -168,12 +224,16 @@ async function checkGate(
     parser: gate.parser,
     warm: gateWarmCapability(gate, root, process.env),
   };
+  const runs = await checkRuns(gate, root, probes);
+  // A program the recipe or script runs that cannot run stops the check as its own would.
+  const failingRun = runs?.find((run) => cannotRun(run.check))?.check;
   if (!gate.steps || gate.steps.length === 0) {
     const program = await checkProgram(gate.command, root, probes);
     return {
       ...described,
-      program,
+      program: cannotRun(program) ? program : (failingRun ?? program),
       ...(gate.pinned ? { pinned: pinnedCheck(gate.pinned, program) } : {}),
+      ...(runs ? { runs } : {}),
     };
   }
   // A split chain: the check runs each step's own program, the package manager only the fix.
@@ -186,8 +246,9 @@ async function checkGate(
   const failing = steps.find((step) => cannotRun(step.program)) ?? steps[0]!;
   return {
     ...described,
-    program: failing.program,
+    program: cannotRun(failing.program) ? failing.program : (failingRun ?? failing.program),
     steps,
+    ...(runs ? { runs } : {}),
     ...(gate.fix ? { fixProgram: await checkProgram(gate.fix, root, probes) } : {}),
   };
 }
@@ -299,6 +360,15 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
             `${indent}${cannotRun(check.fixProgram) ? 'its fix tool cannot run (the check can)' : 'its fix tool'}: $ ${shellLine([check.fix])}: ${status(check.fixProgram)}`,
           );
       }
+      if (check.runs)
+        lines.push(
+          `${indent}${check.steps ? 'its steps run' : `$ ${shellLine([check.command])} runs`}: ${check.runs
+            .map(
+              (run) =>
+                `${run.program} (${run.check.status === 'ok' ? 'ok' : run.check.status.toUpperCase()})`,
+            )
+            .join(', ')}`,
+        );
       lines.push(`${indent}warm: ${warmCapabilityText(check.warm)}`);
       if (check.program.origin) lines.push(`${indent}from: ${check.program.origin}`);
       if (check.pinned?.differs)

@@ -1,6 +1,6 @@
 import { loadGates } from '../../gates/load-gates.js';
 import { gateBuildStep } from '../../gates/detect/build-steps.js';
-import { fixToolName, type GateSpec } from '../../gates/gate-spec.js';
+import { fixToolName, takesPaths, type GateSpec } from '../../gates/gate-spec.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -59,11 +59,15 @@ export function listCommand(args: CliArguments, output: CliOutput): number {
     output.out(`    command: ${gate.command.join(' ')}`);
     if (steps) output.out(`    runs:    ${steps.join('; ')} (each step to the end)`);
     if (gate.fix) output.out(`    fix:     ${gate.fix.join(' ')}`);
+    if (gate.narrow && gate.paths !== 'append')
+      output.out(
+        `    files:   ${gate.narrow.command.join(' ')} <files> (a check on files: paths, changed scope, hooks)`,
+      );
     output.out(`    warm:    ${warmCapabilityText(gateWarmCapability(gate, root, process.env))}`);
     const writes = writesOf(gate, root);
     if (writes) output.out(`    writes:  ${writes}`);
     output.out(
-      `    parser:  ${gate.parser}   source: ${gate.source}${gate.paths === 'append' ? '   takes paths' : ''}\n`,
+      `    parser:  ${gate.parser}   source: ${gate.source}${takesPaths(gate) ? '   takes paths' : ''}\n`,
     );
   }
   if (served.notServed.length > 0) output.out(notServedText(served.notServed));

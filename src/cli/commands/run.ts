@@ -7,7 +7,7 @@ import { createCheckTool } from '../../gates/check-tool.js';
 import { createGateTools } from '../../gates/gate-tools.js';
 import { keepFullLogs } from '../../gates/report/log-directory.js';
 import { committedBaselinePath } from '../../gates/report/baseline.js';
-import { fixToolName } from '../../gates/gate-spec.js';
+import { fixToolName, takesPaths } from '../../gates/gate-spec.js';
 import { GatesError } from '../../gates/gates-error.js';
 import { loadGates } from '../../gates/load-gates.js';
 import type { Tool, ToolContext, ToolResult } from '../../server/tool.js';
@@ -80,7 +80,7 @@ export async function runCommand(args: CliArguments, output: CliOutput): Promise
       fix: `${editHint(origin, gate.name, 'add "fix" to')}; or run without --fix`,
     });
   }
-  if (rawPaths.length > 0 && gate.paths !== 'append') {
+  if (rawPaths.length > 0 && !(fixing ? gate.paths === 'append' : takesPaths(gate))) {
     throw new GatesError(
       'EGATES_USAGE',
       `gate "${gate.name}" always runs on the whole project and takes no paths`,

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
-import { recipeGates, ruffConfigFixes } from './makefile.js';
+import { narrowLine, recipeGates, ruffConfigFixes } from './makefile.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
-import { CheckCoverage, checkKey, type NotServed } from './tool-command.js';
+import { CheckCoverage, checkKey, inDirectory, type NotServed } from './tool-command.js';
 import { ownScriptGates } from './own-scripts.js';
 import { environmentGates } from './tox-nox.js';
 import { taskServedBy, workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
 import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
+import { nestedFiles } from './nested-files.js';
 import {
   classifyScript,
   namesResultCache,
@@ -99,9 +100,27 @@ function scriptGates(
       ? "; the tool's cache goes to a private temporary directory, never into the tree"
       : '';
     const build = leadingBuildStep(script.body);
+    // One command of a tool that reads each file on its own: a check on files runs it on them.
+    const narrow =
+      hasHooks || (plan.steps && plan.steps.length > 1) ? undefined : narrowLine(script.body);
+    const buildMode = hasHooks ? undefined : tscBuildScript(script.body);
     const writes = build
       ? `; writes build outputs: it starts with the build step \`${build}\``
       : '';
+    if (buildMode) {
+      gates.push({
+        name: gate,
+        description: `${what}: the package.json script "${script.name}" (${script.body}), run in build mode with its outputs (declarations, .tsbuildinfo) in a private temporary directory, never the tree`,
+        command: [buildMode.program, '-b', buildMode.project, '--force', '--pretty', 'false'],
+        fix: null,
+        parser: 'tsc',
+        prepare: 'tsc-build',
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        paths: 'none',
+        source: 'package.json',
+      });
+      return;
+    }
     gates.push({
       name: gate,
       description: `${what}: the package.json script "${script.name}" (${script.body})${runs}${cached}${writes}`,
@@ -109,6 +128,7 @@ function scriptGates(
       fix: pairedFix ? runScript(pairedFix.name) : null,
       parser: plan.parser,
       ...(plan.steps ? { steps: plan.steps } : {}),
+      ...(narrow ? { narrow } : {}),
       timeoutMs: DEFAULT_TIMEOUT_MS,
       paths: 'none',
       source: 'package.json',
@@ -142,6 +162,26 @@ function scriptGates(
     add(gateName(extra.name), extra, undefined, 'Typecheck');
   }
   return gates;
+}
+
+/** Options of `tsc --build` that change nothing it checks. */
+const BUILD_NEUTRAL = new Set(['--force', '-f', '--verbose', '-v', '--pretty', '--pretty=false']);
+
+/**
+ * A script that is only `tsc --build [project]` (or vue-tsc's): build mode writes its
+ * outputs (declarations, .tsbuildinfo) into the tree, ignored or not, so the gate runs it
+ * as the typecheck marker runs build mode, its outputs in a private directory
+ * (run/tsc-build.ts). Undefined for any other script.
+ */
+function tscBuildScript(body: string): { program: string; project: string } | undefined {
+  const words = body.trim().split(/\s+/);
+  const [program, mode, ...rest] = words;
+  if (!['tsc', 'vue-tsc'].includes(program ?? '') || !['-b', '--build'].includes(mode ?? ''))
+    return undefined;
+  const projects = rest.filter((word) => !BUILD_NEUTRAL.has(word));
+  if (projects.length > 1 || projects.some((word) => /^-|[$`'"*?;&|<>(){}\\]/.test(word)))
+    return undefined;
+  return { program: program!, project: projects[0] ?? 'tsconfig.json' };
 }
 
 /** Whether a script body only runs scripts already served (`npm run typecheck`, `pnpm types`). */
@@ -191,6 +231,10 @@ function recognisedBy(tool: ToolDescriptor, project: ProjectFacts): string | und
   } = tool.recognise;
   const file = configFiles.find((name) => project.exists(name));
   if (file) return file;
+  for (const name of tool.recognise.nestedConfigFiles ?? []) {
+    const directory = project.directoriesWith(name)[0];
+    if (directory !== undefined) return directory === '.' ? name : `${directory}/${name}`;
+  }
   const section = configSections.find(({ file: name, section: pattern }) => {
     const text = project.readText(name);
     return text !== undefined && pattern.test(text);
@@ -265,6 +309,7 @@ export function detectGates(
   const coverage = new CheckCoverage();
   for (const gate of gates) coverScript(coverage, gate, packageJson);
   const texts = new Map<string, string | undefined>();
+  const nested = new Map<string, string[]>();
   let hookIds: string[] | undefined;
   const project: ProjectFacts = {
     root,
@@ -280,6 +325,19 @@ export function detectGates(
       return texts.get(relative);
     },
     exists: (relative) => fs.existsSync(path.join(root, relative)),
+    directoriesWith(name) {
+      if (!nested.has(name)) {
+        const found = nestedFiles(root, name);
+        if (found.capped)
+          notServed.push({
+            source: name,
+            name: `(${name} files deep in the tree)`,
+            why: `the look for ${name} files below the root stopped at its limit of directories; a ${name} past it is not served (write mcp-gates.json for it)`,
+          });
+        nested.set(name, found.directories);
+      }
+      return nested.get(name)!;
+    },
     dependsOn: (name) => hasDependency(packageJson, name),
     preCommitHookIds() {
       if (hookIds === undefined) {
@@ -307,7 +365,12 @@ export function detectGates(
       continue;
     }
     const named = hasName(gates, gate.name) ? { ...gate, name: `pre-commit.${gate.name}` } : gate;
-    coverage.add(named.name, [named.command]);
+    // A hook given only some files (its `files` pattern) is no check of the whole selection.
+    coverage.add(
+      named.name,
+      [named.command],
+      named.fileFilter ? { environment: named.fileFilter.what } : {},
+    );
     gates.push(markerGate(named));
   }
   // Local hooks that run a script of the repository.
@@ -335,7 +398,11 @@ export function detectGates(
         hookChecks.some((command) => checkKey(command) === checkKey(gate.command))
       )
         continue;
-      coverage.add(gate.name, [gate.command], { marker: { source: gate.source } });
+      coverage.add(gate.name, [gate.command], {
+        marker: { source: gate.source },
+        // A module's check in its own directory is no check of the root's.
+        ...(gate.cwd !== undefined ? { environment: inDirectory(gate.cwd) } : {}),
+      });
       gates.push(markerGate(gate));
     }
   }

@@ -29,6 +29,11 @@ export interface GateCommands {
   opaque: boolean;
   /** The fewest warnings a tool it runs allows (`--max-warnings N`), undefined for no limit. */
   warningLimit: number | undefined;
+  /**
+   * The commands it runs in the end, as written (`uv run ruff check .`), past the scripts
+   * and recipes that run them: what `doctor` finds the programs of.
+   */
+  commands: string[][];
 }
 
 /** Programs that check nothing (messages, moves): they neither add a tool nor make a check opaque. */
@@ -61,6 +66,7 @@ function readScripts(directory: string): Record<string, unknown> | undefined {
 
 class Reader {
   readonly tools = new Map<string, ToolDescriptor>();
+  readonly commands: string[][] = [];
   opaque = false;
   warningLimit: number | undefined;
 
@@ -78,6 +84,7 @@ class Reader {
       else for (const inner of recipe) this.command(inner, depth + 1);
       return;
     }
+    this.commands.push([...argv]);
     const tool = toolOfCommand(words);
     if (tool) {
       this.tools.set(tool.name, tool);
@@ -125,5 +132,6 @@ export function gateCommands(gate: GateSpec, root: string): GateCommands {
     tools: [...reader.tools.values()],
     opaque: reader.opaque,
     warningLimit: reader.warningLimit,
+    commands: reader.commands,
   };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { combinedParserName } from '../parsers/combined.js';
+import { narrowCommand } from './narrow-command.js';
 import { readOnlyProgram, unwrap } from './read-only-program.js';
 import { planScript } from './scripts.js';
 import { CheckCoverage, type NotServed } from './tool-command.js';
@@ -247,14 +248,22 @@ function unquote(word: string): string {
 
 /** A recipe command's words, past the runners of the project's environment (`uv run`). */
 function commandWords(part: string): string[] {
-  return unwrap(part.trim().split(/\s+/).filter(Boolean).map(unquote));
+  return unwrap(writtenWords(part));
 }
 
-/** The commands of a judged body (recipe lines, prefixes and chains split), for precedence. */
-function bodyCommands(body: readonly string[]): string[][] {
+/** A recipe command's words as written (`uv run ruff check`). */
+function writtenWords(part: string): string[] {
+  return part.trim().split(/\s+/).filter(Boolean).map(unquote);
+}
+
+/**
+ * The commands of a judged body (recipe lines, prefixes and chains split): past their
+ * environment runners for precedence, or as written (`uv run …`: uv runs too).
+ */
+function bodyCommands(body: readonly string[], written = false): string[][] {
   return body
     .flatMap((line) => line.replace(/^[@+-]+/, '').split(/&&|\|\||;|\|/))
-    .map(commandWords)
+    .map(written ? writtenWords : commandWords)
     .filter((words) => words.length > 0);
 }
 
@@ -264,6 +273,19 @@ export function bodyParser(body: readonly string[]): string {
   const parsers = [planScript(text, true).parser].filter((parser) => parser !== 'generic');
   if (/(^|[\s/])mypy(\s|$)/.test(text)) parsers.push('mypy');
   return parsers.length > 0 ? combinedParserName(parsers) : 'generic';
+}
+
+/**
+ * The narrowed command (narrow-command.ts) of a script or recipe line that is one command:
+ * plain words, quoted ones and globs (`shellcheck scripts/*.sh`, whose operands it leaves
+ * out anyway), past `uv run`, `npx`…; undefined for any other shell syntax.
+ */
+export function narrowLine(line: string): ReturnType<typeof narrowCommand> {
+  const text = line.replace(/^[@+-]+/, '').trim();
+  if (text === '' || /[$`\\<>|;&()\n]/.test(text)) return undefined;
+  const words = text.match(/'[^']*'|"[^"]*"|[^\s'"]+/g) ?? [];
+  if (words.join('').length !== text.replace(/\s+/g, '').length) return undefined;
+  return narrowCommand(unwrap(words.map(unquote)));
 }
 
 /** Whether the root's ruff config applies fixes on `ruff check` (`fix = true`). */
@@ -334,8 +356,8 @@ const RUNNERS: {
 /**
  * The commands `argv` runs when it is a recipe runner's call of a target (`make lint`,
  * `just lint`, `deno task lint`) in `root`: the target's recipe and its prerequisites',
- * split into commands (`$(info ...)` lines and prefixes dropped). Undefined when argv is
- * no such call, or the file or target cannot be read.
+ * split into commands as written (`uv run ruff check`; `$(info ...)` lines and prefixes
+ * dropped). Undefined when argv is no such call, or the file or target cannot be read.
  */
 export function recipeCommandsOf(root: string, argv: readonly string[]): string[][] | undefined {
   for (const { runner, files, parse, argv: callOf } of RUNNERS) {
@@ -347,7 +369,7 @@ export function recipeCommandsOf(root: string, argv: readonly string[]): string[
     if (typeof text !== 'string') return undefined;
     const targets = parse(text);
     if (typeof targets === 'string' || !targets.has(target)) return undefined;
-    return bodyCommands(judgeTarget(targets, target, runner, ruffConfigFixes(root)).body);
+    return bodyCommands(judgeTarget(targets, target, runner, ruffConfigFixes(root)).body, true);
   }
   return undefined;
 }
@@ -418,12 +440,22 @@ export function recipeGates(
         const writes = judged.readOnly
           ? 'runs only known read-only checks'
           : `may write: it runs ${judged.writer}`;
+        // One command of a tool that reads each file on its own: a check on files runs it on
+        // them (a glob in it makes the target one not judged, but its operands are left out).
+        const lines = target.lines.filter(
+          (line) => !/^[@+-]*(echo|printf|true|:)(\s|$)/.test(line),
+        );
+        const narrow =
+          target.prerequisites.length === 0 && lines.length === 1
+            ? narrowLine(lines[0]!)
+            : undefined;
         gates.push({
           name: gateName.slice(0, 60),
           description: `${kind.what}: the ${file} ${runner === 'deno' ? 'task' : 'target'} "${name}" (${command.join(' ')}); ${writes}${alike ? `; ${alike}` : ''}`,
           command,
           fix: fix ? argv(fix) : null,
           parser: bodyParser(judged.body),
+          ...(narrow ? { narrow } : {}),
           timeoutMs: DEFAULT_TIMEOUT_MS,
           paths: 'none',
           source: file,

@@ -107,6 +107,8 @@ const NEUTRAL_OPTIONS = new Set([
   '--no-progress',
   '--outputjson',
   '--json',
+  // go vet's JSON report.
+  '-json',
   '--check-only',
   '-c',
   '--noEmit',
@@ -258,16 +260,20 @@ export class CheckCoverage {
     if (!this.toolGate.has(tool)) this.toolGate.set(tool, gate);
   }
 
-  /** `gate \`ruff\`` when earlier gates run every one of these checks, else undefined. */
-  covering(commands: readonly (readonly string[])[]): string | undefined {
+  /**
+   * `gate \`ruff\`` when earlier gates run every one of these checks (in `environment`,
+   * when given: inDirectory's words for a step's working directory), else undefined.
+   */
+  covering(commands: readonly (readonly string[])[], environment?: string): string | undefined {
     // `@echo linting` checks nothing: it neither adds a check nor keeps one from counting.
     const checks = commands.filter((command) => !INERT.has(command[0] ?? ''));
     if (checks.length === 0) return undefined;
     const found: CoveredCheck[] = [];
     const gates = new Set<string>();
     for (const command of checks) {
-      const identity = checkIdentity(command);
-      if (identity === undefined) return undefined;
+      const written = checkIdentity(command);
+      if (written === undefined) return undefined;
+      const identity = environment === undefined ? written : { ...written, environment };
       const same = this.checks.find(
         (check) => !check.narrowedBy && sameCheck(check.identity, identity),
       );
@@ -333,21 +339,33 @@ export class CheckCoverage {
   }
 }
 
+/** The environment words of a check run in a directory below the root (a Go module's). */
+export function inDirectory(directory: string): string {
+  return `runs in ${directory}`;
+}
+
 /** argv with options put before its final `.` and `targets` instead of it (or at the end). */
 export function withArguments(
   argv: readonly string[],
   options: readonly string[],
   targets: readonly string[],
 ): string[] {
-  const dot = argv.length > 1 && argv[argv.length - 1] === '.';
+  // Go's `./...` (every package of the module) is its whole tree, as `.` is others'.
+  const whole = argv.length > 1 ? WHOLE_TREE.exec(argv[argv.length - 1]!)?.[0] : undefined;
+  const dot = whole !== undefined;
   const base = dot ? argv.slice(0, -1) : [...argv];
   // A flag the check already has (ruff's --force-exclude) is not given twice.
   const extra = options.filter((option, index) => {
     const isValue = index > 0 && options[index - 1]!.startsWith('-') && !option.startsWith('-');
     return isValue || option.includes('=') || !base.includes(option);
   });
-  return [...base, ...extra, ...(targets.length > 0 ? targets : dot ? ['.'] : [])];
+  return [...base, ...extra, ...(targets.length > 0 ? targets : dot ? [whole] : [])];
 }
+
+/** The words that stand for the whole tree: `.`, and Go's `./...`. */
+const WHOLE_TREE = /^(?:\.|\.\/\.\.\.)$/;
+/** A Go package pattern (`./pkg/...`): the packages under a directory. */
+const GO_PATTERN = /^(?:\.\/)?(.*?)\/?\.\.\.$/;
 
 /**
  * Whether `word`, after a flag, is that flag's value (`--allowUnreachableCode false`, as
@@ -398,12 +416,13 @@ function sortArguments(
       }
       continue;
     }
-    const path = arg.replace(/\/+$/, '') || arg;
+    const pattern = GO_PATTERN.exec(arg);
+    const path = pattern ? pattern[1] || '.' : arg.replace(/\/+$/, '') || arg;
     if (afterDropped) dropped.push(`\`${arg}\` (taken as the value of the option before it)`);
     else if (positionals === 'drop') dropped.push(`\`${arg}\` (the hook is given file names)`);
     else if (path === '.')
       continue; // the whole project, as the check runs by default
-    else if (project.exists(path)) targets.push(path);
+    else if (project.exists(path)) targets.push(pattern ? arg : path);
     else dropped.push(`\`${arg}\` (no such path)`);
     afterDropped = false;
   }

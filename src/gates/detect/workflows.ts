@@ -6,7 +6,13 @@ import type { ProjectFacts } from '../tools/tool.js';
 import { readOnlyProgram, unwrap } from './read-only-program.js';
 import { splitChain } from './scripts.js';
 import { parseSource, readSourceText } from './source-document.js';
-import { toolCheck, withArguments, type CheckCoverage, type NotServed } from './tool-command.js';
+import {
+  inDirectory,
+  toolCheck,
+  withArguments,
+  type CheckCoverage,
+  type NotServed,
+} from './tool-command.js';
 
 /** A command a workflow step runs, read from its `run:` (or an action's inputs), and where. */
 interface StepCommand {
@@ -25,6 +31,8 @@ interface StepCommand {
 interface WorkflowStep {
   file: string;
   job: string;
+  /** The job's `name:`, when it has one (`Check types using supported type checkers`). */
+  jobName?: string;
   /** The step's name, else what it uses or runs. */
   name: string;
   run?: string;
@@ -111,6 +119,7 @@ function githubSteps(file: string, document: unknown): WorkflowStep[] {
       steps.push({
         file,
         job,
+        ...(scalar(definition.name) !== undefined ? { jobName: scalar(definition.name)! } : {}),
         name: scalar(step.name) ?? uses ?? (run ?? '').trim().split('\n')[0]!,
         ...(run !== undefined ? { run } : {}),
         ...(uses !== undefined ? { uses } : {}),
@@ -349,17 +358,35 @@ function findDirectories(argv: readonly string[]): string[] {
 
 /** Words that make a step a check in its name or command, for saying why it is not served. */
 const CHECK_WORDS =
-  /(^|[^a-z_])(lint|linter|linting|check|checks|format|fmt|spell|spelling|codespell|style|typecheck|type-check|vet)([^a-z_]|$)/i;
+  /(^|[^a-z_])(lint|linter|linting|check|checks|format|fmt|spell|spelling|codespell|style|typecheck|type-check|typing|types|vet|eslint|prettier|mypy|pyright|ruff|black|flake8|pylint|shellcheck|shfmt|markdownlint|stylelint|golangci-lint)([^a-z_]|$)/i;
 /** Programs and package scripts a check step never is (installs, tests, builds, publishing). */
 const NEVER_CHECKS =
-  /^(pip|pip3|pipx|uv|poetry|pdm|hatch|conda|npm|pnpm|yarn|bun|npx|apt|apt-get|brew|choco|docker|twine|pytest|jest|mocha|build|curl|wget|git|cd|echo|export|mkdir|cp|mv|rm|sudo|chmod|ls|cat|tee|gh|cog)$/;
+  /^(pip|pip3|pipx|uv|poetry|pdm|hatch|conda|npm|pnpm|yarn|bun|npx|apt|apt-get|brew|choco|docker|twine|pytest|jest|mocha|build|curl|wget|git|cd|echo|export|mkdir|cp|mv|rm|sudo|chmod|ls|cat|tee|gh|cog|gem)$/;
+/** A known tool's commands that install, build or test (`go install …/shfmt@latest`): no check. */
+const NEVER_CHECK_SUBCOMMANDS =
+  /^(go (install|get|build|mod|generate|run|test)|cargo (install|build|test|run))$/;
 
 function looksLikeCheck(step: WorkflowStep, argv: readonly string[]): boolean {
-  return CHECK_WORDS.test(`${step.name} ${argv.join(' ')}`);
+  return CHECK_WORDS.test(`${step.name} ${step.jobName ?? ''} ${argv.join(' ')}`);
+}
+
+/**
+ * A command past the runners that fetch a tool to run it (`uvx --with tox-uv tox …`,
+ * `pipx run tox …`): the tool's own command, as `unwrap` gives the project's runners'.
+ */
+function pastFetchers(words: readonly string[]): string[] {
+  const fetcher = words[0] === 'uvx' ? 1 : words[0] === 'pipx' && words[1] === 'run' ? 2 : 0;
+  if (fetcher === 0) return [...words];
+  let index = fetcher;
+  while (index < words.length && words[index]!.startsWith('-'))
+    index += ['--with', '--from', '--python', '-p', '--spec'].includes(words[index]!) ? 2 : 1;
+  return words.slice(index);
 }
 
 /** Runners of a project's own named tasks: their checks are served from those sources. */
-export function runnerTask(argv: readonly string[]): { runner: string; task: string } | undefined {
+export function runnerTask(
+  argv: readonly string[],
+): { runner: string; task: string; factor?: boolean } | undefined {
   const [program, first, second] = argv;
   if (program === undefined) return undefined;
   if (['npm', 'pnpm', 'yarn', 'bun'].includes(program)) {
@@ -372,18 +399,68 @@ export function runnerTask(argv: readonly string[]): { runner: string; task: str
     return first === undefined || first.startsWith('-')
       ? undefined
       : { runner: program, task: first };
-  if ((program === 'tox' && first === '-e') || (program === 'nox' && first === '-s'))
+  if (program === 'tox') {
+    // `tox -e env`, `tox run -e env`, `tox run -f factor`.
+    const args = first === 'run' || first === 'r' ? argv.slice(2) : argv.slice(1);
+    const at = args.findIndex((word) => word === '-e' || word === '-f');
+    if (at === -1 || args[at + 1] === undefined) return undefined;
+    return args[at] === '-f'
+      ? { runner: program, task: args[at + 1]!, factor: true }
+      : { runner: program, task: args[at + 1]! };
+  }
+  if (program === 'nox' && first === '-s')
     return second === undefined ? undefined : { runner: program, task: second };
   if (program === 'pre-commit' && first === 'run') return { runner: program, task: 'run' };
   return undefined;
 }
 
+/**
+ * What a package manager's task runs when it is one command of a known tool: the
+ * package.json script's body (`"test:eslint": "eslint ."`), or, for a name that is no
+ * script, the program yarn, pnpm and bun run by that name (`yarn prettier --check .`).
+ */
+function packageCommand(
+  project: ProjectFacts,
+  task: { runner: string; task: string },
+  words: readonly string[],
+): string[] | undefined {
+  if (!['npm', 'pnpm', 'yarn', 'bun'].includes(task.runner)) return undefined;
+  const scripts = (project.packageJson?.scripts ?? {}) as Record<string, unknown>;
+  const body = scripts[task.task];
+  const command =
+    typeof body === 'string'
+      ? splitChain(body)?.length === 1
+        ? unwrap(splitChain(body)![0]!)
+        : undefined
+      : task.runner !== 'npm' && words[1] === task.task
+        ? words.slice(1)
+        : undefined;
+  return command !== undefined && toolOfProgram(command[0] ?? '') !== undefined
+    ? command
+    : undefined;
+}
+
 /** Where a runner's tasks are written, and the gate that serves a task, if any. */
-function taskGate(runner: string, task: string, gates: readonly GateSpec[]): GateSpec | undefined {
+function taskGate(
+  runner: string,
+  task: string,
+  gates: readonly GateSpec[],
+  factor = false,
+): GateSpec | undefined {
+  // `tox -f typing` runs every env with that factor (`typing-mypy`, `typing-pyright`).
+  if (factor)
+    return gates.find(
+      (gate) =>
+        gate.source === 'tox.ini' &&
+        (/tox env "([^"]+)"/.exec(gate.description)?.[1]?.split('-').includes(task) ?? false),
+    );
   return gates.find((gate) => {
     const last = gate.command[gate.command.length - 1];
     if (['npm', 'pnpm', 'yarn', 'bun'].includes(runner))
-      return gate.source === 'package.json' && last === task;
+      return (
+        gate.source === 'package.json' &&
+        (last === task || gate.description.includes(`package.json script "${task}"`))
+      );
     if (runner === 'make' || runner === 'just') return gate.command[0] === runner && last === task;
     return (
       gate.source === (runner === 'tox' ? 'tox.ini' : 'noxfile.py') &&
@@ -398,10 +475,19 @@ function taskGate(runner: string, task: string, gates: readonly GateSpec[]): Gat
  */
 export function taskServedBy(
   words: readonly string[],
-  task: { runner: string; task: string },
+  task: { runner: string; task: string; factor?: boolean },
   gates: readonly GateSpec[],
 ): string {
-  const gate = taskGate(task.runner, task.task, gates);
+  const gate = taskGate(task.runner, task.task, gates, task.factor);
+  if (gate && task.factor) {
+    const all = gates.filter(
+      (candidate) =>
+        candidate.source === 'tox.ini' &&
+        (/tox env "([^"]+)"/.exec(candidate.description)?.[1]?.split('-').includes(task.task) ??
+          false),
+    );
+    return `it runs \`${words.join(' ')}\`, the tox envs with factor "${task.task}": ${all.map((one) => `\`${one.name}\``).join(', ')} (tox.ini) serve those whose commands mcp-gates reads (list names the others)`;
+  }
   if (gate)
     return `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`;
   const where =
@@ -454,6 +540,22 @@ const CHECK_ACTIONS: Record<
             `the action's additional_files (${input.additional_files}) are checked only where shellcheck's own selection takes them`,
           ]
         : [],
+    };
+  },
+  // It runs ShellCheck over the shell scripts it finds and reports only what a change adds.
+  'redhat-plumbers-in-action/differential-shellcheck': (step) => {
+    const input = step.with;
+    if (input['exclude-path'] || input['include-path'])
+      return `its ${input['exclude-path'] ? `\`exclude-path: ${input['exclude-path']}\`` : `\`include-path: ${input['include-path']}\``} cannot be applied: the check would read other files than the action`;
+    return {
+      command: {
+        argv: ['shellcheck', ...(input.severity ? [`--severity=${input.severity}`] : [])],
+        written: `redhat-plumbers-in-action/differential-shellcheck${input.severity ? ` (severity: ${input.severity})` : ''}`,
+        fileSource: { how: 'action', directories: ['.'] },
+      },
+      notes: [
+        'the action reports only the findings a change adds; this gate reports every finding (a call with new: true compares with a baseline)',
+      ],
     };
   },
   'codespell-project/actions-codespell': (step) => {
@@ -656,7 +758,7 @@ export function workflowGates(
         commands.push(...read.map((command) => ({ command, notes: [] })));
       }
       for (const { command, notes } of commands) {
-        const words = unwrap([...command.argv]);
+        let words = unwrap(pastFetchers(command.argv));
         if (words.length === 0) continue;
         const task = runnerTask(words);
         if (task) {
@@ -664,16 +766,15 @@ export function workflowGates(
             skip('it runs pre-commit: the hooks of .pre-commit-config.yaml are served from there');
             continue;
           }
-          const gate = taskGate(task.runner, task.task, [...earlierGates, ...gates]);
-          if (gate)
-            skip(
-              `it runs \`${words.join(' ')}\`, which gate \`${gate.name}\` (${gate.source}) serves`,
-            );
-          else if (CHECK_WORDS.test(task.task))
-            skip(
-              `it runs \`${words.join(' ')}\`, which no gate serves (see what list says of ${task.runner === 'make' || task.runner === 'just' ? `the ${task.runner} target` : `the ${task.runner} task`} "${task.task}")`,
-            );
-          continue;
+          const served = [...earlierGates, ...gates];
+          const gate = taskGate(task.runner, task.task, served, task.factor);
+          // A script no gate serves that is one known command (`"test:eslint": "eslint ."`),
+          // or a package's program run by name (`yarn prettier --check .`), is that command.
+          const inner = gate ? undefined : packageCommand(project, task, words);
+          if (gate || (inner === undefined && CHECK_WORDS.test(task.task)))
+            skip(taskServedBy(words, task, served));
+          if (inner === undefined) continue;
+          words = inner;
         }
         const check = toolCheck(
           words,
@@ -685,7 +786,11 @@ export function workflowGates(
           },
         );
         if (check === undefined || typeof check === 'string') {
-          if (!NEVER_CHECKS.test(words[0]!) && looksLikeCheck(step, words))
+          if (
+            !NEVER_CHECKS.test(words[0]!) &&
+            !NEVER_CHECK_SUBCOMMANDS.test(words.slice(0, 2).join(' ')) &&
+            looksLikeCheck(step, words)
+          )
             skip(
               check === undefined
                 ? `it runs \`${words.join(' ')}\`, which is not a check mcp-gates knows`
@@ -714,6 +819,12 @@ export function workflowGates(
         let fileFilter: FileFilter | undefined;
         const wd = step.workingDirectory?.replace(/^\.\/(?=.)/, '').replace(/(?<=.)\/+$/, '');
         if (wd !== undefined && wd !== '.') {
+          // A gate that runs in that directory (a Go module's) may run this very check.
+          const there = coverage.covering([argv], inDirectory(wd));
+          if (there) {
+            skip(`it runs \`${words.join(' ')}\` in ${wd}, a check already run by ${there}`);
+            continue;
+          }
           if (!CONFIG_BY_FILE.has(check.tool.name) || !project.exists(wd)) {
             skip(
               `it runs in \`working-directory: ${wd}\`, where ${check.tool.name} reads its config from there; a gate runs from the root`,

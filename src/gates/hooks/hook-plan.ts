@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { gateCommands } from '../detect/gate-commands.js';
-import type { GateSpec } from '../gate-spec.js';
+import { gateOnFiles, takesPaths, type GateSpec } from '../gate-spec.js';
 import { filesTheToolChecks } from '../run/changed-scope.js';
+import { fileHead } from '../run/run-time-files.js';
 import { MAX_PATHS, MAX_PATHS_TOTAL_LENGTH } from '../run/confine-paths.js';
 import { readsAsSettings, type ToolDescriptor } from '../tools/index.js';
 
@@ -74,20 +75,29 @@ export function planRuns(
     const settings = (file: string) =>
       file === gate.source || tools.some((tool) => readsAsSettings(tool, file));
     const concerns = (file: string) =>
-      opaque || settings(file) || tools.some((tool) => readsExtension(tool, file));
+      opaque ||
+      settings(file) ||
+      tools.some(
+        (tool) =>
+          readsExtension(tool, file) ||
+          // An extensionless script a tool picks by its `#!` line (shellcheck).
+          (tool.runTimeFiles?.checks(file, () => fileHead(path.join(root, file))) ?? false),
+      );
     const files = change.files.filter(concerns);
     const deleted = change.deleted.filter(concerns);
     for (const file of [...files, ...deleted]) read.add(file);
     const anything = change.files.length + change.deleted.length > 0;
     if (afterEdit ? files.length + deleted.length === 0 : !anything) continue;
-    if (gate.paths !== 'append') {
+    if (!takesPaths(gate)) {
       runs.push({ gate, args: {}, scope: 'all', strict: warningLimit === 0 });
       continue;
     }
     const changedSettings = [...files, ...deleted].find(settings);
-    const checked = filesTheToolChecks(gate, files);
+    // A narrowed gate's tool says which files it checks.
+    const checked = filesTheToolChecks(gateOnFiles(gate), files, root);
     const paths = checked.map(pathArgument);
-    const gone = filesTheToolChecks(gate, deleted);
+    // A deleted file has no first line to read: its name alone says.
+    const gone = filesTheToolChecks(gateOnFiles(gate), deleted);
     const whole = changedSettings
       ? `${changedSettings} is read as settings`
       : warningLimit !== undefined && warningLimit > 0

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ToolContext } from '../../server/tool.js';
 import { inParallel } from '../check-tool.js';
 import { gateCommands } from '../detect/gate-commands.js';
-import type { GateSpec } from '../gate-spec.js';
+import { takesPaths, type GateSpec } from '../gate-spec.js';
 import { GatesError } from '../gates-error.js';
 import type { Finding } from '../report/finding.js';
 import type { GateStatus, GateStructuredContent } from '../report/gate-result.js';
@@ -328,7 +328,7 @@ async function startTreeRun(
   const files = [...new Set(undecided.flatMap((finding) => (finding.file ? [finding.file] : [])))];
   const whole =
     planned.scope === 'all' ||
-    planned.gate.paths !== 'append' ||
+    !takesPaths(planned.gate) ||
     undecided.some((finding) => finding.file === null);
   const args = whole ? {} : { paths: files.map(pathArgument) };
   // Cold and on its own: the start tree is another root, never the warm workers' or the watch's.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { JsonSchema, ToolResult } from '../../server/tool.js';
+import { crashOf, stderrNote } from './crash.js';
 import { countBySeverity, formatLocation, type Finding } from './finding.js';
 import type { ParseResult } from '../parsers/index.js';
 import { PARSE_LIMIT_BYTES, type RunOutcome } from '../run/runner.js';
@@ -83,6 +84,11 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
         'passed only when the check ran and finished clean; error: the tool could not run its check (config error, crash); not-installed: its program was not found; nothing-to-check: a changed scope held no file the tool checks, so it did not run; nothing-checked: the tool ran and said it checked nothing (every given path ignored or unmatched by its config, no input in the project): neither is a failure or a pass.',
     },
     passed: { type: 'boolean', description: 'status is passed.' },
+    note: {
+      ...nullable('string'),
+      description:
+        'Why the status is not what the exit code alone says: for error, what went wrong (a crash names its kind, then the first lines of stderr); null when nothing needs saying.',
+    },
     exitCode: {
       ...nullable('integer'),
       description: 'null when the gate did not run or was killed.',
@@ -224,6 +230,7 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
     'gate',
     'status',
     'passed',
+    'note',
     'exitCode',
     'signal',
     'durationMs',
@@ -262,6 +269,7 @@ export interface GateStructuredContent extends CompactData {
   gate: string;
   status: GateStatus;
   passed: boolean;
+  note: string | null;
   exitCode: number | null;
   signal: string | null;
   durationMs: number;
@@ -466,6 +474,8 @@ export function shapeResult(input: ShapeInput): ToolResult {
       passed: input.status === 'passed',
       ...input.extra,
       command: floorCommand(input.extra.command),
+      // At the floor the note keeps its first line (what went wrong); the text has the rest.
+      note: input.extra.note === null ? null : input.extra.note.split('\n')[0]!.slice(0, 200),
     }),
   });
   return {
@@ -492,13 +502,14 @@ export function failureResult(
     output: '',
     outputBytes: 0,
     fullOutput: () => '',
-    extra: emptyExtra(argv),
+    extra: { ...emptyExtra(argv), note: message },
   });
 }
 
 /** The structured fields of a result whose run (or runs) left no single outcome to describe. */
 export function emptyExtra(argv: readonly string[]): ShapeInput['extra'] {
   return {
+    note: null,
     exitCode: null,
     signal: null,
     durationMs: 0,
@@ -547,12 +558,21 @@ export function nothingChangedResult(
   });
 }
 
-/** The status of a run: passed only when the check ran, finished and found it clean. */
-export function statusOf(outcome: RunOutcome, parsed: ParseResult, passed: boolean): GateStatus {
+/**
+ * The status of a run: passed only when the check ran, finished and found it clean; an
+ * error when it crashed (`crash`: crashOf's word), whatever it printed before.
+ */
+export function statusOf(
+  outcome: RunOutcome,
+  parsed: ParseResult,
+  passed: boolean,
+  crash?: string,
+): GateStatus {
   if (outcome.end === 'not-found') return 'not-installed';
   if (outcome.end === 'spawn-failed') return 'error';
   if (outcome.end === 'timed-out') return 'timed-out';
   if (outcome.end === 'cancelled') return 'cancelled';
+  if (crash !== undefined) return 'error';
   // The tool's own word that it checked nothing outranks its exit code: never a pass.
   if (parsed.nothingChecked !== undefined && !outcome.signal) return 'nothing-checked';
   if (passed) return 'passed';
@@ -560,6 +580,31 @@ export function statusOf(outcome: RunOutcome, parsed: ParseResult, passed: boole
   if (outcome.signal) return 'error';
   if (parsed.unparsed && parsed.findings.length === 0) return 'error';
   return 'failed';
+}
+
+/**
+ * The result's note: for an error, why (the crash, the signal, the report the tool did
+ * not print, with the first lines of stderr); otherwise the parser's word on a verdict
+ * the exit code alone does not give.
+ */
+function statusNote(
+  status: GateStatus,
+  outcome: RunOutcome,
+  parsed: ParseResult,
+  crash: string | undefined,
+): string | null {
+  if (status === 'error') {
+    if (crash !== undefined) return crash;
+    if (outcome.end !== 'exited') return outcome.problem ?? describeEnd(outcome);
+    if (outcome.signal)
+      return stderrNote(`the tool was killed by ${outcome.signal}`, outcome.stderr);
+    if (parsed.unparsed)
+      return stderrNote(
+        `the tool printed no report the parser reads (exit ${outcome.exitCode})`,
+        outcome.stderr,
+      );
+  }
+  return parsed.nothingChecked ?? parsed.note ?? null;
 }
 
 export interface GateRunData {
@@ -603,8 +648,10 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
   const cleanVerdict = split
     ? newErrors === 0 && !(parsed.unparsed && parsed.findings.length === 0 && !parsed.passed)
     : parsed.passed;
-  let status = statusOf(outcome, parsed, ran && cleanVerdict && !checkWrote);
+  const crash = ran ? crashOf(outcome.exitCode, outcome.stderr, outcome.stdout) : undefined;
+  let status = statusOf(outcome, parsed, ran && cleanVerdict && !checkWrote, crash);
   if (checkWrote && (status === 'error' || status === 'nothing-checked')) status = 'failed';
+  const note = statusNote(status, outcome, parsed, crash);
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const changedPart = changed.length > 0 ? `, ${plural(changed.length, 'file')} changed` : '';
   const details = [`$ ${shellLine(options.steps ?? [options.argv])}`];
@@ -613,6 +660,8 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
       'not run again: the tree is unchanged since the last run, whose findings these are',
     );
   if (outcome.problem) details.push(...outcome.problem.split('\n'));
+  if (crash !== undefined)
+    details.push(...crash.split('\n').map((line, index) => (index === 0 ? line : `  ${line}`)));
   if (tree) details.push(...describeTree(tree, options.fixing));
   if (ran) details.push(...describeCoverage(parsed));
   if (ran && parsed.note) details.push(`note: ${parsed.note}`);
@@ -693,6 +742,7 @@ export function buildGateResult(options: GateRunData, view: ResultView = {}): To
       : {}),
     ...(view.maxChars !== undefined ? { maxChars: view.maxChars } : {}),
     extra: {
+      note,
       exitCode: outcome.exitCode,
       signal: outcome.signal,
       durationMs: outcome.durationMs,

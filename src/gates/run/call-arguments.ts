@@ -1,5 +1,5 @@
 import type { ToolResult } from '../../server/tool.js';
-import type { GateSpec } from '../gate-spec.js';
+import { takesPaths, type GateSpec } from '../gate-spec.js';
 import { GatesError } from '../gates-error.js';
 import { MIN_MAX_CHARS } from '../report/budget.js';
 import { failureResult } from '../report/gate-result.js';
@@ -25,7 +25,10 @@ const FIX_ARGUMENTS = ['paths', 'maxChars', 'scope', 'base'];
 /** The argument names a gate's tool takes (paths only when the gate takes paths). */
 export function argumentNames(gate: GateSpec, fixing: boolean): string[] {
   const names = fixing ? FIX_ARGUMENTS : CHECK_ARGUMENTS;
-  return gate.paths === 'append' ? names : names.filter((name) => name !== 'paths');
+  // A fix runs the gate's own fix command, which a narrowed check does not change.
+  return (fixing ? gate.paths === 'append' : takesPaths(gate))
+    ? names
+    : names.filter((name) => name !== 'paths');
 }
 
 /** Checks a call's arguments: the confined paths and options, or the failure result to return. */
@@ -99,7 +102,7 @@ export function parseCallArguments(
   if (args.paths === undefined) return parsed;
   if (!Array.isArray(args.paths))
     return fail(`"paths" is an array of strings (got ${typeof args.paths})`);
-  if (gate.paths !== 'append' && args.paths.length > 0) {
+  if (!argumentNames(gate, fixing).includes('paths') && args.paths.length > 0) {
     return fail(
       `this gate always runs on the whole project and takes no paths (set "paths": "append" for gate "${gate.name}" in mcp-gates.json to change that)`,
     );

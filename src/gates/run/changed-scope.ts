@@ -4,6 +4,7 @@ import type { GateSpec } from '../gate-spec.js';
 import { failureResult, nothingChangedResult, type ResultView } from '../report/gate-result.js';
 import { toolOfCommand, type ToolDescriptor } from '../tools/index.js';
 import { ChangedFilesError, listChangedFiles } from './changed-files.js';
+import { fileHead } from './run-time-files.js';
 
 /**
  * The known tool a gate's command runs (through npx, pnpm exec, node_modules/.bin...) that
@@ -15,12 +16,27 @@ export function gateTool(gate: GateSpec): ToolDescriptor | undefined {
   return toolOfCommand(gate.command, (tool) => tool.extensions !== undefined);
 }
 
-/** The changed files the gate's tool can check (all of them for an unknown tool). */
-export function filesTheToolChecks(gate: GateSpec, files: readonly string[]): string[] {
+/**
+ * The changed files the gate's tool can check (all of them for an unknown tool). With the
+ * root, a tool that picks its files by their first line too (shellcheck's extensionless
+ * `#!/usr/bin/env bash` scripts) is asked about each file as it picks them at run time.
+ */
+export function filesTheToolChecks(
+  gate: GateSpec,
+  files: readonly string[],
+  root?: string,
+): string[] {
   const tool = gateTool(gate);
   if (tool === undefined) return [...files];
   const extensions = new Set(tool.extensions);
-  return files.filter((file) => extensions.has(path.extname(file).slice(1).toLowerCase()));
+  const picks = tool.runTimeFiles;
+  return files.filter(
+    (file) =>
+      extensions.has(path.extname(file).slice(1).toLowerCase()) ||
+      (root !== undefined &&
+        picks !== undefined &&
+        picks.checks(file, () => fileHead(path.join(root, file)))),
+  );
 }
 
 /** For the report: the extensions the gate's tool checks, or null for any. */
@@ -53,7 +69,7 @@ export async function changedScope(
     if (error instanceof ChangedFilesError) return failureResult(toolName, base, error.message);
     throw error;
   }
-  const paths = gate.paths === 'append' ? filesTheToolChecks(gate, files) : [];
+  const paths = gate.paths === 'append' ? filesTheToolChecks(gate, files, options.root) : [];
   const scope = {
     base: changed.base,
     changedFiles: files,

@@ -31,6 +31,35 @@ const PACKAGE_MANAGER_HINTS: Record<string, string> = {
   bun: 'install bun, or set an absolute PATH in the host config',
 };
 
+/**
+ * Install hints for the runners a recipe, script or workflow step runs a check through,
+ * each with its own ecosystem's installer; none of them lives in node_modules/.bin.
+ */
+const RUNNER_HINTS: Record<string, string> = {
+  uv: 'install uv (pipx install uv, or https://docs.astral.sh/uv/getting-started/installation/) and put it on PATH',
+  poetry: 'install Poetry (pipx install poetry) and put it on PATH',
+  pdm: 'install PDM (pipx install pdm) and put it on PATH',
+  hatch: 'install Hatch (pipx install hatch) and put it on PATH',
+  pipenv: 'install Pipenv (pipx install pipenv) and put it on PATH',
+  tox: 'install tox (pipx install tox, or pip install tox) and put it on PATH',
+  nox: 'install nox (pipx install nox, or pip install nox) and put it on PATH',
+  'pre-commit':
+    'install pre-commit (pipx install pre-commit, or pip install pre-commit) and put it on PATH',
+  python: 'install Python 3 and put it on PATH',
+  python3: 'install Python 3 and put it on PATH',
+  make: 'install make (Debian: apt-get install make; macOS: xcode-select --install)',
+  just: 'install just (cargo install just, or your package manager) and put it on PATH',
+  go: 'install Go (https://go.dev/dl/; Debian: apt-get install golang-go) and put it on PATH',
+  cargo: 'install Rust with rustup (https://rustup.rs) and put ~/.cargo/bin on PATH',
+};
+
+/** Whether a missing program would come from npm: an npm tool, or one no ecosystem claims. */
+function fromNpm(program: string): boolean {
+  const tool = toolOfProgram(program);
+  if (tool) return tool.install !== undefined && 'npmPackage' in tool.install;
+  return !(program in RUNNER_HINTS);
+}
+
 /** A directory holding `name` (a file or a directory: `.git` is a file in worktrees). */
 function holds(directory: string, name: string): boolean {
   return fs.existsSync(path.join(directory, name));
@@ -372,6 +401,7 @@ export function installFix(program: string, root: string): string {
   return (
     hint ??
     PACKAGE_MANAGER_HINTS[program] ??
+    RUNNER_HINTS[program] ??
     `install ${program}, or change the gate's command in mcp-gates.json`
   );
 }
@@ -441,22 +471,39 @@ export function resolveCommand(
   }
   const bins = new Set(own.map((entry) => entry.bin));
   const onPath = new Set((env.PATH ?? env.Path ?? '').split(path.delimiter));
-  const notOwn = `not in the project's own environments (${[...bins].join(', ')})`;
+  // A Go or Python program is never in node_modules/.bin: only its own kind of place is named.
+  const npm = fromNpm(program.toLowerCase());
+  const ownPlaces = own
+    .filter((entry) => npm || path.basename(path.dirname(entry.bin)) !== 'node_modules')
+    .map((entry) => entry.bin);
+  const notOwn =
+    ownPlaces.length > 0
+      ? `: not in the project's own environments (${[...new Set(ownPlaces)].join(', ')})`
+      : '';
   for (const directory of searchDirectories(root, env)) {
     if (bins.has(directory)) continue;
     const file = candidates(path.join(directory, program)).find(isExecutableFile);
-    if (file) return found(file, `${onPath.has(directory) ? 'PATH' : directory}: ${notOwn}`);
+    if (file) return found(file, `${onPath.has(directory) ? 'PATH' : directory}${notOwn}`);
   }
   const boundary = findLookupBoundary(root);
-  const where =
-    boundary === path.resolve(root)
-      ? path.join(root, 'node_modules', '.bin')
-      : `node_modules/.bin from ${root} up to the workspace root ${boundary}`;
+  // Only where the program's own installer puts it is worth naming: a Go or Python
+  // program is never in node_modules/.bin.
+  const where = fromNpm(program.toLowerCase())
+    ? `in ${
+        boundary === path.resolve(root)
+          ? path.join(root, 'node_modules', '.bin')
+          : `node_modules/.bin from ${root} up to the workspace root ${boundary}`
+      } nor on PATH`
+    : `on PATH nor in ${[
+        ...projectEnvironments(root, env).map((entry) => entry.bin),
+        path.join(os.homedir(), 'go', 'bin'),
+        path.join(os.homedir(), '.cargo', 'bin'),
+      ].join(', ')}`;
   return {
     ok: false,
     problem: 'missing',
     program,
-    reason: `\`${program}\` was not found in ${where} nor on PATH`,
-    fix: `${installFix(program.toLowerCase(), root)}; mcp-gates never downloads tools (no npx auto-install)`,
+    reason: `\`${program}\` was not found ${where}`,
+    fix: `${installFix(program.toLowerCase(), root)}; mcp-gates never downloads tools${fromNpm(program.toLowerCase()) ? ' (no npx auto-install)' : ''}`,
   };
 }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolResult } from '../../server/tool.js';
-import { fixToolName, type GateSpec } from '../gate-spec.js';
+import { fixToolName, gateOnFiles, type GateSpec } from '../gate-spec.js';
 import type { ParseResult } from '../parsers/index.js';
 import {
   BaselineError,
@@ -138,17 +138,29 @@ export interface GateCallOutcome {
  * runs, then the watched run.
  */
 export async function runGateCall(
-  gate: GateSpec,
+  served: GateSpec,
   fixing: boolean,
   args: Record<string, unknown>,
   context: ToolContext,
   options: GateToolOptions,
 ): Promise<GateCallOutcome> {
-  const toolName = fixing ? fixToolName(gate.name) : gate.name;
+  const toolName = fixing ? fixToolName(served.name) : served.name;
+  const parsed = parseCallArguments(
+    served,
+    fixing,
+    toolName,
+    fixing ? served.fix! : served.command,
+    args,
+    options.root,
+  );
+  if (!('newOnly' in parsed)) return { result: parsed };
+  // A check on given files runs the gate's tool on them (gateOnFiles), not the whole check.
+  const gate =
+    !fixing && (parsed.paths.length > 0 || parsed.changed !== undefined)
+      ? gateOnFiles(served)
+      : served;
   const base = fixing ? gate.fix! : gate.command;
   const fail = (message: string) => ({ result: failureResult(toolName, base, message) });
-  const parsed = parseCallArguments(gate, fixing, toolName, base, args, options.root);
-  if (!('newOnly' in parsed)) return { result: parsed };
   const env = options.env ?? process.env;
   const runDir = gate.cwd ? path.resolve(options.root, gate.cwd) : options.root;
 

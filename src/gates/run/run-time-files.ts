@@ -8,7 +8,7 @@ import { ChangedFilesError, listProjectFiles } from './changed-files.js';
 const HEAD_BYTES = 256;
 
 /** The first bytes of a file as text (empty when unreadable). */
-function fileHead(file: string): string {
+export function fileHead(file: string): string {
   let descriptor: number | undefined;
   try {
     descriptor = fs.openSync(file, 'r');

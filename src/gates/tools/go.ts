@@ -2,23 +2,43 @@ import { goVetParser } from '../parsers/go-vet.js';
 import { gofmtParser } from '../parsers/gofmt.js';
 import type { ToolDescriptor } from './tool.js';
 
-const GO_HINT = 'install Go and put it on the PATH the host gives the server';
+const GO_HINT =
+  'install Go (https://go.dev/dl/; Debian: apt-get install golang-go) and put its bin directory on the PATH the host gives the server';
+
+/** A gate name's word for a module's directory (`tools/cmd` gives `tools.cmd`). */
+function moduleWord(directory: string): string {
+  return directory.replace(/\//g, '.').replace(/[^A-Za-z0-9_.-]/g, '_');
+}
 
 export const goVet: ToolDescriptor = {
   name: 'go vet',
   programs: ['go'],
-  recognise: { configFiles: ['go.mod'] },
-  gates: (_project, source) => [
-    {
-      name: 'vet',
-      description: 'go vet over every package',
-      command: ['go', 'vet', './...'],
-      fix: null,
-      parser: goVetParser.name,
-      paths: 'none',
-      source,
-    },
-  ],
+  recognise: { configFiles: ['go.mod'], nestedConfigFiles: ['go.mod'] },
+  // `./...` stops at a nested module (a go.work does not change that): each module is a
+  // gate of its own, run in its directory. -json names each finding's analyzer.
+  gates: (project) =>
+    project.directoriesWith('go.mod').map((directory) =>
+      directory === '.'
+        ? {
+            name: 'vet',
+            description: 'go vet over every package of the module',
+            command: ['go', 'vet', '-json', './...'],
+            fix: null,
+            parser: goVetParser.name,
+            paths: 'none' as const,
+            source: 'go.mod',
+          }
+        : {
+            name: `vet.${moduleWord(directory)}`.slice(0, 60),
+            description: `go vet over every package of the module in ${directory}/`,
+            command: ['go', 'vet', '-json', './...'],
+            fix: null,
+            parser: goVetParser.name,
+            paths: 'none' as const,
+            cwd: directory,
+            source: `${directory}/go.mod`,
+          },
+    ),
   outputs: [{ parser: goVetParser }],
   versionArgs: ['version'],
   warm: { cold: 'native, starts fast' },
@@ -28,7 +48,8 @@ export const goVet: ToolDescriptor = {
 export const gofmt: ToolDescriptor = {
   name: 'gofmt',
   programs: ['gofmt'],
-  recognise: { configFiles: ['go.mod'] },
+  // gofmt walks the whole tree, nested modules included: one gate.
+  recognise: { configFiles: ['go.mod'], nestedConfigFiles: ['go.mod'] },
   gates: (_project, source) => [
     {
       name: 'gofmt',

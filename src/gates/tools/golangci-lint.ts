@@ -9,7 +9,11 @@ const CONFIG_FILES = ['.golangci.yml', '.golangci.yaml', '.golangci.toml', '.gol
  * and v1 knows no such key, so the config says which major the repository runs.
  */
 function isVersion2Config(project: ProjectFacts, source: string): boolean {
-  const text = project.readText(source) ?? '';
+  // A gate read from another source (a workflow step, a hook) runs with the repository's config.
+  const config = CONFIG_FILES.includes(source)
+    ? source
+    : (CONFIG_FILES.find((name) => project.exists(name)) ?? source);
+  const text = project.readText(config) ?? '';
   return /^\s*["']?version["']?\s*[:=]\s*["']?2["']?\s*,?\s*(#.*)?$/m.test(text);
 }
 
@@ -75,6 +79,6 @@ export const golangciLint: ToolDescriptor = {
     ],
   },
   install: {
-    hint: 'install golangci-lint (https://golangci-lint.run/welcome/install/, e.g. brew install golangci-lint or its install.sh) and put it on PATH',
+    hint: 'install golangci-lint with go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest (v1 configs: .../golangci-lint/cmd/golangci-lint@v1.64.8), or a release binary (https://golangci-lint.run/welcome/install/); put its directory (~/go/bin) on PATH',
   },
 };

@@ -53,6 +53,11 @@ export const markdownlint: ToolDescriptor = {
       : [markdownlintGate(project, source)],
   yieldsToScripts: {},
   extensions: MARKDOWN_EXTENSIONS,
+  // --enable and --disable take a list of rules: a command with them is not narrowed.
+  onFiles: {
+    valueOptions: ['-c', '--config', '-i', '--ignore', '-p', '--ignore-path', '-r', '--rules'],
+    flags: ['-d', '--dot', '-j', '--json', '-q', '--quiet'],
+  },
   outputs: [
     { parser: markdownlintJsonParser, machineFormat: true },
     { parser: markdownlintTextParser },

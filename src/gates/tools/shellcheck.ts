@@ -59,6 +59,15 @@ export const shellcheck: ToolDescriptor = {
     },
   ],
   extensions: SHELL_EXTENSIONS,
+  onFiles: {
+    valueOptions: [...VALUE_OPTIONS],
+    flags: ['-a', '--check-sourced', '-x', '--external-sources', '--norc'],
+    readable: {
+      formatOptions: ['-f', '--format'],
+      args: ['--format', 'json1'],
+      parser: shellcheckJsonParser.name,
+    },
+  },
   runTimeFiles: {
     namesFiles: namesOperands('shellcheck', VALUE_OPTIONS),
     checks: isShellScript,

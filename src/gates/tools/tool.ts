@@ -86,6 +86,31 @@ export interface ToolDescriptor {
    * command names no file gets the files `list` finds at run time.
    */
   runTimeFiles?: RunTimeFiles;
+  /**
+   * A tool that reads each file on its own (a finding on a file comes from that file and
+   * the settings alone): a whole-tree command of it written elsewhere (a package.json
+   * script, a Makefile recipe) runs on given files instead for a changed scope, a hook or
+   * a call's paths, its options kept and its path operands left out.
+   */
+  onFiles?: OnFiles;
+}
+
+/**
+ * How a tool's command reads, for leaving out its path operands: its options that take
+ * the next word as their value, those that take none, and words first that are no path
+ * (`cspell lint`). Any other option makes the command one not narrowed: whether the word
+ * after it is its value or a path cannot be told.
+ */
+export interface OnFiles {
+  valueOptions: readonly string[];
+  flags: readonly string[];
+  subcommands?: readonly string[];
+  /**
+   * Where the command's own output is not read (shellcheck's default tty report): the
+   * options that pick the format (left out, with their values) and what the narrowed
+   * command prints instead, read by `parser`.
+   */
+  readable?: { formatOptions: readonly string[]; args: readonly string[]; parser: string };
 }
 
 export interface PreCommitHookKnowledge {
@@ -154,6 +179,11 @@ export interface RunTimeFiles {
 export interface Recognition {
   /** Config files in the root; the first that exists is the gate's source. */
   configFiles?: readonly string[];
+  /**
+   * Config files that count in a directory below the root too (a Go module's go.mod in
+   * `arc/`), when the root has none of `configFiles`: the first found is the gate's source.
+   */
+  nestedConfigFiles?: readonly string[];
   /** Files that count only when they hold the tool's section (`[tool.ruff]` in pyproject.toml). */
   configSections?: readonly { file: string; section: RegExp }[];
   /** Top-level package.json keys holding its config (`eslintConfig`, `prettier`). */
@@ -173,6 +203,12 @@ export interface ProjectFacts {
   /** A root file's text, or undefined when missing or unreadable. */
   readText(relative: string): string | undefined;
   exists(relative: string): boolean;
+  /**
+   * The directories holding a file of this name, the root (`.`) and those below it
+   * (root-relative, forward slashes, shallow first); dependencies, vendored code, fixtures
+   * and hidden directories are not looked into.
+   */
+  directoriesWith(name: string): readonly string[];
   dependsOn(name: string): boolean;
   /** The ids of the hooks `.pre-commit-config.yaml` runs (none when it is absent or unreadable). */
   preCommitHookIds(): readonly string[];
