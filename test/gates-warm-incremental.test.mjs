@@ -8,6 +8,8 @@ import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, REPO_ROOT } from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
+import { isCompleteInstall, npmInstallInto } from './fixtures/warm/tool-versions.mjs';
+import os from 'node:os';
 
 const FILES = 12;
 const ARGV = ['eslint', '.', '--format', 'json'];
@@ -385,6 +387,65 @@ export default [
     const repeat = await warmEqualsCold(root);
     expect(repeat.reused, 'a run that called a native addon is reused').to.equal(false);
     expect(repeat.notReusedBecause).to.match(/native addon addon\.node/);
+  });
+
+  it('a native resolver (the real unrs-resolver) reads the tree anew in every call: a file created since resolves, as cold', async function () {
+    // unrs-resolver keeps file stats for its instance's life: a module missing at the first
+    // call stayed missing in the worker after it was created (warm: "unresolved", cold: clean).
+    const prefix = path.join(os.tmpdir(), 'mcp-gates-test-unrs-resolver-1.11.1');
+    if (!isCompleteInstall(prefix)) {
+      const failed = await npmInstallInto(prefix, ['unrs-resolver@1.11.1']);
+      // reason: the npm registry cannot be reached from this machine.
+      if (failed !== undefined) this.skip();
+    }
+    const root = incrementalRepo();
+    fs.symlinkSync(
+      path.join(prefix, 'node_modules', 'unrs-resolver'),
+      path.join(root, 'node_modules', 'unrs-resolver'),
+      'junction',
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-resolves/package.json',
+      '{"name":"eslint-plugin-resolves","type":"module","exports":"./index.js"}\n',
+    );
+    write(
+      root,
+      'node_modules/eslint-plugin-resolves/index.js',
+      `import path from 'node:path';
+import { ResolverFactory } from 'unrs-resolver';
+const resolver = new ResolverFactory({ extensions: ['.js'] });
+const rule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return {
+      ImportDeclaration(node) {
+        const found = resolver.sync(path.dirname(context.filename), node.source.value);
+        if (found.error) context.report({ node, message: 'unresolved ' + node.source.value });
+      },
+    };
+  },
+};
+export default { rules: { rule } };
+`,
+    );
+    write(
+      root,
+      'eslint.config.js',
+      `import resolves from 'eslint-plugin-resolves';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { resolves }, rules: { 'resolves/rule': 'error' } },
+];
+`,
+    );
+    write(root, 'src/f0.js', "import { later } from './later.js';\nexport const f0 = later;\n");
+    const missing = await warmEqualsCold(root);
+    expect(missing.exitCode).to.equal(1);
+    write(root, 'src/later.js', 'export const later = 1;\n');
+    const created = await warmEqualsCold(root);
+    expect(created.exitCode).to.equal(0);
+    expect(created.startedWorker, created.restartedBecause).to.equal(false);
   });
 
   it('reuses a repeat after a call that imported a package drawing random tokens at its top level', async () => {

@@ -723,10 +723,55 @@ function denyNativeExports(module: { exports?: unknown }, filename: string): voi
   for (const name of allFunctionNames(exports)) {
     const fn = (exports as Target)[name] as { prototype?: unknown };
     const prototype = fn.prototype;
-    if (typeof prototype === 'object' && prototype !== null)
+    if (typeof prototype === 'object' && prototype !== null) {
+      if (typeof (prototype as Target).clearCache === 'function')
+        trackNativeCaches(exports as Target, name, prototype as Target);
       for (const method of allFunctionNames(prototype))
         if (method !== 'constructor') deny(prototype as Target, method, what);
+    }
     deny(exports as Target, name, what);
+  }
+}
+
+type NativeCache = { clearCache(): unknown };
+/** Live instances of native classes that cache what they read across calls. */
+const nativeCaches = new Set<WeakRef<NativeCache>>();
+const trackedCache = <T>(value: T): T => {
+  if (typeof (value as Partial<NativeCache> | null)?.clearCache === 'function')
+    nativeCaches.add(new WeakRef(value as NativeCache));
+  return value;
+};
+
+/**
+ * A native class with a `clearCache` method (unrs-resolver's and oxc-resolver's
+ * ResolverFactory: a resolver that keeps file stats and package.json contents for the
+ * process's life) is tracked, its instances from the constructor and from its methods
+ * (cloneWithOptions): clearNativeCaches empties them before every call, so a resolution in a
+ * call reads the tree as it is, as a fresh process's resolver does.
+ */
+function trackNativeCaches(exports: Target, name: string, prototype: Target): void {
+  const Original = exports[name] as new (...args: unknown[]) => object;
+  const Tracking = function (this: unknown, ...args: unknown[]) {
+    return trackedCache(Reflect.construct(Original, args));
+  };
+  Object.defineProperty(Tracking, 'prototype', { value: prototype });
+  Object.defineProperty(Tracking, 'name', { value: Original.name });
+  replace(exports, name, Tracking as unknown as AnyFunction);
+  for (const method of allFunctionNames(prototype)) {
+    if (method === 'constructor' || method === 'clearCache') continue;
+    const call = prototype[method] as AnyFunction;
+    replace(prototype, method, function (this: unknown, ...args: unknown[]) {
+      return trackedCache(call.apply(this, args));
+    });
+  }
+}
+
+/** Empties the caches of the native instances trackNativeCaches follows (before each call). */
+export function clearNativeCaches(): void {
+  for (const reference of nativeCaches) {
+    const instance = reference.deref();
+    if (instance === undefined) nativeCaches.delete(reference);
+    else instance.clearCache();
   }
 }
 

@@ -4,6 +4,7 @@ import { loadEslintAdapter } from './eslint-adapter.js';
 import { InputRecord } from './input-fingerprint.js';
 import { loadPrettierAdapter } from './prettier-adapter.js';
 import {
+  clearNativeCaches,
   installReadRecording,
   type Kind,
   ReadLedger,
@@ -317,6 +318,8 @@ async function handle(message: WarmRunMessage): Promise<void> {
   // Recorded before the tool reads them: an edit from now on shows on the next call.
   withoutRecording(() => {
     for (const file of adapter.configFilesNamed(message.args)) inputs.recordLoaded(file);
+    // A native resolver's memory of the tree is the earlier call's: emptied, it reads it anew.
+    clearNativeCaches();
   });
   const ledger = new ReadLedger();
   callsServed++;
