@@ -66,6 +66,17 @@ describe('gate sources: parsing paper cuts (issue 31 item 6)', () => {
     expect(docs.why).to.match(/make docs.*no gate serves/);
   });
 
+  it('tox numeric factor ranges: `3.1{0-2}-mypy` (structlog) is 3.10-mypy, 3.11-mypy and 3.12-mypy', () => {
+    const environments = parseToxIni(
+      '[tox]\nenvlist = 3.1{0-2}-mypy\n\n[testenv]\ncommands =\n    mypy: mypy src\n',
+    );
+    expect(environments.map((env) => env.name)).to.deep.equal([
+      '3.10-mypy',
+      '3.11-mypy',
+      '3.12-mypy',
+    ]);
+  });
+
   it('tox factor environments: `[testenv:{lint,typing}]` and `envlist = py3{11,12}-{lint,test}`', () => {
     const environments = parseToxIni(
       [

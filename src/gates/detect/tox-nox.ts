@@ -195,7 +195,8 @@ function iniCommands(value: string, env: string, notes: string[]): string[][] | 
 
 /**
  * tox's generative names: `py3{11,12}-{lint,test}` is py311-lint, py311-test, py312-lint
- * and py312-test (braces do not nest).
+ * and py312-test (braces do not nest); a numeric range is each number, `3.1{0-2}` is 3.10,
+ * 3.11 and 3.12 (tox 4).
  */
 export function expandFactors(name: string): string[] {
   const group = /\{([^{}]*)\}/.exec(name);
@@ -204,7 +205,18 @@ export function expandFactors(name: string): string[] {
   const after = name.slice(group.index + group[0].length);
   return group[1]!
     .split(',')
-    .flatMap((factor) => expandFactors(`${before}${factor.trim()}${after}`));
+    .flatMap(factorRange)
+    .flatMap((factor) => expandFactors(`${before}${factor}${after}`));
+}
+
+/** A factor, or the numbers of a range (`9-13`), within a bound a real envlist stays under. */
+function factorRange(factor: string): string[] {
+  const trimmed = factor.trim();
+  const range = /^(\d+)-(\d+)$/.exec(trimmed);
+  if (!range) return [trimmed];
+  const [low, high] = [Number(range[1]), Number(range[2])];
+  if (high < low || high - low > 100) return [trimmed];
+  return Array.from({ length: high - low + 1 }, (_, index) => String(low + index));
 }
 
 /** An envlist's entries: split at commas and line breaks outside braces, then expanded. */
