@@ -215,6 +215,32 @@ jobs:
     ]);
   });
 
+  it("a step running the repository's own lint script names the script's gate, not an unknown check", function () {
+    const root = makeRepo({
+      'scripts/lint.sh': '#!/bin/sh\necho ok\n',
+      '.github/workflows/ci.yml': `on: push
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Lint
+        run: ./scripts/lint.sh
+      - name: Lint in a directory
+        working-directory: scripts
+        run: bash lint.sh
+`,
+    });
+    const detection = detectGates(root);
+    expect(detection.gates.map((gate) => [gate.name, gate.source])).to.deep.equal([
+      ['lint', 'scripts/lint.sh'],
+    ]);
+    expect(notServedOf(detection)).to.deep.equal([
+      '.github/workflows/ci.yml: job lint, step "Lint": it runs `./scripts/lint.sh`, which gate `lint` (scripts/lint.sh) serves',
+      '.github/workflows/ci.yml: job lint, step "Lint in a directory": it runs `bash lint.sh`, which gate `lint` (scripts/lint.sh) serves',
+    ]);
+  });
+
   it('reads find -exec, xargs, env prefixes, working-directory and a literal matrix in run steps', function () {
     const root = makeRepo({
       'scripts/a.sh': '#!/bin/sh\necho "$1"\n',

@@ -473,6 +473,21 @@ function taskGate(
  * Why a command that runs a project's task (`make lint`, `npm run lint`, `tox -e lint`) is
  * no gate of its own: the gate that serves the task, or that none does.
  */
+/**
+ * The gate serving a repository script a step runs (`./scripts/lint.sh`, `bash
+ * scripts/lint.sh`, `python tools/check.py`): the own-script gate whose source it is.
+ */
+function ownScriptGate(
+  words: readonly string[],
+  workingDirectory: string | undefined,
+  gates: readonly GateSpec[],
+): GateSpec | undefined {
+  const program = /^(ba|z)?sh$|^python3?$|^node$/.test(words[0]!) ? words[1] : words[0];
+  if (program === undefined || program.startsWith('-')) return undefined;
+  const file = path.posix.normalize(path.posix.join(workingDirectory ?? '.', program));
+  return gates.find((gate) => gate.source === file);
+}
+
 export function taskServedBy(
   words: readonly string[],
   task: { runner: string; task: string; factor?: boolean },
@@ -786,6 +801,13 @@ export function workflowGates(
           },
         );
         if (check === undefined || typeof check === 'string') {
+          const script = ownScriptGate(words, step.workingDirectory, [...earlierGates, ...gates]);
+          if (script) {
+            skip(
+              `it runs \`${words.join(' ')}\`, which gate \`${script.name}\` (${script.source}) serves`,
+            );
+            continue;
+          }
           if (
             !NEVER_CHECKS.test(words[0]!) &&
             !NEVER_CHECK_SUBCOMMANDS.test(words.slice(0, 2).join(' ')) &&
