@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { detectGates } from '../dist/gates/index.js';
-import { parseGateOutputSync } from '../dist/gates/parsers/parse-step.js';
 import {
   cleanupTemporary,
   committedCopy,
@@ -23,17 +22,11 @@ import {
   REPOS,
   runJson,
   treeSnapshot,
+  briefFindings as brief,
+  parseRecorded as parse,
 } from './fixtures/gates-support.mjs';
 
 const ROOT = '/work/example';
-
-/** `file:line:col severity rule` per finding, for exact comparison. */
-const brief = (findings) =>
-  findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule}`);
-
-function parse(parser, output) {
-  return parseGateOutputSync({ ...output, parser, budgetMs: 60_000 }).parsed;
-}
 
 const FLAKE8_DIRTY = [
   'src/pkg/app.py:2:1 error F401',

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { detectGates } from '../dist/gates/index.js';
-import { parseGateOutputSync } from '../dist/gates/parsers/parse-step.js';
 import { resolveCommand } from '../dist/gates/run/resolve-command.js';
 import { TOOLS } from '../dist/gates/tools/index.js';
 import {
@@ -25,13 +24,11 @@ import {
   runCli,
   runJson,
   treeSnapshot,
+  briefFindings as brief,
+  parseRecorded as parse,
 } from './fixtures/gates-support.mjs';
 
 const ROOT = '/work/example';
-
-/** `file:line:col severity rule` per finding, for exact comparison. */
-const brief = (findings) =>
-  findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.rule}`);
 
 /** A tool's output as a parser gets it. */
 const outputOf = (stdout, exitCode, stderr = '') => ({
@@ -41,10 +38,6 @@ const outputOf = (stdout, exitCode, stderr = '') => ({
   truncated: false,
   root: ROOT,
 });
-
-function parse(parser, output) {
-  return parseGateOutputSync({ ...output, parser, budgetMs: 60_000 }).parsed;
-}
 
 // In shellcheck's order: the files as it sorts them, not as given.
 const SHELLCHECK_DIRTY = [
