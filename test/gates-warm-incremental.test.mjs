@@ -54,6 +54,36 @@ function incrementalRepo(check) {
 }
 
 /**
+ * A local ESLint plugin `eslint-plugin-<name>` in root/node_modules whose index.js is
+ * `indexJs` (its rule `rule`, on for the JS files under src), optionally with mcp-gates' own addon
+ * copied beside it as addon.node.
+ */
+function localPlugin(root, name, indexJs, { addon = false } = {}) {
+  const directory = `node_modules/eslint-plugin-${name}`;
+  write(
+    root,
+    `${directory}/package.json`,
+    `{"name":"eslint-plugin-${name}","type":"module","exports":"./index.js"}\n`,
+  );
+  if (addon)
+    fs.copyFileSync(
+      path.join(REPO_ROOT, 'build', 'Release', 'capture.node'),
+      path.join(root, directory, 'addon.node'),
+    );
+  write(root, `${directory}/index.js`, indexJs);
+  write(
+    root,
+    'eslint.config.js',
+    `import local from 'eslint-plugin-${name}';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { local }, rules: { 'local/rule': 'error' } },
+];
+`,
+  );
+}
+
+/**
  * eslint-plugin-import-x's shape (vuejs/core lints with it): a rule resolving each import
  * through a ModuleCache that keeps a resolution for `lifetime` seconds, aged by
  * process.hrtime, shared by every file of a directory. The package is a stand-in at the
@@ -298,24 +328,14 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     // native addon (mcp-gates' own, copied) from its top level a few calls deep, as
     // unrs-resolver's index.js does for eslint-plugin-import-x: a package initialising.
     const root = incrementalRepo();
-    const plugin = path.join(root, 'node_modules', 'eslint-plugin-lazy-native');
-    write(
-      root,
-      'node_modules/eslint-plugin-lazy-native/package.json',
-      '{"name":"eslint-plugin-lazy-native","type":"module","exports":"./index.js"}\n',
-    );
-    fs.copyFileSync(
-      path.join(REPO_ROOT, 'build', 'Release', 'capture.node'),
-      path.join(plugin, 'addon.node'),
-    );
     write(
       root,
       'node_modules/eslint-plugin-lazy-native/native.cjs',
       "function requireNative() { return load(); }\nfunction load() { return again(); }\nfunction again() { return require('./addon.node'); }\nmodule.exports = { loaded: typeof requireNative() };\n",
     );
-    write(
+    localPlugin(
       root,
-      'node_modules/eslint-plugin-lazy-native/index.js',
+      'lazy-native',
       `import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const rule = {
@@ -326,16 +346,7 @@ const rule = {
 };
 export default { rules: { rule } };
 `,
-    );
-    write(
-      root,
-      'eslint.config.js',
-      `import lazy from 'eslint-plugin-lazy-native';
-export default [
-  { ignores: ['node_modules/', '*.js'] },
-  { files: ['src/**/*.js'], plugins: { lazy }, rules: { 'lazy/rule': 'error' } },
-];
-`,
+      { addon: true },
     );
     const first = await warmEqualsCold(root);
     expect(first.exitCode).to.equal(0);
@@ -348,19 +359,9 @@ export default [
     // resolve imports, reads the disk from C++ and keeps its own cache: a run that asked it
     // may depend on files no fingerprint covers. Stand-in: a rule calling mcp-gates' addon.
     const root = incrementalRepo();
-    const plugin = path.join(root, 'node_modules', 'eslint-plugin-calls-native');
-    write(
+    localPlugin(
       root,
-      'node_modules/eslint-plugin-calls-native/package.json',
-      '{"name":"eslint-plugin-calls-native","type":"module","exports":"./index.js"}\n',
-    );
-    fs.copyFileSync(
-      path.join(REPO_ROOT, 'build', 'Release', 'capture.node'),
-      path.join(plugin, 'addon.node'),
-    );
-    write(
-      root,
-      'node_modules/eslint-plugin-calls-native/index.js',
+      'calls-native',
       `import { createRequire } from 'node:module';
 const addon = createRequire(import.meta.url)('./addon.node');
 const rule = {
@@ -371,16 +372,7 @@ const rule = {
 };
 export default { rules: { rule } };
 `,
-    );
-    write(
-      root,
-      'eslint.config.js',
-      `import native from 'eslint-plugin-calls-native';
-export default [
-  { ignores: ['node_modules/', '*.js'] },
-  { files: ['src/**/*.js'], plugins: { native }, rules: { 'native/rule': 'error' } },
-];
-`,
+      { addon: true },
     );
     const first = await warmEqualsCold(root);
     expect(first.exitCode).to.equal(0);
@@ -404,14 +396,9 @@ export default [
       path.join(root, 'node_modules', 'unrs-resolver'),
       'junction',
     );
-    write(
+    localPlugin(
       root,
-      'node_modules/eslint-plugin-resolves/package.json',
-      '{"name":"eslint-plugin-resolves","type":"module","exports":"./index.js"}\n',
-    );
-    write(
-      root,
-      'node_modules/eslint-plugin-resolves/index.js',
+      'resolves',
       `import path from 'node:path';
 import { ResolverFactory } from 'unrs-resolver';
 const resolver = new ResolverFactory({ extensions: ['.js'] });
@@ -427,16 +414,6 @@ const rule = {
   },
 };
 export default { rules: { rule } };
-`,
-    );
-    write(
-      root,
-      'eslint.config.js',
-      `import resolves from 'eslint-plugin-resolves';
-export default [
-  { ignores: ['node_modules/', '*.js'] },
-  { files: ['src/**/*.js'], plugins: { resolves }, rules: { 'resolves/rule': 'error' } },
-];
 `,
     );
     write(root, 'src/f0.js', "import { later } from './later.js';\nexport const f0 = later;\n");
