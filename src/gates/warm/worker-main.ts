@@ -5,6 +5,7 @@ import { InputRecord } from './input-fingerprint.js';
 import { loadPrettierAdapter } from './prettier-adapter.js';
 import {
   clearNativeCaches,
+  describe,
   installReadRecording,
   type Kind,
   ReadLedger,
@@ -12,6 +13,7 @@ import {
   recordReads,
   stillAnswers,
   unitsOf,
+  withinCheckPass,
   withoutRecording,
 } from './read-ledger.js';
 import { recordModuleResolution, resolutionMayProbe } from './resolution-record.js';
@@ -234,6 +236,11 @@ const holderName = (holder: string) =>
 
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
+  // One pass: a resolution many files asked is asked again once (native-resolvers.ts).
+  return withinCheckPass(() => heldStaleAfterCall(call));
+}
+
+function heldStaleAfterCall(call: ReadLedger): string | undefined {
   const asked = new Map<string, Set<string>>();
   for (const [key] of call.questions())
     asked.set(key, new Set([...call.readersOf(key)].map(holderOf)));
@@ -242,7 +249,7 @@ function staleAfterCall(call: ReadLedger): string | undefined {
     if (asked.get(`${kind}\0${file}`)?.has(holder)) continue;
     if (held.askedAgain && holder === TOOL) continue;
     if (!stillAnswers(kind, file, held.answer))
-      return `${kind} ${file} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
+      return `${describe(kind, file)} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
   }
   for (const [key, answer] of call.questions()) {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
@@ -262,8 +269,10 @@ function staleAfterCall(call: ReadLedger): string | undefined {
 
 /** Every path the worker has recorded: questions asked while loading and in calls, files loaded. */
 function* recordedPaths(): Iterable<string> {
-  for (const [key] of lifetime.questions()) yield key.slice(key.indexOf('\0') + 1);
-  for (const [key] of heldAnswers) yield key.split('\0')[1]!;
+  // A resolve question names a resolution, not a path.
+  for (const [key] of lifetime.questions())
+    if (!key.startsWith('resolve\0')) yield key.slice(key.indexOf('\0') + 1);
+  for (const [key] of heldAnswers) if (!key.startsWith('resolve\0')) yield key.split('\0')[1]!;
   yield* inputs.files();
 }
 
