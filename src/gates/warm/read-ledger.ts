@@ -505,13 +505,21 @@ export class ReadLedger {
    */
   firstChange(probed?: (file: string) => boolean): string | undefined {
     return withinCheckPass(() => {
+      // Resolutions last: asked again they cost the most, and an edited file's content,
+      // checked first, answers most calls (a body edit) without them.
+      const resolutions: [string, string][] = [];
       for (const [key, answer] of this.answers) {
         const [kind, file] = key.split('\0') as [Kind, string];
-        if (stillAnswers(kind, file, answer)) continue;
-        if (kind === 'entries' && probed && this.unprobedChange(file, answer, probed)) continue;
-        return describe(kind, file);
+        if (kind === 'resolve') resolutions.push([file, answer]);
+        else if (stillAnswers(kind, file, answer)) continue;
+        else if (kind === 'entries' && probed && this.unprobedChange(file, answer, probed))
+          continue;
+        else return describe(kind, file);
       }
-      return undefined;
+      const changed = resolutions.find(
+        ([question, answer]) => answerOf('resolve', question) !== answer,
+      );
+      return changed && describe('resolve', changed[0]);
     });
   }
 
