@@ -434,7 +434,7 @@ export default { rules: { rule } };
     // unrs-resolver keeps file stats for its instance's life: a module missing at the first
     // call stayed missing in the worker after it was created (warm: "unresolved", cold: clean).
     const root = await unrsRepo();
-    if (!root) this.skip();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
     write(root, 'src/f0.js', "import { later } from './later.js';\nexport const f0 = later;\n");
     const missing = await warmEqualsCold(root);
     expect(messagesOf(missing)).to.deep.equal(['f0.js: unresolved ./later.js']);
@@ -448,7 +448,7 @@ export default { rules: { rule } };
     // vuejs/core: eslint-plugin-import-x resolves every import through unrs-resolver; a
     // call into it was not replayable, so every file with an import was linted every call.
     const root = await unrsRepo();
-    if (!root) this.skip();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
     write(root, 'src/shared.js', 'export const shared = 1;\n');
     for (let index = 0; index < 4; index++)
       write(
@@ -472,7 +472,7 @@ export default { rules: { rule } };
       options:
         "{ extensions: ['.js'], tsconfig: { configFile: path.resolve('config/paths.json') } }",
     });
-    if (!root) this.skip();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
     const tsconfig = (target) =>
       write(
         root,
@@ -528,7 +528,7 @@ export default { rules: { rule } };
       extra:
         "if (context.filename.endsWith('f0.js')) resolver.async(path.dirname(context.filename), node.source.value).catch(() => {});",
     });
-    if (!root) this.skip();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
     for (let index = 0; index < 4; index++)
       write(
         root,

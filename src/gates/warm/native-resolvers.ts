@@ -12,6 +12,11 @@
  * Only synchronous methods are replayed: an async resolution settles after the code that
  * asked has moved on (a file's lint is synchronous and is kept before the promise
  * settles), so a ledger could be kept without its answer. They stay not replayable.
+ *
+ * A resolution kept in JavaScript instead (eslint-plugin-import-x's ModuleCache) is aged
+ * out within a call (clockAgesMemoOnly), so each file's lint asks the resolver itself and
+ * its kept result carries the question; a memo kept for ever is an answer the worker holds
+ * (worker-main.ts), checked after every call as any plugin's memory is.
  */
 
 /** Methods of a ResolverFactory that resolve synchronously (unrs-resolver 1.x, oxc-resolver 11.x). */
