@@ -4,10 +4,12 @@
 // branch, settings files, past the paths limit, names read as options), with "new" split
 // against the session's start whatever git's diff settings and the file names.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
+import { createHookTools } from '../dist/gates/hooks/hook-tools.js';
 import { planRuns } from '../dist/gates/hooks/hook-plan.js';
 import {
   hookContext,
@@ -362,5 +364,77 @@ describe('hook sessions: one budget for the whole call', function () {
     expect(outcome.verdict.note).to.match(/slow did not finish within the hook's 4\.0 s budget/);
     // 4 s waiting, then 4 s more for the gate, was the old answer: 8 s and more.
     expect(elapsed).to.be.below(7000);
+  });
+});
+
+describe('hook sessions: the gates of one edit run at once', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('starts every gate an edit concerns together, more gates than cores included', async () => {
+    const root = makeTempDir('mcp-gates-overlap-');
+    // Outside the root: what the gates write there is no change of the tree.
+    const marks = makeTempDir('mcp-gates-overlap-marks-');
+    // Each gate marks its start, then passes only once every gate has started (fails after 20 s).
+    const script = [
+      "const fs = require('fs');",
+      'const [dir, name, count] = process.argv.slice(1);',
+      "fs.writeFileSync(dir + '/' + name, '');",
+      'const until = Date.now() + 20000;',
+      'setInterval(() => {',
+      '  if (fs.readdirSync(dir).length >= Number(count)) process.exit(0);',
+      '  if (Date.now() > until) process.exit(1);',
+      '}, 50);',
+    ].join('\n');
+    const count = os.availableParallelism() + 1;
+    const gates = Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        `gate${index}`,
+        {
+          command: ['node', '-e', script, marks, `gate${index}`, String(count)],
+          parser: 'generic',
+        },
+      ]),
+    );
+    git(root, 'init', '-q');
+    write(root, 'mcp-gates.json', JSON.stringify({ gates }));
+    write(root, 'a.txt', 'one\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    write(root, 'a.txt', 'two\n');
+    const outcome = await hook(root).edit('a.txt');
+    expect(outcome.rows.map((row) => `${row.gate}:${row.status}`)).to.deep.equal(
+      Object.keys(gates).map((name) => `${name}:passed`),
+    );
+  });
+});
+
+describe('hook sessions: where a call spends its time, on request', function () {
+  this.timeout(60_000);
+  after(cleanupTemporary);
+  afterEach(() => delete process.env.MCP_GATES_TIMING);
+
+  it('answers with milliseconds per phase under MCP_GATES_TIMING=1, and nothing of it otherwise', async () => {
+    const root = makeTempDir('mcp-gates-timing-');
+    git(root, 'init', '-q');
+    write(
+      root,
+      'mcp-gates.json',
+      JSON.stringify({ gates: { quick: { command: ['node', '-e', '0'], parser: 'generic' } } }),
+    );
+    write(root, 'a.txt', 'one\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    const [, afterEdit] = createHookTools(loadGates(root).gates, { root, env: gateEnv() });
+    const context = hookContext(new AbortController().signal, 'test');
+    const untimed = await afterEdit.run({ path: path.join(root, 'a.txt') }, context);
+    expect(untimed.structuredContent).to.not.have.property('timing');
+    process.env.MCP_GATES_TIMING = '1';
+    const timed = await afterEdit.run({ path: path.join(root, 'a.txt') }, context);
+    const { timing } = timed.structuredContent;
+    for (const phase of ['hook.plan', 'hook.gates', 'quick.call', 'quick.fingerprint'])
+      expect(timing[phase], phase).to.be.a('number').and.at.least(0);
+    // The gate's call is part of the hook's gates phase.
+    expect(timing['quick.call']).to.be.at.most(timing['hook.gates']);
   });
 });

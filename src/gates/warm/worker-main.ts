@@ -18,6 +18,7 @@ import { recordModuleResolution, resolutionMayProbe } from './resolution-record.
 import { packageClosure, type ToolAdapter, type ToolOutput } from './tool-adapter.js';
 import { loadTscAdapter } from './tsc-adapter.js';
 import type { WarmReply, WarmRunMessage, WarmTool } from './warm-protocol.js';
+import { startWorkerPhases, takeWorkerPhases, workerCount, workerTimed } from './worker-timing.js';
 
 /**
  * Entry of a warm worker process: `node worker-main.js <root> <tool>`, cwd = root, spoken
@@ -117,7 +118,11 @@ async function loadAdapter(): Promise<ToolAdapter | string> {
   return `no warm worker for ${String(tool)}`;
 }
 
-const send = (reply: WarmReply) => process.send?.(reply);
+const send = (reply: WarmReply) => {
+  // The call's own phases go with its reply when timing is wanted (phase-timing.ts).
+  const phases = takeWorkerPhases();
+  process.send?.(phases && reply.type === 'result' ? { ...reply, phases } : reply);
+};
 
 let adapterPromise: Promise<ToolAdapter | string> | undefined;
 let queue: Promise<void> = Promise.resolve();
@@ -146,6 +151,7 @@ const notReusable = new Map<string, string>();
 function reusableResult(key: string): { output: ToolOutput } | { why: string } {
   const kept = keptResults.get(key);
   if (!kept) return { why: notReusable.get(key) ?? 'no earlier run of these arguments' };
+  workerCount('reuseCheck.questions', kept.ledger.size);
   const change = kept.ledger.firstChange();
   if (change !== undefined) {
     forgetResult(key);
@@ -237,13 +243,17 @@ function staleAfterCall(call: ReadLedger): string | undefined {
   const asked = new Map<string, Set<string>>();
   for (const [key] of call.questions())
     asked.set(key, new Set([...call.readersOf(key)].map(holderOf)));
+  let checked = 0;
   for (const [heldKey, held] of heldAnswers) {
     const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
     if (asked.get(`${kind}\0${file}`)?.has(holder)) continue;
     if (held.askedAgain && holder === TOOL) continue;
+    checked++;
     if (!stillAnswers(kind, file, held.answer))
       return `${kind} ${file} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
   }
+  workerCount('staleAfter.checked', checked);
+  workerCount('staleAfter.held', heldAnswers.size);
   for (const [key, answer] of call.questions()) {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
     for (const holder of asked.get(key) ?? []) {
@@ -270,6 +280,8 @@ function* recordedPaths(): Iterable<string> {
 /** Why the worker's loaded state may differ from a fresh load, or undefined. */
 function staleBeforeCall(): string | undefined {
   return withoutRecording(() => {
+    workerCount('staleBefore.inputs', inputs.size);
+    workerCount('staleBefore.lifetime', lifetime.size);
     const stale = inputs.staleReason();
     if (stale) return stale;
     const change = lifetime.firstChange(resolutionMayProbe(recordedPaths));
@@ -286,7 +298,8 @@ let callsServed = 0;
 
 async function handle(message: WarmRunMessage): Promise<void> {
   const rssBytes = () => withoutRecording(() => process.memoryUsage().rss);
-  const stale = staleBeforeCall();
+  startWorkerPhases();
+  const stale = workerTimed('staleBefore', staleBeforeCall);
   if (stale) {
     // The pool stops this worker and starts a fresh one, which loads what is there now.
     send({ type: 'stale', id: message.id, reason: stale });
@@ -299,7 +312,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     return;
   }
   const key = JSON.stringify(message.args);
-  const reusable = withoutRecording(() => reusableResult(key));
+  const reusable = workerTimed('reuseCheck', () => withoutRecording(() => reusableResult(key)));
   if ('output' in reusable) {
     send({
       type: 'result',
@@ -323,13 +336,17 @@ async function handle(message: WarmRunMessage): Promise<void> {
   });
   const ledger = new ReadLedger();
   callsServed++;
-  const outcome = await recordReads(ledger, () => adapter.run(message.args));
+  const outcome = await workerTimed('run', () =>
+    recordReads(ledger, () => adapter.run(message.args)),
+  );
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
-  await loadedReportsSettled();
-  const heldStale = withoutRecording(() => {
-    recordRequiredModules();
-    return staleAfterCall(ledger);
-  });
+  await workerTimed('loadedSettled', loadedReportsSettled);
+  const heldStale = workerTimed('staleAfter', () =>
+    withoutRecording(() => {
+      recordRequiredModules();
+      return staleAfterCall(ledger);
+    }),
+  );
   if (heldStale !== undefined) {
     // This call may have answered from a kept copy: its output is dropped and a fresh
     // worker runs it (the pool retries once on a stale reply).
@@ -345,7 +362,8 @@ async function handle(message: WarmRunMessage): Promise<void> {
     });
     return;
   }
-  withoutRecording(() => keepResult(key, ledger, outcome));
+  workerTimed('keep', () => withoutRecording(() => keepResult(key, ledger, outcome)));
+  workerCount('callQuestions', ledger.size);
   send({
     type: 'result',
     id: message.id,
