@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { createGateTools } from '../dist/gates/index.js';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
 import { createHookTools } from '../dist/gates/hooks/hook-tools.js';
@@ -18,7 +19,12 @@ import {
   startSession,
 } from '../dist/gates/hooks/run-hooks.js';
 import { changedLinesAgainst, unquoteGitName } from '../dist/gates/run/changed-files.js';
-import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import {
+  cleanupTemporary,
+  makeTempDir,
+  toolContext,
+  treeSnapshot,
+} from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
 
 const SCRIPTS = {
@@ -436,5 +442,49 @@ describe('hook sessions: where a call spends its time, on request', function () 
       expect(timing[phase], phase).to.be.a('number').and.at.least(0);
     // The gate's call is part of the hook's gates phase.
     expect(timing['quick.call']).to.be.at.most(timing['hook.gates']);
+  });
+});
+
+describe('hook sessions: a format script checks the edited file alone', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('runs `prettier --check --cache .` of a script on the edited file after an edit, and writes nothing', async () => {
+    const root = scriptRepo({ 'format-check': 'prettier --check --cache .' });
+    const snapshot = () => {
+      const files = treeSnapshot(root);
+      // node_modules holds links to this repository's packages: what they hold is not the fixture's.
+      return Object.fromEntries(Object.entries(files).filter(([file]) => !file.includes('/.bin/')));
+    };
+    const before = snapshot();
+    // The fixture's eslint and tsc configs are gates of their own: the script's is the one here.
+    const gates = loadGates(root).gates.filter((gate) => gate.name === 'format');
+    const plan = planRuns(gates, root, { files: ['src/math.ts'], deleted: [] }, true);
+    // The whole-tree script stays the gate; after an edit prettier checks the edited file.
+    expect(plan.runs.map((run) => [run.gate.name, run.args])).to.deep.equal([
+      ['format', { paths: ['src/math.ts'] }],
+    ]);
+    const [format] = createGateTools(gates, { root, env: gateEnv() });
+    const result = await format.run({ paths: ['src/math.ts'] }, toolContext());
+    expect(result.structuredContent.command).to.deep.equal([
+      'prettier',
+      '--check',
+      '--cache',
+      'src/math.ts',
+    ]);
+    expect(result.structuredContent.status).to.equal('passed');
+    const session = hook(root, undefined, gates);
+    append(root, 'src/math.ts', 'export const   spaced = 1;\n');
+    const outcome = await session.edit('src/math.ts');
+    expect(rules(outcome)).to.deep.equal(['format:prettier']);
+    write(
+      root,
+      'src/math.ts',
+      fs.readFileSync(path.join(root, 'src/math.ts'), 'utf8').replace('   ', ' '),
+    );
+    expect(rules(await session.edit('src/math.ts'))).to.deep.equal([]);
+    const { 'src/math.ts': _edited, ...rest } = snapshot();
+    const { 'src/math.ts': _original, ...restBefore } = before;
+    expect(rest).to.deep.equal(restBefore);
   });
 });
