@@ -339,6 +339,8 @@ async function handle(message: WarmRunMessage): Promise<void> {
   const outcome = await workerTimed('run', () =>
     recordReads(ledger, () => adapter.run(message.args)),
   );
+  // Before staleAfterCall adds what the worker held from earlier calls.
+  workerCount('callQuestions', ledger.size);
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
   await workerTimed('loadedSettled', loadedReportsSettled);
   const heldStale = workerTimed('staleAfter', () =>
@@ -363,7 +365,6 @@ async function handle(message: WarmRunMessage): Promise<void> {
     return;
   }
   workerTimed('keep', () => withoutRecording(() => keepResult(key, ledger, outcome)));
-  workerCount('callQuestions', ledger.size);
   send({
     type: 'result',
     id: message.id,
