@@ -11,6 +11,7 @@ import { createGateTools } from '../dist/gates/index.js';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
 import { createHookTools } from '../dist/gates/hooks/hook-tools.js';
+import { WarmPool } from '../dist/gates/warm/index.js';
 import { planRuns } from '../dist/gates/hooks/hook-plan.js';
 import {
   hookContext,
@@ -442,6 +443,29 @@ describe('hook sessions: where a call spends its time, on request', function () 
       expect(timing[phase], phase).to.be.a('number').and.at.least(0);
     // The gate's call is part of the hook's gates phase.
     expect(timing['quick.call']).to.be.at.most(timing['hook.gates']);
+  });
+
+  it("has a warm worker time its own steps, and its clock is no read of the tool's: a repeat is still reused", async () => {
+    const root = makeWarmRepo('mcp-gates-timing-warm-');
+    const pool = new WarmPool();
+    try {
+      const run = (env) =>
+        pool.run({ root, argv: ['prettier', '--check', 'src'], timeoutMs: 60_000, env });
+      const untimed = await run(gateEnv());
+      expect(untimed.kind, untimed.reason).to.equal('ran');
+      expect(untimed).to.not.have.property('phases');
+      const env = { ...gateEnv(), MCP_GATES_TIMING: '1' };
+      const first = await run(env);
+      expect(first.kind, first.reason).to.equal('ran');
+      for (const phase of ['staleBefore', 'run', 'staleAfter', 'callQuestions'])
+        expect(first.phases[phase], phase).to.be.a('number');
+      const repeat = await run(env);
+      expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+      expect(repeat.phases.reuseCheck).to.be.a('number');
+      expect(repeat.phases).to.not.have.property('run');
+    } finally {
+      await pool.close();
+    }
   });
 });
 
