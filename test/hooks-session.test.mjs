@@ -90,6 +90,16 @@ const configuredLint = (root) =>
       },
     }),
   );
+/** A git repository whose mcp-gates.json holds `gates`, with a.txt committed beside it. */
+function configuredRepo(prefix, gates) {
+  const root = makeTempDir(prefix);
+  git(root, 'init', '-q');
+  write(root, 'mcp-gates.json', JSON.stringify({ gates }));
+  write(root, 'a.txt', 'one\n');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'start');
+  return root;
+}
 const append = (root, file, text) => fs.appendFileSync(path.join(root, file), text);
 const ran = (outcome) => outcome.rows.map((row) => row.gate).sort();
 const rules = (outcome) => outcome.newFindings.map((finding) => finding.rule);
@@ -339,20 +349,9 @@ describe('hook sessions: one budget for the whole call', function () {
   after(cleanupTemporary);
 
   it('waiting for the session baseline spends the after-edit budget too', async () => {
-    const root = makeTempDir('mcp-gates-budget-');
-    git(root, 'init', '-q');
-    write(
-      root,
-      'mcp-gates.json',
-      JSON.stringify({
-        gates: {
-          slow: { command: ['node', '-e', 'setTimeout(() => {}, 60000)'], parser: 'generic' },
-        },
-      }),
-    );
-    write(root, 'a.txt', 'one\n');
-    git(root, 'add', '.');
-    git(root, 'commit', '-qm', 'start');
+    const root = configuredRepo('mcp-gates-budget-', {
+      slow: { command: ['node', '-e', 'setTimeout(() => {}, 60000)'], parser: 'generic' },
+    });
     const session = new HookSession();
     // A baseline that never ends (a huge project's first runs).
     session.priming = new Promise(() => {});
@@ -379,7 +378,6 @@ describe('hook sessions: the gates of one edit run at once', function () {
   after(cleanupTemporary);
 
   it('starts every gate an edit concerns together, more gates than cores included', async () => {
-    const root = makeTempDir('mcp-gates-overlap-');
     // Outside the root: what the gates write there is no change of the tree.
     const marks = makeTempDir('mcp-gates-overlap-marks-');
     // Each gate marks its start, then passes only once every gate has started (fails after 20 s).
@@ -403,11 +401,7 @@ describe('hook sessions: the gates of one edit run at once', function () {
         },
       ]),
     );
-    git(root, 'init', '-q');
-    write(root, 'mcp-gates.json', JSON.stringify({ gates }));
-    write(root, 'a.txt', 'one\n');
-    git(root, 'add', '.');
-    git(root, 'commit', '-qm', 'start');
+    const root = configuredRepo('mcp-gates-overlap-', gates);
     write(root, 'a.txt', 'two\n');
     const outcome = await hook(root).edit('a.txt');
     expect(outcome.rows.map((row) => `${row.gate}:${row.status}`)).to.deep.equal(
@@ -422,16 +416,9 @@ describe('hook sessions: where a call spends its time, on request', function () 
   afterEach(() => delete process.env.MCP_GATES_TIMING);
 
   it('answers with milliseconds per phase under MCP_GATES_TIMING=1, and nothing of it otherwise', async () => {
-    const root = makeTempDir('mcp-gates-timing-');
-    git(root, 'init', '-q');
-    write(
-      root,
-      'mcp-gates.json',
-      JSON.stringify({ gates: { quick: { command: ['node', '-e', '0'], parser: 'generic' } } }),
-    );
-    write(root, 'a.txt', 'one\n');
-    git(root, 'add', '.');
-    git(root, 'commit', '-qm', 'start');
+    const root = configuredRepo('mcp-gates-timing-', {
+      quick: { command: ['node', '-e', '0'], parser: 'generic' },
+    });
     const [, afterEdit] = createHookTools(loadGates(root).gates, { root, env: gateEnv() });
     const context = hookContext(new AbortController().signal, 'test');
     const untimed = await afterEdit.run({ path: path.join(root, 'a.txt') }, context);
