@@ -444,7 +444,7 @@ describe('hook sessions: where a call spends its time, on request', function () 
       const env = { ...gateEnv(), MCP_GATES_TIMING: '1' };
       const first = await run(env);
       expect(first.kind, first.reason).to.equal('ran');
-      for (const phase of ['staleBefore', 'run', 'staleAfter', 'callQuestions'])
+      for (const phase of ['staleBefore', 'run', 'staleAfter', 'callQuestions.count'])
         expect(first.phases[phase], phase).to.be.a('number');
       const repeat = await run(env);
       expect(repeat.reused, repeat.notReusedBecause).to.equal(true);

@@ -37,7 +37,7 @@ export class KeptParts<T> {
     this.droppedBecause = undefined;
     this.notKept = [];
     if (this.parts.size === 0) return;
-    workerCount('parts.questions', this.partReads.size);
+    workerCount('parts.questions.count', this.partReads.size);
     const change = workerTimed('parts.check', () => this.partReads.firstChange());
     if (change === undefined) return;
     this.droppedBecause = `${change} changed, and parts may share what they read`;

@@ -151,7 +151,7 @@ const notReusable = new Map<string, string>();
 function reusableResult(key: string): { output: ToolOutput } | { why: string } {
   const kept = keptResults.get(key);
   if (!kept) return { why: notReusable.get(key) ?? 'no earlier run of these arguments' };
-  workerCount('reuseCheck.questions', kept.ledger.size);
+  workerCount('reuseCheck.questions.count', kept.ledger.size);
   const change = kept.ledger.firstChange();
   if (change !== undefined) {
     forgetResult(key);
@@ -252,8 +252,8 @@ function staleAfterCall(call: ReadLedger): string | undefined {
     if (!stillAnswers(kind, file, held.answer))
       return `${kind} ${file} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
   }
-  workerCount('staleAfter.checked', checked);
-  workerCount('staleAfter.held', heldAnswers.size);
+  workerCount('staleAfter.checked.count', checked);
+  workerCount('staleAfter.held.count', heldAnswers.size);
   for (const [key, answer] of call.questions()) {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
     for (const holder of asked.get(key) ?? []) {
@@ -280,11 +280,13 @@ function* recordedPaths(): Iterable<string> {
 /** Why the worker's loaded state may differ from a fresh load, or undefined. */
 function staleBeforeCall(): string | undefined {
   return withoutRecording(() => {
-    workerCount('staleBefore.inputs', inputs.size);
-    workerCount('staleBefore.lifetime', lifetime.size);
-    const stale = inputs.staleReason();
+    workerCount('staleBefore.inputs.count', inputs.size);
+    workerCount('staleBefore.lifetime.count', lifetime.size);
+    const stale = workerTimed('staleBefore.inputs', () => inputs.staleReason());
     if (stale) return stale;
-    const change = lifetime.firstChange(resolutionMayProbe(recordedPaths));
+    const change = workerTimed('staleBefore.lifetime', () =>
+      lifetime.firstChange(resolutionMayProbe(recordedPaths)),
+    );
     if (change !== undefined) return `changed since the worker loaded it: ${change}`;
     // The tool read what no ledger can replay while it loaded (a config that reads the
     // clock): the loaded state is not reproducible, so each call gets a fresh worker.
@@ -340,7 +342,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     recordReads(ledger, () => adapter.run(message.args)),
   );
   // Before staleAfterCall adds what the worker held from earlier calls.
-  workerCount('callQuestions', ledger.size);
+  workerCount('callQuestions.count', ledger.size);
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
   await workerTimed('loadedSettled', loadedReportsSettled);
   const heldStale = workerTimed('staleAfter', () =>

@@ -37,7 +37,7 @@ export function workerTimed<T>(phase: string, work: () => T): T {
   return result;
 }
 
-/** Adds a count (questions checked, parts kept) to the call's phases, when timed. */
+/** Adds a count (questions checked) to the call's phases, when timed; its name ends in `.count`. */
 export function workerCount(name: string, count: number): void {
   if (phases !== undefined) phases[name] = (phases[name] ?? 0) + count;
 }
