@@ -9,6 +9,7 @@ import {
   treeExceptLeaderProblem,
   watchGate,
 } from '../run/gate-lifeline.js';
+import type { PhaseTimes } from '../phase-timing.js';
 import { BuildInfoStore } from '../run/tsc-incremental.js';
 import {
   capFor,
@@ -103,6 +104,8 @@ export type WarmRunResult =
       restartedBecause?: string;
       /** Why the worker was stopped after this call (its memory cap), if it was. */
       stoppedBecause?: string;
+      /** The worker's own phases of the call, when timed (phase-timing.ts). */
+      phases?: PhaseTimes;
     }
   /** Run the cold command instead: the reason says why this call cannot run warm. */
   | { kind: 'not-warmable'; reason: string }
@@ -628,6 +631,7 @@ export class WarmPool {
         ...(reply.incremental ? { incremental: reply.incremental } : {}),
         ...(restartedBecause ? { restartedBecause } : {}),
         ...(stoppedBecause ? { stoppedBecause } : {}),
+        ...(reply.phases ? { phases: reply.phases } : {}),
       };
     }
     return {
