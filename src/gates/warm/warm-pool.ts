@@ -254,10 +254,10 @@ class WarmWorker {
     this.cleanUp();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abandonedUntil(undefined);
-    const tail = this.stderrTail.trim();
+    const said = lastWords(this.stderrTail);
     this.pending?.settle({
       type: 'exited',
-      reason: `the warm ${this.tool} worker ${how}${tail ? `: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`,
+      reason: `the warm ${this.tool} worker ${how}${said ? `: ${said}` : ''}`,
     });
     this.onExit(this);
   }
@@ -709,4 +709,15 @@ export class WarmPool {
     void worker.gone.then(() => this.live.delete(worker));
     return worker;
   }
+}
+
+/**
+ * What a worker said as it died: the line naming an uncaught error (`TypeError: ...`), which
+ * Node prints above the stack and the error's properties, else the last lines it wrote.
+ */
+export function lastWords(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  const error = [...lines].reverse().find((line) => /^(\w*Error|Uncaught \w+)\b[^:]*:/.test(line));
+  const last = lines.slice(-3).join(' | ');
+  return error === undefined || last.includes(error) ? last : `${error} | ... | ${last}`;
 }
