@@ -174,6 +174,58 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
   /** Runs warm and cold; asserts they agree and returns the warm result. */
   const warmEqualsCold = async (root) => (await warmAndCold(pool, root, ARGV, env)).warm;
 
+  // A rule that computes a while on each file (no clock: its result stays keepable), so a
+  // call over every file lasts long enough to be cancelled mid-run.
+  const SLOW = 'let spin = 0; for (let i = 0; i < 2e8; i++) spin ^= i; if (spin === 0.5) return;';
+  const editAll = (root, version) => {
+    for (let index = 0; index < FILES; index++)
+      write(root, `src/f${index}.js`, `export const f${index} = ${index + version};\n`);
+  };
+
+  it('a cancelled call is finished by its worker, and the next call starts from it', async () => {
+    const root = incrementalRepo(SLOW);
+    await warmEqualsCold(root);
+    const [pid] = pool.workerPids();
+    editAll(root, 100);
+    const controller = new AbortController();
+    const call = pool.run({ root, argv: ARGV, timeoutMs: 90000, env, signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const cancelled = await call;
+    expect(cancelled).to.include({ kind: 'failed', end: 'cancelled' });
+    expect(cancelled.reason).to.match(/finishes the check for the next call/);
+    write(root, 'src/f3.js', 'export const f3 = "BAD";\n');
+    const next = await warmEqualsCold(root);
+    expect(next.startedWorker, next.restartedBecause).to.equal(false);
+    expect(pool.workerPids()).to.deep.equal([pid]);
+    expect(next.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+  });
+
+  it('refuses a write that a call abandoned by its caller makes later, and does not keep its worker', async () => {
+    // The rule leaves a timer behind on f9.js that writes beside it a second later.
+    const out = (root) => path.join(root, 'src/f9.js.out');
+    const root = incrementalRepo(
+      `${SLOW} const file = context.filename; if (file.endsWith('f9.js')) setTimeout(() => fs.writeFileSync(file + '.out', 'x'), 1000);`,
+    );
+    await pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    fs.rmSync(out(root), { force: true });
+    editAll(root, 100);
+    const timedOut = await pool.run({ root, argv: ARGV, timeoutMs: 300, env });
+    expect(timedOut).to.include({ kind: 'failed', end: 'timed-out' });
+    expect(timedOut.reason).to.match(/finishes the check for the next call/);
+    // Taken now: the first call's worker may have been replaced (its timer wrote between calls).
+    const [pid] = pool.workerPids();
+    // The timer's write is refused: the worker goes (the error is uncaught).
+    const deadline = Date.now() + 10000;
+    while (pool.workerPids().includes(pid) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fs.existsSync(out(root)), 'written while no call watched').to.equal(false);
+    const next = await pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+    expect(next).to.include({ kind: 'ran', startedWorker: true });
+    expect(next.restartedBecause).to.match(/refused a write/);
+    expect(pool.workerPids()).to.not.include(pid);
+  });
+
   it('lints again only the edited, added and renamed files, and answers as cold', async () => {
     const root = incrementalRepo();
     const first = await warmEqualsCold(root);

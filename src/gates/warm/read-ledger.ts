@@ -585,6 +585,42 @@ export function withoutRecording<T>(work: () => T): T {
 const recordingLedger = () => (signing ? undefined : active);
 
 /**
+ * Set from the moment the pool says the call's caller gave up on it (abandon) until the
+ * next call starts: no gate's fingerprints surround what the tool does now, so a write,
+ * a child process, a thread or a native addon (whatever could change the tree unseen) is
+ * refused instead of done, and named here: the worker that refused one is not kept.
+ */
+let unwatched = false;
+let refusedEffect: string | undefined;
+
+/** The caller of the running call gave up on it: effects are refused from now on. */
+export function callUnwatched(): void {
+  unwatched = true;
+}
+
+/** A call starts, watched by its gate. Returns what the last unwatched stretch refused. */
+export function callWatched(): string | undefined {
+  const refused = refusedEffect;
+  unwatched = false;
+  refusedEffect = undefined;
+  return refused;
+}
+
+/** What was refused since the call was abandoned, if anything. */
+export const effectRefused = (): string | undefined => refusedEffect;
+
+/** An effect the recorder cannot replay, which could change the tree: refused unwatched. */
+function effect(ledger: ReadLedger, what: string): void {
+  if (unwatched) {
+    refusedEffect ??= what;
+    throw new Error(
+      `mcp-gates refused ${what}: its call was abandoned by its caller, and no check watches the tree now`,
+    );
+  }
+  ledger.notReplayable(what);
+}
+
+/**
  * Descriptors opened during the active call: reads through them read what the open
  * recorded. A read through any other descriptor (opened before the call) is not.
  */
@@ -1005,7 +1041,7 @@ function installBindingRecording(): void {
           if (typeof first === 'number') return descriptorRead(ledger, first);
           const file = pathArgument(first);
           if (opens && opensForWriting(flags)) {
-            if (!isPrivate(file)) ledger.notReplayable(`a file opened for writing (${file})`);
+            if (!isPrivate(file)) effect(ledger, `a file opened for writing (${file})`);
             return;
           }
           note(ledger, kind, first);
@@ -1024,7 +1060,7 @@ function installBindingRecording(): void {
     } else if (BINDING_DESCRIPTOR_WRITES.includes(name)) {
       wrap(fsBinding, name, (ledger, [fd]) => {
         if (typeof fd !== 'number' || !privateDescriptors.has(fd))
-          ledger.notReplayable(`a write (fs binding ${name})`);
+          effect(ledger, `a write (fs binding ${name})`);
       });
     } else if (BINDING_PATH_WRITES.includes(name)) {
       const pathCount = TWO_PATH_WRITES.includes(name) ? 2 : 1;
@@ -1044,7 +1080,7 @@ function installBindingRecording(): void {
           return withoutRecording(() =>
             ledger.ask('lstat', target, ledger.readerBelow(installBindingRecording)),
           );
-        ledger.notReplayable(`a write (fs binding ${name} ${target ?? ''})`.trimEnd());
+        effect(ledger, `a write (fs binding ${name} ${target ?? ''})`.trimEnd());
       });
     } else if (name === 'close') {
       wrap(fsBinding, name, (_ledger, [fd]) => {
@@ -1263,18 +1299,22 @@ function installPerformanceRecording(clock: Clock): void {
 /** Processes, threads, native code, the network and the machine's varying state. */
 function installOutsideRecording(): void {
   const childProcess = requireBuiltin('node:child_process') as Target;
-  denyAllBut(childProcess, [], (name) => `a child process (${name})`);
+  for (const name of allFunctionNames(childProcess))
+    wrap(childProcess, name, (ledger) => effect(ledger, `a child process (${name})`));
   const workerThreads = requireBuiltin('node:worker_threads') as Target;
   const OriginalWorker = workerThreads.Worker as new (...args: unknown[]) => object;
   workerThreads.Worker = marked(
     class extends OriginalWorker {
       constructor(...args: unknown[]) {
-        recordingLedger()?.notReplayable('a worker thread');
+        const ledger = recordingLedger();
+        if (ledger) effect(ledger, 'a worker thread');
         super(...args);
       }
     },
   );
-  deny(process as unknown as Target, 'dlopen', 'a native addon loaded during the call');
+  wrap(process as unknown as Target, 'dlopen', (ledger) =>
+    effect(ledger, 'a native addon loaded during the call'),
+  );
   // An addon loaded when its package initialises (unrs-resolver's, for eslint-plugin-import-x
   // and eslint-import-resolver-typescript) is allowed, but what it does later is not seen:
   // its functions read the disk from C++ and keep their own caches across calls.

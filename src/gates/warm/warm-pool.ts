@@ -19,7 +19,13 @@ import {
   type MemoryPolicy,
 } from './memory-cap.js';
 import { removeWorkerDirectory } from './worker-directory.js';
-import { WARM_TOOLS, type WarmReply, type WarmTool } from './warm-protocol.js';
+import {
+  WARM_TOOLS,
+  type WarmAbandonedReply,
+  type WarmAbandonMessage,
+  type WarmReply,
+  type WarmTool,
+} from './warm-protocol.js';
 import type { Incremental } from './tool-adapter.js';
 
 /**
@@ -32,8 +38,9 @@ import type { Incremental } from './tool-adapter.js';
  * stopped above its memory cap (memory-cap.ts: sized to the project, or fixed) and after
  * `idleMs` without a call. A cancelled or timed-out call cancels its answer: a tsc worker
  * finishes the check and keeps its program for the next call (unless it crashes, goes
- * above its cap or is still at it after `abandonedCallLimitMs`), other tools' workers are
- * killed. A worker above its cap after its very first call would be replaced after every
+ * above its cap or is still at it after `abandonedCallLimitMs`), an ESLint worker does too
+ * once it says it refuses every effect until its next call (else, and a Prettier worker,
+ * it is killed). A worker above its cap after its very first call would be replaced after every
  * call: its gate runs cold from then on, and says why.
  *
  * A warm call dies like a cold gate's: each worker leads a process tree on the gate
@@ -167,6 +174,14 @@ type CallReply =
  * tree: their worker is killed.
  */
 const FINISHES_ABANDONED_CALLS: ReadonlySet<WarmTool> = new Set(['tsc']);
+/**
+ * Tools whose worker finishes an abandoned call once it has said it refuses, from then on
+ * until its next call, every effect the recorder knows (a write, a child process, a thread,
+ * a native addon: read-ledger.ts); one that refused one is not kept. ESLint's next call
+ * then starts from the kept parts of this one instead of loading again. (Prettier's
+ * worker keeps little a call builds: it is still killed.)
+ */
+const FINISHES_ABANDONED_UNWATCHED: ReadonlySet<WarmTool> = new Set(['eslint']);
 
 /** Workers not yet gone, of every pool: the server's exit ends them (see endAtExit). */
 const liveWorkers = new Set<WarmWorker>();
@@ -181,6 +196,10 @@ class WarmWorker {
   private abandonedTimer: ReturnType<typeof setTimeout> | undefined;
   /** Callers waiting for an answer: the worker holds the event loop while there are any. */
   private callers = 0;
+  /** Told when the running call's reply comes (abandon waits for it or for the worker's word). */
+  private afterReply: (() => void) | undefined;
+  /** Why the worker died on its own while no call ran, if it did. */
+  diedBecause: string | undefined;
   /** Why the pool killed this worker while it finished an abandoned call, if it did. */
   hungBecause: string | undefined;
   private stderrTail = '';
@@ -237,7 +256,9 @@ class WarmWorker {
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
-    this.child.on('message', (reply: WarmReply) => {
+    this.child.on('message', (reply: WarmReply | WarmAbandonedReply) => {
+      // An abandoned call's word that it refuses effects is abandon's, not the call's reply.
+      if (reply.type === 'abandoned') return;
       if (this.pending && reply.id === this.pending.id) this.pending.settle(reply);
     });
     this.child.on('error', () => this.markExited('could not be started'));
@@ -255,6 +276,9 @@ class WarmWorker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abandonedUntil(undefined);
     const said = lastWords(this.stderrTail);
+    // Died between calls (an abandoned call's timer refused a write): the next call is told.
+    if (!this.pending && !this.stopped)
+      this.diedBecause = `the warm ${this.tool} worker ${how} between calls${said ? `: ${said}` : ''}`;
     this.pending?.settle({
       type: 'exited',
       reason: `the warm ${this.tool} worker ${how}${said ? `: ${said}` : ''}`,
@@ -399,6 +423,19 @@ class WarmWorker {
           this.abandonedUntil(Date.now() + this.abandonedLimitMs);
           return answer({ type: 'stopped', end, worker: 'kept' });
         }
+        if (FINISHES_ABANDONED_UNWATCHED.has(this.tool)) {
+          // Answered once the worker refuses effects (or has replied), while the caller
+          // still waits, so its gate's fingerprint after the call sees all the call did.
+          answered = true;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          void this.abandon().then((kept) => {
+            if (kept) this.abandonedUntil(Date.now() + this.abandonedLimitMs);
+            this.letGo();
+            resolve({ type: 'stopped', end, worker: kept ? 'kept' : 'killed' });
+          });
+          return;
+        }
         // The tool's state mid-call is unknown, and it may run code of any plugin while
         // no one watches the tree: the worker goes, the next call starts fresh. Answered
         // once the worker's tree is dead and its directory removed. (Bounded: a process
@@ -452,6 +489,43 @@ class WarmWorker {
     });
   }
 
+  /**
+   * Tells the worker its running call is abandoned, and waits (bounded) until it refuses
+   * effects or has replied; then kills what the call started. False when the worker was
+   * killed instead: it did not answer in time, or its children could not be killed.
+   */
+  private async abandon(): Promise<boolean> {
+    const id = this.pending?.id;
+    if (id !== undefined) {
+      const acknowledged = await new Promise<boolean>((settle) => {
+        const timer = setTimeout(() => done(false), KILL_WAIT_MS);
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          this.child.off('message', onMessage);
+          this.afterReply = undefined;
+          settle(ok);
+        };
+        const onMessage = (message: WarmAbandonedReply | WarmReply) => {
+          if (message?.type === 'abandoned' && message.id === id) done(true);
+        };
+        this.child.on('message', onMessage);
+        // The reply may come first: the call is over, as watched as any.
+        this.afterReply = () => done(true);
+        this.child.send({ type: 'abandon', id } satisfies WarmAbandonMessage, (error) => {
+          if (error) done(false);
+        });
+      });
+      if (!acknowledged || this.exited) {
+        await Promise.race([this.kill(), delay(KILL_WAIT_MS, undefined, { ref: false })]);
+        return false;
+      }
+    }
+    // A child started while the call was watched could still write: it goes now.
+    if (this.exited || killGateTreeExceptLeader(this.child)) return !this.exited;
+    await Promise.race([this.kill(), delay(KILL_WAIT_MS, undefined, { ref: false })]);
+    return false;
+  }
+
   /** Sends one call to the worker; settles with its reply, or when the worker exits. */
   private send(args: string[]): Promise<Reply> {
     const id = this.nextId++;
@@ -460,6 +534,7 @@ class WarmWorker {
         id,
         settle: (reply) => {
           this.pending = undefined;
+          this.afterReply?.();
           settle(reply);
         },
       };
@@ -676,7 +751,9 @@ export class WarmPool {
   }
 
   private forget(worker: WarmWorker): void {
-    if (this.workers.get(worker.key) === worker) this.workers.delete(worker.key);
+    if (this.workers.get(worker.key) !== worker) return;
+    this.workers.delete(worker.key);
+    if (worker.diedBecause !== undefined) this.restartReasons.set(worker.key, worker.diedBecause);
   }
 
   private startWorker(

@@ -19,6 +19,21 @@ export interface WarmRunMessage {
   args: string[];
 }
 
+/**
+ * Pool -> worker: the caller of call `id` gave up on it. The worker finishes it but refuses
+ * any effect (a write, a child process) until its next call, then says so (abandoned).
+ */
+export interface WarmAbandonMessage {
+  type: 'abandon';
+  id: number;
+}
+
+/** Worker -> pool: from now on, call `id` changes nothing (sent between two of its steps). */
+export interface WarmAbandonedReply {
+  type: 'abandoned';
+  id: number;
+}
+
 /** Worker -> pool. */
 export type WarmReply =
   | {

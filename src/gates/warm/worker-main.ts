@@ -4,8 +4,11 @@ import { loadEslintAdapter } from './eslint-adapter.js';
 import { InputRecord } from './input-fingerprint.js';
 import { loadPrettierAdapter } from './prettier-adapter.js';
 import {
+  callUnwatched,
+  callWatched,
   clearNativeCaches,
   describe,
+  effectRefused,
   installReadRecording,
   type Kind,
   ReadLedger,
@@ -19,7 +22,13 @@ import {
 import { recordModuleResolution, resolutionMayProbe } from './resolution-record.js';
 import { packageClosure, type ToolAdapter, type ToolOutput } from './tool-adapter.js';
 import { loadTscAdapter } from './tsc-adapter.js';
-import type { WarmReply, WarmRunMessage, WarmTool } from './warm-protocol.js';
+import type {
+  WarmAbandonedReply,
+  WarmAbandonMessage,
+  WarmReply,
+  WarmRunMessage,
+  WarmTool,
+} from './warm-protocol.js';
 import { startWorkerPhases, takeWorkerPhases, workerCount, workerTimed } from './worker-timing.js';
 
 /**
@@ -123,6 +132,10 @@ async function loadAdapter(): Promise<ToolAdapter | string> {
 const send = (reply: WarmReply) => {
   // The call's own phases go with its reply when timing is wanted (phase-timing.ts).
   const phases = takeWorkerPhases();
+  const refused = effectRefused();
+  // What the tool did after its caller gave up is not what a cold run does: this worker goes.
+  if (refused !== undefined && reply.type !== 'stale')
+    reply = { type: 'stale', id: reply.id, reason: `its abandoned call was refused ${refused}` };
   process.send?.(phases && reply.type === 'result' ? { ...reply, phases } : reply);
 };
 
@@ -310,6 +323,14 @@ let callsServed = 0;
 async function handle(message: WarmRunMessage): Promise<void> {
   const rssBytes = () => withoutRecording(() => process.memoryUsage().rss);
   startWorkerPhases();
+  running = message.id;
+  const refused = callWatched();
+  if (refused !== undefined) {
+    send({ type: 'stale', id: message.id, reason: `it was refused ${refused} between calls` });
+    return;
+  }
+  // Abandoned before it started here (it waited behind the last reply's sending).
+  if (abandoned === message.id) callUnwatched();
   const stale = workerTimed('staleBefore', staleBeforeCall);
   if (stale) {
     // The pool stops this worker and starts a fresh one, which loads what is there now.
@@ -386,7 +407,18 @@ async function handle(message: WarmRunMessage): Promise<void> {
   });
 }
 
-process.on('message', (message: WarmRunMessage) => {
+/** The id of the call the worker runs or ran last, and of the last call abandoned. */
+let running: number | undefined;
+let abandoned: number | undefined;
+
+process.on('message', (message: WarmRunMessage | WarmAbandonMessage) => {
+  if (message?.type === 'abandon') {
+    // Only the call the pool means: effects are refused until the next call starts.
+    abandoned = message.id;
+    if (message.id === running) callUnwatched();
+    process.send?.({ type: 'abandoned', id: message.id } satisfies WarmAbandonedReply);
+    return;
+  }
   if (message?.type !== 'run') return;
   queue = queue.then(() =>
     handle(message).catch((error: unknown) => {
