@@ -210,6 +210,15 @@ function vueProject(root) {
 /** The contenders of each step-shaped family (hooks are measured apart). */
 function vueFamilies(root, tools, state) {
   const incremental = incrementalArgs;
+  // vue's tsconfig is composite: `--noEmit` alone reads and rewrites temp/tsconfig.tsbuildinfo
+  // in vue's tree (incremental from the last run, not cold); a new build-info file outside
+  // the tree each call keeps every cold run cold.
+  let coldRuns = 0;
+  const cold = (temp) => [
+    '--noEmit',
+    '--tsBuildInfoFile',
+    path.join(temp, `cold-${++coldRuns}.tsbuildinfo`),
+  ];
   const lint = lintContenders(tools.eslintD, path.join(root, 'node_modules', 'eslint'), state);
   return {
     lint,
@@ -217,16 +226,12 @@ function vueFamilies(root, tools, state) {
     'typecheck-ts6': [
       serveContender('serve', '`serve` check (TS 6 `tsc`)', 'check', state),
       commandContender('tsc-incremental', 'TS 6 `tsc --incremental`', 'tsc', incremental),
-      commandContender('tsc-cold', 'TS 6 `tsc --noEmit` cold', 'tsc', () => ['--noEmit'], {
-        cold: true,
-      }),
+      commandContender('tsc-cold', 'TS 6 `tsc --noEmit` cold', 'tsc', cold, { cold: true }),
     ],
     'typecheck-ts7': [
       serveContender('serve', '`serve` typecheck7 (TS 7 `tsgo`)', 'typecheck7', state),
       commandContender('tsgo-incremental', 'TS 7 `tsgo --incremental`', tools.tsgo, incremental),
-      commandContender('tsgo-cold', 'TS 7 `tsgo --noEmit` cold', tools.tsgo, () => ['--noEmit'], {
-        cold: true,
-      }),
+      commandContender('tsgo-cold', 'TS 7 `tsgo --noEmit` cold', tools.tsgo, cold, { cold: true }),
     ],
   };
 }
@@ -470,7 +475,15 @@ export async function benchVue(
       { typecheck7: [[tools.tsgo, '--noEmit', '--pretty', 'false'], 'tsc'] },
       () =>
         runRounds(
-          { project, groups, rounds, only: ['typecheck-ts7'], state, label: 'vue' },
+          {
+            project,
+            groups,
+            rounds,
+            only: ['typecheck-ts7'],
+            state,
+            label: 'vue',
+            freshServeCache: true,
+          },
           progress,
         ),
     );
