@@ -188,6 +188,8 @@ function setUpRepo(repo, tools, progress) {
  */
 const INSTALL_ENV = {
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  // vue's puppeteer: without it its postinstall fails where only the registry is reachable.
+  PUPPETEER_SKIP_DOWNLOAD: '1',
   CYPRESS_INSTALL_BINARY: '0',
   SKIP_INSTALL_SIMPLE_GIT_HOOKS: '1',
 };
