@@ -140,11 +140,17 @@ export function runTimed(file, args, cwd, env = gateEnv()) {
   });
 }
 
-/** git in a bench repository, with an identity of its own (no user config needed). */
+/**
+ * git in a bench repository, with an identity of its own (no user config needed) and none
+ * of the repository's hooks (an install may have set them up: vue's commit-msg hook
+ * refuses the bench's commit messages, vite's pre-commit formats).
+ */
 export function git(root, ...args) {
   const result = spawnSync(
     'git',
     [
+      '-c',
+      'core.hooksPath=/dev/null',
       '-c',
       'user.email=bench@mcp-gates',
       '-c',
