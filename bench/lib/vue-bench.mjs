@@ -307,6 +307,9 @@ const REPOS = {
     // Its typecheck script runs tsc in every package (`pnpm -r --parallel run typecheck`):
     // serve runs it cold. The gate measured is its largest program, vite's node sources.
     typecheck: { gate: 'check', project: 'packages/vite/src/node' },
+    // Its lint script's own (`eslint --cache . --concurrency auto`): the anchors run as
+    // vite's users do; eslint_d lints in its daemon's one thread.
+    lintOptions: ['--concurrency', 'auto'],
     detectedHooks: "detection's lint + oxfmt + typecheck (TS 6 in every package, `pnpm -r`: cold)",
     report: {
       source: 'vitejs/vite at a98c8d95d (2026-08-22, cloned)',
@@ -351,7 +354,12 @@ function repoFamilies(repo, root, tools, state) {
   const project = projectArgs(repo);
   const incremental = (temp) => [...incrementalArgs(temp), ...project];
   const cold = () => ['--noEmit', ...project];
-  const lint = lintContenders(tools.eslintD, path.join(root, 'node_modules', 'eslint'), state);
+  const lint = lintContenders(
+    tools.eslintD,
+    path.join(root, 'node_modules', 'eslint'),
+    state,
+    repo.lintOptions,
+  );
   return {
     lint,
     format: repo.formatter.contenders(state),
