@@ -3,6 +3,7 @@
 // their set-up and the protocol): `node bench/vue.mjs` is `--repo vue`.
 // Usage: npm run build && node bench/repo.mjs --repo vite|vue [--rounds 3]
 //   [--families lint,format,typecheck-ts6,typecheck-ts7,hooks] [--peaks] [--results PATH] [--json]
+//   [--phases] (see bench/vue.mjs)
 // Replaces the repository's part of bench/RESULTS.md (the rest is kept) unless --results says
 // where; a run of some families only writes nothing unless --results is given.
 // MCP_GATES_BENCH_<NAME>=<dir> points at an existing set-up (MCP_GATES_BENCH_VITE, ...).

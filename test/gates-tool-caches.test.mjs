@@ -5,12 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { detectGates, runGate } from '../dist/gates/index.js';
+import { loadGates } from '../dist/gates/load-gates.js';
 import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
 import { privateCaches } from '../dist/gates/run/private-caches.js';
 import {
   cleanupTemporary,
   envWithTools,
   makeRepo,
+  runCli,
   toolContext,
   treeSnapshot,
 } from './fixtures/gates-support.mjs';
@@ -52,6 +54,43 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
     expect(gates.find((gate) => gate.name === 'lint').description).to.include(
       "the tool's cache goes to a private temporary directory, never into the tree",
     );
+  });
+
+  it('a gate of mcp-gates.json that runs such a script runs it as detection does; other commands are kept', () => {
+    const script = (name) => ({ command: ['npm', 'run', '--silent', name], parser: 'generic' });
+    const root = makeRepo({
+      'package.json': {
+        name: 'x',
+        scripts: {
+          lint: 'eslint --cache .',
+          types: 'tsc -b',
+          hooked: 'eslint --cache .',
+          prehooked: 'echo first',
+          plain: 'eslint .',
+        },
+      },
+      'mcp-gates.json': {
+        gates: {
+          lint: script('lint'),
+          types: script('types'),
+          hooked: script('hooked'),
+          plain: script('plain'),
+          given: { ...script('lint'), paths: 'append' },
+        },
+      },
+    });
+    const gates = Object.fromEntries(loadGates(root).gates.map((gate) => [gate.name, gate]));
+    // Before: every one ran `npm run`, so ESLint wrote .eslintcache and tsc -b its outputs.
+    expect(stepsOf(Object.values(gates), 'lint')).to.deep.equal(['eslint --cache .']);
+    expect(gates.types).to.deep.include({
+      command: ['tsc', '-b', 'tsconfig.json', '--force', '--pretty', 'false'],
+      prepare: 'tsc-build',
+    });
+    // npm runs a pre-script too; paths given to a script go to its end: both stay as written.
+    for (const name of ['hooked', 'plain', 'given']) {
+      expect(gates[name].steps, name).to.equal(undefined);
+      expect(gates[name].command[0], name).to.equal('npm');
+    }
   });
 
   it("reaches a tool behind pnpm's shell shim: its version is read from the script the shim runs", () => {
@@ -101,63 +140,74 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
     ]);
   });
 
-  describe('real ESLint and Prettier scripts with --cache', () => {
-    let root;
-    let gates;
-    before(() => {
-      root = makeWarmRepo('mcp-gates-tool-caches-');
-      const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-      manifest.scripts = {
-        lint: 'eslint --cache .',
-        // The user's own cache place is in the tree: the check uses its private one instead.
-        'format:check': 'prettier --check --cache --cache-location .cache/prettier src',
-      };
-      fs.writeFileSync(path.join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-      gates = Object.fromEntries(detectGates(root).gates.map((gate) => [gate.name, gate]));
-    });
-
-    it('a cold run leaves the tree as it was, and finds what the tool finds', async () => {
-      for (const name of ['lint', 'format']) {
-        const before = treeSnapshot(root);
-        const result = await runGate(gates[name], false, {}, toolContext(), {
-          root,
-          env: envWithTools(),
-        });
-        // Before: ESLint wrote .eslintcache into the root, and the write guard failed the gate.
-        expect(treeSnapshot(root), name).to.deep.equal(before);
-        expect(result.structuredContent.status, `${name}: ${result.text}`).to.be.oneOf([
-          'passed',
-          'failed',
-        ]);
-        expect(result.text, name).to.not.match(/wrote|changed the tree/i);
-      }
-      expect(fs.existsSync(path.join(root, '.eslintcache'))).to.equal(false);
-      expect(fs.existsSync(path.join(root, '.cache'))).to.equal(false);
-    });
-
-    it('list and serve agree: warm, and the warm answer is the cold one', async () => {
-      const env = envWithTools();
-      const pool = new WarmPool();
-      try {
-        for (const name of ['lint', 'format']) {
-          expect(gateWarmCapability(gates[name], root, env), name).to.deep.equal({ warm: true });
-          const cold = await runGate(gates[name], false, {}, toolContext(), { root, env });
-          if (name === 'lint') expect(findingLines(cold)).to.not.deep.equal([]);
-          const before = treeSnapshot(root);
-          const warm = await runGate(gates[name], false, {}, toolContext(), {
-            root,
-            env,
-            warm: pool,
-          });
-          // Before: the worker answered "--cache runs cold" where list said warm.
-          expect(warm.structuredContent.warm, name).to.deep.include({ used: true });
-          expect(findingLines(warm), name).to.deep.equal(findingLines(cold));
-          expect(warm.structuredContent.status, name).to.equal(cold.structuredContent.status);
-          expect(treeSnapshot(root), name).to.deep.equal(before);
+  // The same scripts detected, and named by the mcp-gates.json `init` writes from them
+  // (`npm run --silent lint`): a config gate running a script runs it as detection does.
+  for (const source of ['detection', 'mcp-gates.json written by init'])
+    describe(`real ESLint and Prettier scripts with --cache (${source})`, () => {
+      let root;
+      let gates;
+      before(() => {
+        root = makeWarmRepo('mcp-gates-tool-caches-');
+        const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+        manifest.scripts = {
+          lint: 'eslint --cache .',
+          // The user's own cache place is in the tree: the check uses its private one instead.
+          'format:check': 'prettier --check --cache --cache-location .cache/prettier src',
+        };
+        fs.writeFileSync(path.join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+        if (source !== 'detection') {
+          const init = runCli(['init', '--root', root]);
+          expect(init.code, init.stderr).to.equal(0);
+          const written = JSON.parse(fs.readFileSync(path.join(root, 'mcp-gates.json'), 'utf8'));
+          expect(written.gates.lint.command).to.deep.equal(['npm', 'run', '--silent', 'lint']);
         }
-      } finally {
-        pool.close();
-      }
+        const served = loadGates(root);
+        expect(served.origin).to.equal(source === 'detection' ? 'detection' : 'config');
+        gates = Object.fromEntries(served.gates.map((gate) => [gate.name, gate]));
+      });
+
+      it('a cold run leaves the tree as it was, and finds what the tool finds', async () => {
+        for (const name of ['lint', 'format']) {
+          const before = treeSnapshot(root);
+          const result = await runGate(gates[name], false, {}, toolContext(), {
+            root,
+            env: envWithTools(),
+          });
+          // Before: ESLint wrote .eslintcache into the root, and the write guard failed the gate.
+          expect(treeSnapshot(root), name).to.deep.equal(before);
+          expect(result.structuredContent.status, `${name}: ${result.text}`).to.be.oneOf([
+            'passed',
+            'failed',
+          ]);
+          expect(result.text, name).to.not.match(/wrote|changed the tree/i);
+        }
+        expect(fs.existsSync(path.join(root, '.eslintcache'))).to.equal(false);
+        expect(fs.existsSync(path.join(root, '.cache'))).to.equal(false);
+      });
+
+      it('list and serve agree: warm, and the warm answer is the cold one', async () => {
+        const env = envWithTools();
+        const pool = new WarmPool();
+        try {
+          for (const name of ['lint', 'format']) {
+            expect(gateWarmCapability(gates[name], root, env), name).to.deep.equal({ warm: true });
+            const cold = await runGate(gates[name], false, {}, toolContext(), { root, env });
+            if (name === 'lint') expect(findingLines(cold)).to.not.deep.equal([]);
+            const before = treeSnapshot(root);
+            const warm = await runGate(gates[name], false, {}, toolContext(), {
+              root,
+              env,
+              warm: pool,
+            });
+            // Before: the worker answered "--cache runs cold" where list said warm.
+            expect(warm.structuredContent.warm, name).to.deep.include({ used: true });
+            expect(findingLines(warm), name).to.deep.equal(findingLines(cold));
+            expect(warm.structuredContent.status, name).to.equal(cold.structuredContent.status);
+            expect(treeSnapshot(root), name).to.deep.equal(before);
+          }
+        } finally {
+          pool.close();
+        }
+      });
     });
-  });
 });

@@ -381,15 +381,18 @@ export default { rules: { rule } };
     expect(repeat.notReusedBecause).to.match(/native addon addon\.node/);
   });
 
-  it('a native resolver (the real unrs-resolver) reads the tree anew in every call: a file created since resolves, as cold', async function () {
-    // unrs-resolver keeps file stats for its instance's life: a module missing at the first
-    // call stayed missing in the worker after it was created (warm: "unresolved", cold: clean).
+  /**
+   * A repository whose local plugin resolves each import through the real
+   * unrs-resolver@1.11.1 (installed from npm once), with a resolver made when the plugin
+   * loads from `options`, and reports where each led: `resolved <path from the root>` or
+   * `unresolved <specifier>`; `extra` runs for each import too. Undefined (the case
+   * skipped) when npm cannot be reached.
+   */
+  async function unrsRepo({ options = "{ extensions: ['.js'] }", extra = '' } = {}) {
     const prefix = path.join(os.tmpdir(), 'mcp-gates-test-unrs-resolver-1.11.1');
-    if (!isCompleteInstall(prefix)) {
-      const failed = await npmInstallInto(prefix, ['unrs-resolver@1.11.1']);
-      // reason: the npm registry cannot be reached from this machine.
-      if (failed !== undefined) this.skip();
-    }
+    // reason: the npm registry cannot be reached from this machine.
+    if (!isCompleteInstall(prefix) && (await npmInstallInto(prefix, ['unrs-resolver@1.11.1'])))
+      return undefined;
     const root = incrementalRepo();
     fs.symlinkSync(
       path.join(prefix, 'node_modules', 'unrs-resolver'),
@@ -401,14 +404,16 @@ export default { rules: { rule } };
       'resolves',
       `import path from 'node:path';
 import { ResolverFactory } from 'unrs-resolver';
-const resolver = new ResolverFactory({ extensions: ['.js'] });
+const resolver = new ResolverFactory(${options});
 const rule = {
   meta: { type: 'problem', schema: [] },
   create(context) {
     return {
       ImportDeclaration(node) {
         const found = resolver.sync(path.dirname(context.filename), node.source.value);
-        if (found.error) context.report({ node, message: 'unresolved ' + node.source.value });
+        const message = found.error ? 'unresolved ' + node.source.value : 'resolved ' + path.relative(context.cwd, found.path);
+        context.report({ node, message });
+        ${extra}
       },
     };
   },
@@ -416,13 +421,132 @@ const rule = {
 export default { rules: { rule } };
 `,
     );
+    return root;
+  }
+
+  /** The messages of a JSON report, as `file: message`, file by its name. */
+  const messagesOf = (result) =>
+    JSON.parse(result.stdout).flatMap((file) =>
+      file.messages.map((message) => `${path.basename(file.filePath)}: ${message.message}`),
+    );
+
+  it('a native resolver (the real unrs-resolver) reads the tree anew in every call: a file created since resolves, as cold', async function () {
+    // unrs-resolver keeps file stats for its instance's life: a module missing at the first
+    // call stayed missing in the worker after it was created (warm: "unresolved", cold: clean).
+    const root = await unrsRepo();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
     write(root, 'src/f0.js', "import { later } from './later.js';\nexport const f0 = later;\n");
     const missing = await warmEqualsCold(root);
-    expect(missing.exitCode).to.equal(1);
+    expect(messagesOf(missing)).to.deep.equal(['f0.js: unresolved ./later.js']);
     write(root, 'src/later.js', 'export const later = 1;\n');
     const created = await warmEqualsCold(root);
-    expect(created.exitCode).to.equal(0);
+    expect(messagesOf(created)).to.deep.equal([`f0.js: resolved ${path.join('src', 'later.js')}`]);
     expect(created.startedWorker, created.restartedBecause).to.equal(false);
+  });
+
+  it('keeps the files whose imports a native resolver (the real unrs-resolver) answers the same, and reuses a repeat', async function () {
+    // vuejs/core: eslint-plugin-import-x resolves every import through unrs-resolver; a
+    // call into it was not replayable, so every file with an import was linted every call.
+    const root = await unrsRepo();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
+    write(root, 'src/shared.js', 'export const shared = 1;\n');
+    for (let index = 0; index < 4; index++)
+      write(
+        root,
+        `src/f${index}.js`,
+        `import { shared } from './shared.js';\nexport const f${index} = shared;\n`,
+      );
+    const first = await warmEqualsCold(root);
+    expect(first.incremental).to.deep.equal({ kept: 0, checked: FILES + 1 });
+    write(root, 'src/f7.js', 'export const f7 = 77;\n');
+    const edited = await warmEqualsCold(root);
+    expect(edited.incremental).to.deep.equal({ kept: FILES, checked: 1 });
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+  });
+
+  it('lints again, as cold, the files whose imports a native resolver answers otherwise: a target created, renamed, a package.json exports or tsconfig paths changed', async function () {
+    const root = await unrsRepo({
+      // A tsconfig*.json edit restarts the worker (a config file): another name shows
+      // the resolution's own question answering the paths change.
+      options:
+        "{ extensions: ['.js'], tsconfig: { configFile: path.resolve('config/paths.json') } }",
+    });
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
+    const tsconfig = (target) =>
+      write(
+        root,
+        'config/paths.json',
+        JSON.stringify({ compilerOptions: { baseUrl: '..', paths: { '@lib/*': [target] } } }),
+      );
+    tsconfig('src/one/*');
+    write(root, 'src/one/x.js', 'export const x = 1;\n');
+    write(root, 'src/two/x.js', 'export const x = 2;\n');
+    const exportsOf = (target) =>
+      write(
+        root,
+        'node_modules/dep/package.json',
+        JSON.stringify({ name: 'dep', exports: { './sub': target } }),
+      );
+    exportsOf('./a.js');
+    write(root, 'node_modules/dep/a.js', 'export const sub = 1;\n');
+    write(root, 'node_modules/dep/b.js', 'export const sub = 2;\n');
+    // Not linted: only the resolver reads data/ (a file ESLint lints once and that then
+    // goes restarts the worker, which may keep it: worker-main.ts).
+    write(root, 'src/f0.js', "import later from '../data/later.json';\nexport const f0 = later;\n");
+    write(root, 'src/f1.js', "import { sub } from 'dep/sub';\nexport const f1 = sub;\n");
+    write(root, 'src/f2.js', "import { x } from '@lib/x.js';\nexport const f2 = x;\n");
+    const said = (result) => messagesOf(result).filter((message) => /^f[012]\.js/.test(message));
+    const first = await warmEqualsCold(root);
+    expect(said(first)).to.deep.equal([
+      'f0.js: unresolved ../data/later.json',
+      `f1.js: resolved ${path.join('node_modules', 'dep', 'a.js')}`,
+      `f2.js: resolved ${path.join('src', 'one', 'x.js')}`,
+    ]);
+
+    /** Each change: the warm answer is the cold one, and the kept results went because of it. */
+    const changed = async (specifier, message) => {
+      const warm = await warmEqualsCold(root);
+      expect(warm.startedWorker, warm.restartedBecause).to.equal(false);
+      expect(warm.incremental.droppedBecause).to.include(`the resolution of ${specifier} from`);
+      expect(said(warm)).to.include(message);
+    };
+    write(root, 'data/later.json', '{}\n');
+    await changed('../data/later.json', `f0.js: resolved ${path.join('data', 'later.json')}`);
+    fs.renameSync(path.join(root, 'data/later.json'), path.join(root, 'data/renamed.json'));
+    await changed('../data/later.json', 'f0.js: unresolved ../data/later.json');
+    exportsOf('./b.js');
+    await changed('dep/sub', `f1.js: resolved ${path.join('node_modules', 'dep', 'b.js')}`);
+    tsconfig('src/two/*');
+    await changed('@lib/x.js', `f2.js: resolved ${path.join('src', 'two', 'x.js')}`);
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+  });
+
+  it("keeps a native resolver's synchronous answers but never replays another of its methods (an async resolution settles after the lint is kept)", async function () {
+    const root = await unrsRepo({
+      extra:
+        "if (context.filename.endsWith('f0.js')) resolver.async(path.dirname(context.filename), node.source.value).catch(() => {});",
+    });
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
+    for (let index = 0; index < 4; index++)
+      write(
+        root,
+        `src/f${index}.js`,
+        `import { f9 } from './f9.js';\nexport const f${index} = f9;\n`,
+      );
+    await warmEqualsCold(root);
+    write(root, 'src/f7.js', 'export const f7 = 77;\n');
+    const edited = await warmEqualsCold(root);
+    expect(edited.incremental).to.deep.include({ kept: FILES - 2, checked: 2 });
+    expect(edited.incremental.relintedBecause).to.have.length(1);
+    expect(edited.incremental.relintedBecause[0]).to.match(
+      new RegExp(
+        `^src\\${path.sep}f0\\.js: it used a call into the native addon resolver\\.[\\w-]+\\.node`,
+      ),
+    );
+    const repeat = await warmEqualsCold(root);
+    expect(repeat.reused).to.equal(false);
   });
 
   it('reuses a repeat after a call that imported a package drawing random tokens at its top level', async () => {

@@ -324,3 +324,26 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
     expect(result.reason).to.match(/typescript 7\.0\.2 ships the native tsc/);
   });
 });
+
+describe('a worker that dies says why', function () {
+  it("names the uncaught error Node printed above its stack, not only the stack's last lines", async function () {
+    const { lastWords } = await import('../dist/gates/warm/warm-pool.js');
+    const stderr = [
+      '/tmp/x/node_modules/eslint-plugin-local/index.js:3',
+      '    throw new TypeError("bad plugin");',
+      '    ^',
+      '',
+      'TypeError: bad plugin',
+      '    at Object.<anonymous> (/tmp/x/node_modules/eslint-plugin-local/index.js:3:11)',
+      '    at Module._compile (node:internal/modules/cjs/loader:1554:14) {',
+      "  code: 'E_BAD'",
+      '}',
+      '',
+      'Node.js v20.20.2',
+      '',
+    ].join('\n');
+    // Before: "} |  | Node.js v20.20.2", which said nothing of the cause.
+    expect(lastWords(stderr)).to.equal('TypeError: bad plugin | ... | } |  | Node.js v20.20.2');
+    expect(lastWords('out of memory\n')).to.equal('out of memory');
+  });
+});

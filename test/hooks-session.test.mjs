@@ -4,10 +4,14 @@
 // branch, settings files, past the paths limit, names read as options), with "new" split
 // against the session's start whatever git's diff settings and the file names.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { createGateTools } from '../dist/gates/index.js';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
+import { createHookTools } from '../dist/gates/hooks/hook-tools.js';
+import { WarmPool } from '../dist/gates/warm/index.js';
 import { planRuns } from '../dist/gates/hooks/hook-plan.js';
 import {
   hookContext,
@@ -16,7 +20,12 @@ import {
   startSession,
 } from '../dist/gates/hooks/run-hooks.js';
 import { changedLinesAgainst, unquoteGitName } from '../dist/gates/run/changed-files.js';
-import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import {
+  cleanupTemporary,
+  makeTempDir,
+  toolContext,
+  treeSnapshot,
+} from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
 
 const SCRIPTS = {
@@ -81,6 +90,16 @@ const configuredLint = (root) =>
       },
     }),
   );
+/** A git repository whose mcp-gates.json holds `gates`, with a.txt committed beside it. */
+function configuredRepo(prefix, gates) {
+  const root = makeTempDir(prefix);
+  git(root, 'init', '-q');
+  write(root, 'mcp-gates.json', JSON.stringify({ gates }));
+  write(root, 'a.txt', 'one\n');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'start');
+  return root;
+}
 const append = (root, file, text) => fs.appendFileSync(path.join(root, file), text);
 const ran = (outcome) => outcome.rows.map((row) => row.gate).sort();
 const rules = (outcome) => outcome.newFindings.map((finding) => finding.rule);
@@ -330,20 +349,9 @@ describe('hook sessions: one budget for the whole call', function () {
   after(cleanupTemporary);
 
   it('waiting for the session baseline spends the after-edit budget too', async () => {
-    const root = makeTempDir('mcp-gates-budget-');
-    git(root, 'init', '-q');
-    write(
-      root,
-      'mcp-gates.json',
-      JSON.stringify({
-        gates: {
-          slow: { command: ['node', '-e', 'setTimeout(() => {}, 60000)'], parser: 'generic' },
-        },
-      }),
-    );
-    write(root, 'a.txt', 'one\n');
-    git(root, 'add', '.');
-    git(root, 'commit', '-qm', 'start');
+    const root = configuredRepo('mcp-gates-budget-', {
+      slow: { command: ['node', '-e', 'setTimeout(() => {}, 60000)'], parser: 'generic' },
+    });
     const session = new HookSession();
     // A baseline that never ends (a huge project's first runs).
     session.priming = new Promise(() => {});
@@ -362,5 +370,132 @@ describe('hook sessions: one budget for the whole call', function () {
     expect(outcome.verdict.note).to.match(/slow did not finish within the hook's 4\.0 s budget/);
     // 4 s waiting, then 4 s more for the gate, was the old answer: 8 s and more.
     expect(elapsed).to.be.below(7000);
+  });
+});
+
+describe('hook sessions: the gates of one edit run at once', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('starts every gate an edit concerns together, more gates than cores included', async () => {
+    // Outside the root: what the gates write there is no change of the tree.
+    const marks = makeTempDir('mcp-gates-overlap-marks-');
+    // Each gate marks its start, then passes only once every gate has started (fails after 20 s).
+    const script = [
+      "const fs = require('fs');",
+      'const [dir, name, count] = process.argv.slice(1);',
+      "fs.writeFileSync(dir + '/' + name, '');",
+      'const until = Date.now() + 20000;',
+      'setInterval(() => {',
+      '  if (fs.readdirSync(dir).length >= Number(count)) process.exit(0);',
+      '  if (Date.now() > until) process.exit(1);',
+      '}, 50);',
+    ].join('\n');
+    const count = os.availableParallelism() + 1;
+    const gates = Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        `gate${index}`,
+        {
+          command: ['node', '-e', script, marks, `gate${index}`, String(count)],
+          parser: 'generic',
+        },
+      ]),
+    );
+    const root = configuredRepo('mcp-gates-overlap-', gates);
+    write(root, 'a.txt', 'two\n');
+    const outcome = await hook(root).edit('a.txt');
+    expect(outcome.rows.map((row) => `${row.gate}:${row.status}`)).to.deep.equal(
+      Object.keys(gates).map((name) => `${name}:passed`),
+    );
+  });
+});
+
+describe('hook sessions: where a call spends its time, on request', function () {
+  this.timeout(60_000);
+  after(cleanupTemporary);
+  afterEach(() => delete process.env.MCP_GATES_TIMING);
+
+  it('answers with milliseconds per phase under MCP_GATES_TIMING=1, and nothing of it otherwise', async () => {
+    const root = configuredRepo('mcp-gates-timing-', {
+      quick: { command: ['node', '-e', '0'], parser: 'generic' },
+    });
+    const [, afterEdit] = createHookTools(loadGates(root).gates, { root, env: gateEnv() });
+    const context = hookContext(new AbortController().signal, 'test');
+    const untimed = await afterEdit.run({ path: path.join(root, 'a.txt') }, context);
+    expect(untimed.structuredContent).to.not.have.property('timing');
+    process.env.MCP_GATES_TIMING = '1';
+    const timed = await afterEdit.run({ path: path.join(root, 'a.txt') }, context);
+    const { timing } = timed.structuredContent;
+    for (const phase of ['hook.plan', 'hook.gates', 'quick.call', 'quick.fingerprint'])
+      expect(timing[phase], phase).to.be.a('number').and.at.least(0);
+    // The gate's call is part of the hook's gates phase.
+    expect(timing['quick.call']).to.be.at.most(timing['hook.gates']);
+  });
+
+  it("has a warm worker time its own steps, and its clock is no read of the tool's: a repeat is still reused", async () => {
+    const root = makeWarmRepo('mcp-gates-timing-warm-');
+    const pool = new WarmPool();
+    try {
+      const run = (env) =>
+        pool.run({ root, argv: ['prettier', '--check', 'src'], timeoutMs: 60_000, env });
+      const untimed = await run(gateEnv());
+      expect(untimed.kind, untimed.reason).to.equal('ran');
+      expect(untimed).to.not.have.property('phases');
+      const env = { ...gateEnv(), MCP_GATES_TIMING: '1' };
+      const first = await run(env);
+      expect(first.kind, first.reason).to.equal('ran');
+      for (const phase of ['staleBefore', 'run', 'staleAfter', 'callQuestions.count'])
+        expect(first.phases[phase], phase).to.be.a('number');
+      const repeat = await run(env);
+      expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+      expect(repeat.phases.reuseCheck).to.be.a('number');
+      expect(repeat.phases).to.not.have.property('run');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('hook sessions: a format script checks the edited file alone', function () {
+  this.timeout(120_000);
+  after(cleanupTemporary);
+
+  it('runs `prettier --check --cache .` of a script on the edited file after an edit, and writes nothing', async () => {
+    const root = scriptRepo({ 'format-check': 'prettier --check --cache .' });
+    const snapshot = () => {
+      const files = treeSnapshot(root);
+      // node_modules holds links to this repository's packages: what they hold is not the fixture's.
+      return Object.fromEntries(Object.entries(files).filter(([file]) => !file.includes('/.bin/')));
+    };
+    const before = snapshot();
+    // The fixture's eslint and tsc configs are gates of their own: the script's is the one here.
+    const gates = loadGates(root).gates.filter((gate) => gate.name === 'format');
+    const plan = planRuns(gates, root, { files: ['src/math.ts'], deleted: [] }, true);
+    // The whole-tree script stays the gate; after an edit prettier checks the edited file.
+    expect(plan.runs.map((run) => [run.gate.name, run.args])).to.deep.equal([
+      ['format', { paths: ['src/math.ts'] }],
+    ]);
+    const [format] = createGateTools(gates, { root, env: gateEnv() });
+    const result = await format.run({ paths: ['src/math.ts'] }, toolContext());
+    expect(result.structuredContent.command).to.deep.equal([
+      'prettier',
+      '--check',
+      '--cache',
+      'src/math.ts',
+    ]);
+    expect(result.structuredContent.status).to.equal('passed');
+    const session = hook(root, undefined, gates);
+    append(root, 'src/math.ts', 'export const   spaced = 1;\n');
+    const outcome = await session.edit('src/math.ts');
+    expect(rules(outcome)).to.deep.equal(['format:prettier']);
+    write(
+      root,
+      'src/math.ts',
+      fs.readFileSync(path.join(root, 'src/math.ts'), 'utf8').replace('   ', ' '),
+    );
+    expect(rules(await session.edit('src/math.ts'))).to.deep.equal([]);
+    const { 'src/math.ts': _edited, ...rest } = snapshot();
+    const { 'src/math.ts': _original, ...restBefore } = before;
+    expect(rest).to.deep.equal(restBefore);
   });
 });

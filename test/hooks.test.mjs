@@ -369,27 +369,49 @@ describe('hook tools: listed where hooks call them', function () {
 
 describe('command hooks in each host format (mcp-gates hook)', function () {
   this.timeout(600000);
-  after(cleanupTemporary);
+  // The first host's session runs cold (no server for its root); the others run theirs, one
+  // after the other, through one server's channel, warm. Host formats are the same code
+  // either way, and a cold session cost each host a minute of the suite's CPU.
+  const warmHosts = HOOK_HOSTS.slice(1);
+  let served;
+  before(async function () {
+    const runtime = makeTempDir('mcp-gates-runtime-');
+    fs.chmodSync(runtime, 0o700);
+    const root = committedRepo();
+    const { session } = await serveClient(root, { env: { XDG_RUNTIME_DIR: runtime } });
+    // The channel listens once the server serves: a first call proves it is up.
+    await session.client.listTools();
+    served = { root, session, env: { XDG_RUNTIME_DIR: runtime } };
+  });
+  after(async function () {
+    await served?.session.client.close();
+    cleanupTemporary();
+  });
 
   for (const host of HOOK_HOSTS) {
-    it(`${host}: edit → block at file:line, fix → nothing, old errors never, stop never twice`, async () => {
-      const root = committedRepo();
+    const warm = warmHosts.includes(host);
+    it(`${host}: edit → block at file:line, fix → nothing, old errors never, stop never twice (${warm ? 'warm, through the server' : 'cold'})`, async () => {
+      const root = warm ? served.root : committedRepo();
+      const env = warm ? served.env : {};
       const cache = makeTempDir('mcp-gates-hook-cache-');
       const edit = edits(root);
       const hook = async (event, options = {}) => {
-        const result = await runHook(
+        const input = hookInput(host, event, {
+          file: edit.file,
           root,
-          host,
-          event,
-          hookInput(host, event, { file: edit.file, root, ...options }),
-          cache,
-        );
+          session: `session-${host}`,
+          ...options,
+        });
+        const result = await runHook(root, host, event, input, cache, env);
         expect(result.code, result.stderr).to.equal(0);
+        if (warm)
+          expect(result.stderr).to.include('answered by the server running for this root (warm)');
         const answer = JSON.parse(result.stdout);
         expectHostFormat(host, event, answer);
         return { answer, text: blockText(host, event, answer) };
       };
-      // Run cold, the prompt hook answers at once and leaves the baseline to the first edit.
+      // The prompt hook answers at once and leaves the baseline to the first edit (cold), or
+      // the server takes it (warm).
       const start = await hook('session-start');
       expect(start.answer).to.deep.equal({});
       edit.consoleLog();

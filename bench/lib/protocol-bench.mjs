@@ -100,10 +100,13 @@ async function throughput(server, era, sizes) {
   const client = new RpcClient(server.script, server.args);
   try {
     await era.open(client);
+    // The same process's RSS before the load: its peak is at least this (an idle figure of
+    // other processes, the cold-start samples, need not be).
+    const openRssBytes = client.memory().rss;
     await sequential(client, era, sizes.warmup);
     const seq = await sequential(client, era, sizes.sequential);
     const pipe = await pipelined(client, era, sizes.pipelined);
-    return { seq, pipe, peakRssBytes: client.memory().peak };
+    return { seq, pipe, openRssBytes, peakRssBytes: client.memory().peak };
   } finally {
     await client.close();
   }
@@ -111,7 +114,7 @@ async function throughput(server, era, sizes) {
 
 /**
  * Runs every server of `servers` (those supporting `eraName`) round by round and
- * returns medians per server: `{[serverId]: {coldStartMs, idleRssBytes, seq, pipe, peakRssBytes}}`.
+ * returns medians per server: `{[serverId]: {coldStartMs, idleRssBytes, seq, pipe, openRssBytes, peakRssBytes}}`.
  */
 export async function benchProtocol(servers, eraName, sizes, onProgress = () => {}) {
   const era = ERAS[eraName];
@@ -133,6 +136,7 @@ export async function benchProtocol(servers, eraName, sizes, onProgress = () => 
     figures[id] = {
       coldStartMs: pick(cold.map((sample) => sample.coldStartMs)),
       idleRssBytes: pick(cold.map((sample) => sample.idleRssBytes)),
+      openRssBytes: pick(runs.map((run) => run.openRssBytes)),
       peakRssBytes: pick(runs.map((run) => run.peakRssBytes)),
       seq: medianSummary(runs.map((run) => run.seq)),
       pipe: medianSummary(runs.map((run) => run.pipe)),

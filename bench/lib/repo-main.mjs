@@ -9,7 +9,8 @@ import { largeReportText, renderRepoReport, spliceLargeReport } from './report.m
 
 /**
  * Runs the bench of repository `name` with the command line `argv` (`command` is how the
- * report names the run): [--rounds 3] [--families ...] [--peaks] [--results PATH] [--json].
+ * report names the run): [--rounds 3] [--families ...] [--peaks] [--results PATH] [--json]
+ * [--phases].
  */
 export async function benchMain(name, argv, command) {
   const { values } = parseArgs({
@@ -20,8 +21,11 @@ export async function benchMain(name, argv, command) {
       results: { type: 'string' },
       json: { type: 'boolean', default: false },
       peaks: { type: 'boolean' },
+      phases: { type: 'boolean', default: false },
     },
   });
+  // Hook calls answer with where their time went (phase-timing.ts): serve reads it from here.
+  if (values.phases) process.env.MCP_GATES_TIMING = '1';
   const families = values.families?.split(',') ?? VUE_FAMILIES;
   const unknown = families.filter((family) => !VUE_FAMILIES.includes(family));
   if (unknown.length > 0) {

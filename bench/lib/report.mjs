@@ -1,6 +1,14 @@
 // Renders a run's figures as markdown tables: printed, and written to bench/RESULTS.md.
 import { SERVERS } from './servers.mjs';
 
+/** Phases (ms, and counts as counted), the largest first. */
+export function phaseLine(phases) {
+  return Object.entries(phases)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, value]) => `${name} ${Number.isInteger(value) ? value : value.toFixed(1)}`)
+    .join(', ');
+}
+
 const MB = 2 ** 20;
 
 function table(header, rows) {
@@ -688,6 +696,11 @@ export function vueSection(figures, meta) {
         ]),
       ),
     );
+    for (const c of figures.hooks.contenders.filter((contender) => contender.phases))
+      parts.push(
+        '',
+        `Phases of ${c.id} (median ms per phase, counts as counted; MCP_GATES_TIMING=1): ${phaseLine(c.phases)}`,
+      );
     if (figures.hooks.problems.length > 0)
       parts.push('', `Hook problems: ${figures.hooks.problems.join('; ')}`);
   }

@@ -44,6 +44,7 @@ import {
   runTimed,
   serveContender,
 } from './large-bench.mjs';
+import { phaseLine } from './report.mjs';
 import { RpcClient } from './rpc-client.mjs';
 import { median } from './stats.mjs';
 
@@ -417,7 +418,17 @@ async function callHook(client, name, args) {
     ok: content.decision !== 'block' && unfinished.length === 0,
     gates: (content.gates ?? []).map((row) => `${row.gate}:${row.status}`).join(' '),
     detail: JSON.stringify(content).slice(0, 400),
+    // Where the call's time went (serve with MCP_GATES_TIMING=1: bench/vue.mjs --phases).
+    timing: content.timing,
   };
+}
+
+/** The median of each phase over the calls that timed it (a phase a call missed counts 0). */
+function medianPhases(timings) {
+  const names = [...new Set(timings.flatMap((timing) => Object.keys(timing)))];
+  return Object.fromEntries(
+    names.map((name) => [name, median(timings.map((timing) => timing[name] ?? 0))]),
+  );
 }
 
 /** The `input` of a hook tool in the set-up's .claude/settings.json (its budget). */
@@ -465,9 +476,12 @@ async function benchHooks(repo, project, rounds, progress) {
         if (!call.ok) problems.push(`${id} round ${round}: ${call.detail}`);
         if (round === 0) row.first = call.ms;
         else row.samples.push(call.ms);
+        if (round > 0 && call.timing) (row.timings ??= []).push(call.timing);
         progress(
           `${repo.name}: hooks ${id} after_edit ${round}: ${Math.round(call.ms)} ms (${call.gates})`,
         );
+        if (call.timing)
+          progress(`${repo.name}: hooks ${id} phases ${round}: ${phaseLine(call.timing)}`);
       }
     } finally {
       await client.close(30000);
@@ -511,7 +525,11 @@ async function benchHooks(repo, project, rounds, progress) {
   rows.push(cold);
   return {
     rounds,
-    contenders: rows.map((row) => ({ ...row, median: median(row.samples) })),
+    contenders: rows.map(({ timings, ...row }) => ({
+      ...row,
+      median: median(row.samples),
+      ...(timings ? { phases: medianPhases(timings) } : {}),
+    })),
     problems,
   };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from './config.js';
-import { detectGates } from './detect/detect.js';
+import { asDetectedScript, detectGates } from './detect/detect.js';
 import { findWorkspace } from './detect/workspace.js';
 import type { GateSpec } from './gate-spec.js';
 import type { PackageManager } from './detect/package-manager.js';
@@ -15,6 +15,13 @@ export interface ServedGates {
   notServed: NotServed[];
 }
 
+/** The gates of `root`'s mcp-gates.json, a package.json script run as detection runs it. */
+export function configuredGates(root: string): GateSpec[] | undefined {
+  return loadConfig(root)?.map((gate) =>
+    asDetectedScript(gate, path.resolve(root, gate.cwd ?? '')),
+  );
+}
+
 /**
  * The gates to serve for `root`: mcp-gates.json when present, detection otherwise. Throws
  * on a bad config. When `root` is a package of a workspace, the workspace root's gates
@@ -22,7 +29,7 @@ export interface ServedGates {
  * and the package's own detected gates are named `<package>.<gate>` so they never clash.
  */
 export function loadGates(root: string): ServedGates {
-  const configured = loadConfig(root);
+  const configured = configuredGates(root);
   if (configured)
     return { gates: configured, origin: 'config', packageManager: null, notServed: [] };
   const workspace = findWorkspace(root);
@@ -35,7 +42,7 @@ export function loadGates(root: string): ServedGates {
       notServed: detection.notServed,
     };
   }
-  const rootConfigured = loadConfig(workspace.root);
+  const rootConfigured = configuredGates(workspace.root);
   const rootDetection = rootConfigured ? undefined : detectGates(workspace.root);
   const packageManager = rootDetection?.packageManager ?? null;
   const cwd = path.relative(root, workspace.root).split(path.sep).join('/');

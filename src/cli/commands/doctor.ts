@@ -2,7 +2,8 @@ import path from 'node:path';
 import { captureMode } from '../../capture/index.js';
 import { gateLifelineMode } from '../../gates/run/gate-lifeline.js';
 import { probeTreeWatch } from '../../gates/run/tree-watch.js';
-import { CONFIG_FILE, loadConfig } from '../../gates/config.js';
+import { CONFIG_FILE } from '../../gates/config.js';
+import { configuredGates } from '../../gates/load-gates.js';
 import { detectGates } from '../../gates/detect/detect.js';
 import { gateCommands } from '../../gates/detect/gate-commands.js';
 import type { GateSpec } from '../../gates/gate-spec.js';
@@ -285,7 +286,7 @@ export async function doctorCommand(args: CliArguments, output: CliOutput): Prom
   const checkAll = (gates: readonly GateSpec[]) =>
     mapLimited(gates, (gate) => checkGate(gate, root, probes));
   try {
-    const gates = loadConfig(root);
+    const gates = configuredGates(root);
     if (gates) {
       configured = await checkAll(gates);
       config = { file: CONFIG_FILE, status: 'ok' };

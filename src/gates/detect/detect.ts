@@ -8,7 +8,12 @@ import { ownScriptGates } from './own-scripts.js';
 import { environmentGates } from './tox-nox.js';
 import { taskServedBy, workflowGates } from './workflows.js';
 import { objectOf, readSource, readSourceText } from './source-document.js';
-import { detectPackageManager, scriptCommand, type PackageManager } from './package-manager.js';
+import {
+  detectPackageManager,
+  scriptCommand,
+  scriptOfCommand,
+  type PackageManager,
+} from './package-manager.js';
 import { leadingBuildStep } from './build-steps.js';
 import { nestedFiles } from './nested-files.js';
 import {
@@ -16,6 +21,7 @@ import {
   namesResultCache,
   planScript,
   silenceHidesOutput,
+  type ScriptPlan,
   splitChain,
   toolsInBody,
 } from './scripts.js';
@@ -89,10 +95,11 @@ function scriptGates(
     const pairedFix = fix ?? namedFix(rawScripts as Record<string, unknown>, script.name);
     used.add(script.name);
     if (pairedFix) used.add(pairedFix.name);
-    const hasHooks = [`pre${script.name}`, `post${script.name}`].some(
-      (hook) => typeof (rawScripts as Record<string, unknown>)[hook] === 'string',
+    const { plan, narrow, buildMode } = scriptShape(
+      rawScripts as Record<string, unknown>,
+      script.name,
+      script.body,
     );
-    const plan = planScript(script.body, hasHooks);
     const runs = plan.steps
       ? `; runs ${plan.steps.map((step) => `\`${step.command.join(' ')}\``).join(', then ')}, each to the end`
       : '';
@@ -100,10 +107,6 @@ function scriptGates(
       ? "; the tool's cache goes to a private temporary directory, never into the tree"
       : '';
     const build = leadingBuildStep(script.body);
-    // One command of a tool that reads each file on its own: a check on files runs it on them.
-    const narrow =
-      hasHooks || (plan.steps && plan.steps.length > 1) ? undefined : narrowLine(script.body);
-    const buildMode = hasHooks ? undefined : tscBuildScript(script.body);
     const writes = build
       ? `; writes build outputs: it starts with the build step \`${build}\``
       : '';
@@ -111,7 +114,7 @@ function scriptGates(
       gates.push({
         name: gate,
         description: `${what}: the package.json script "${script.name}" (${script.body}), run in build mode with its outputs (declarations, .tsbuildinfo) in a private temporary directory, never the tree`,
-        command: [buildMode.program, '-b', buildMode.project, '--force', '--pretty', 'false'],
+        command: buildCommand(buildMode),
         fix: null,
         parser: 'tsc',
         prepare: 'tsc-build',
@@ -162,6 +165,61 @@ function scriptGates(
     add(gateName(extra.name), extra, undefined, 'Typecheck');
   }
   return gates;
+}
+
+interface ScriptShape {
+  plan: ScriptPlan;
+  /** One command of a tool that reads each file on its own: a check on files runs it on them. */
+  narrow?: GateSpec['narrow'];
+  /** The script is only `tsc --build`: the gate runs build mode with private outputs. */
+  buildMode?: { program: string; project: string };
+}
+
+/** How a package.json script is run as a gate: through its package manager, as steps, or in build mode. */
+function scriptShape(scripts: Record<string, unknown>, name: string, body: string): ScriptShape {
+  const hasHooks = [`pre${name}`, `post${name}`].some((hook) => typeof scripts[hook] === 'string');
+  const plan = planScript(body, hasHooks);
+  const narrow = hasHooks || (plan.steps && plan.steps.length > 1) ? undefined : narrowLine(body);
+  const buildMode = hasHooks ? undefined : tscBuildScript(body);
+  return {
+    plan,
+    ...(narrow ? { narrow } : {}),
+    ...(buildMode ? { buildMode } : {}),
+  };
+}
+
+const buildCommand = (mode: { program: string; project: string }) => [
+  mode.program,
+  '-b',
+  mode.project,
+  '--force',
+  '--pretty',
+  'false',
+];
+
+/**
+ * A gate of mcp-gates.json that runs a package.json script (`npm run --silent lint`, as
+ * `init` writes it) runs it as detection runs that script: a one-command script that
+ * turns on its tool's cache (`eslint --cache .`) runs as its own step, so the cache goes
+ * to a private directory instead of the tree (through the package manager, nothing could
+ * redirect it); a `tsc --build` script runs build mode with private outputs; a check on
+ * given files runs the script's tool on them. The gate is unchanged otherwise.
+ */
+export function asDetectedScript(gate: GateSpec, runDir: string): GateSpec {
+  const name = scriptOfCommand(gate.command);
+  // Paths given to the script go to its body's end: that is the user's command to keep.
+  if (name === undefined || gate.steps || gate.paths !== 'none') return gate;
+  const scripts = objectOf(readSource(path.join(runDir, 'package.json'), 'json'))?.scripts;
+  if (!scripts || typeof scripts !== 'object') return gate;
+  const body = (scripts as Record<string, unknown>)[name];
+  if (typeof body !== 'string') return gate;
+  const { plan, narrow, buildMode } = scriptShape(scripts as Record<string, unknown>, name, body);
+  if (buildMode) return { ...gate, command: buildCommand(buildMode), prepare: 'tsc-build' };
+  return {
+    ...gate,
+    ...(plan.steps ? { steps: plan.steps } : {}),
+    ...(narrow && !gate.narrow ? { narrow } : {}),
+  };
 }
 
 /** Options of `tsc --build` that change nothing it checks. */

@@ -37,3 +37,11 @@ export function scriptCommand(
   if (manager === 'yarn' || options.keepNestedOutput) return [manager, 'run', script];
   return [manager, 'run', '--silent', script];
 }
+
+/** `npm run --silent lint`, `pnpm run lint`, `yarn run lint`: the script a command runs, if that is all it does. */
+export function scriptOfCommand(command: readonly string[]): string | undefined {
+  const [manager, run, ...rest] = command;
+  if (!KNOWN.includes(manager as PackageManager) || run !== 'run') return undefined;
+  const words = rest.filter((word) => word !== '--silent' && word !== '-s');
+  return words.length === 1 && !words[0]!.startsWith('-') ? words[0] : undefined;
+}

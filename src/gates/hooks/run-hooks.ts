@@ -20,6 +20,7 @@ import {
 } from '../run/changed-files.js';
 import { confinePaths } from '../run/confine-paths.js';
 import { runGateCall, type GateToolOptions } from '../run/run-gate.js';
+import { timed, underPhase } from '../phase-timing.js';
 import type { HookEvent, HookVerdict } from './hook-hosts.js';
 import { pathArgument, planRuns, type PlannedRun } from './hook-plan.js';
 import { findingsKey, type HookSession, type StartRun } from './hook-session.js';
@@ -208,9 +209,18 @@ async function runPlanned(call: HookCall): Promise<
   const startTree: StartTree = { root: undefined };
   const startProblems = new Set<string>();
   try {
+    // Every gate at once: a hook call runs the few gates an edit concerns, and a warm one
+    // waits on its worker, not on a core of this process, so lint and format answer beside
+    // a typecheck instead of queueing behind it (at one gate per core, on 2 cores the third
+    // started only when one of the first two ended).
     const outcomes = await inParallel(
-      runs.map((run) => () => runGateCall(run.gate, false, run.args, gateContext, isolated)),
-      Math.max(1, os.availableParallelism()),
+      runs.map(
+        (run) => () =>
+          underPhase(run.gate.name, () =>
+            timed('call', () => runGateCall(run.gate, false, run.args, gateContext, isolated)),
+          ),
+      ),
+      Math.max(1, runs.length),
     );
     const rows: HookGateRow[] = [];
     const newFindings: Finding[] = [];
@@ -230,24 +240,30 @@ async function runPlanned(call: HookCall): Promise<
         const findings = data.parsed.findings;
         // Only files met for the first time need HEAD's lines (and git): the rest are known.
         const unseen = session.unseenFiles(planned.gate.name, findings);
+        const gatePhase = <T>(phase: string, work: () => T) =>
+          underPhase(planned.gate.name, () => timed(phase, work));
         const changedLines =
           unseen.length === 0
             ? new Map()
-            : await changedLinesAgainst(options.root, unseen, {
-                ...(options.env ? { env: options.env } : {}),
-                ...(call.since ? { against: call.since } : {}),
-              });
+            : await gatePhase('changedLines', () =>
+                changedLinesAgainst(options.root, unseen, {
+                  ...(options.env ? { env: options.env } : {}),
+                  ...(call.since ? { against: call.since } : {}),
+                }),
+              );
         const view = { gate: planned.gate.name, findings, scope: planned.scope, changedLines };
         const undecided = call.liveIsStart ? [] : session.undecided(view);
         const start =
           undecided.length > 0 && call.since
-            ? await startTreeRun(call, planned, undecided, startTree, gateContext)
+            ? await gatePhase('startTree', () =>
+                startTreeRun(call, planned, undecided, startTree, gateContext),
+              )
             : undefined;
         if (start === 'unknown')
           startProblems.add(
             `${planned.gate.name}: the session's start could not be checked, so its ${undecided.length} finding(s) on unchanged lines count as new`,
           );
-        fresh = session.newFindings(options.root, view, start);
+        fresh = gatePhase('compare', () => session.newFindings(options.root, view, start));
         newFailure = failsAnew(session, planned, status, findings, fresh);
       }
       const named = fresh.map((finding) => ({
@@ -633,10 +649,18 @@ export async function runAfterEdit(
   const request = realRooted(given);
   // One budget for the whole call: waiting for the baseline spends it too.
   const deadline = Date.now() + (request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
-  await primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit);
-  const since = await sessionSince(request);
-  const { files, deleted, skipped } = confineEdited(request.options.root, paths);
-  const plan = planRuns(request.gates, request.options.root, { files, deleted }, true);
+  await timed('hook.primed', () =>
+    primed(request.session, request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit),
+  );
+  const since = await timed('hook.since', () => sessionSince(request));
+  const { files, deleted, skipped, plan } = timed('hook.plan', () => {
+    const confined = confineEdited(request.options.root, paths);
+    const { files, deleted } = confined;
+    return {
+      ...confined,
+      plan: planRuns(request.gates, request.options.root, { files, deleted }, true),
+    };
+  });
   skipped.push(...unreadNote(plan.unread));
   const call: HookCall = {
     kind: 'after-edit',
@@ -648,8 +672,10 @@ export async function runAfterEdit(
     budgetMs: Math.max(1, deadline - Date.now()),
     totalBudgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.afterEdit,
   };
-  const ran = await runPlanned(call);
-  const { block, reason, note, unchecked } = verdictOf(call, ran, true);
+  const ran = await timed('hook.gates', () => runPlanned(call));
+  const { block, reason, note, unchecked } = timed('hook.verdict', () =>
+    verdictOf(call, ran, true),
+  );
   return {
     verdict: { block, reason, note, unchecked },
     rows: ran.rows,

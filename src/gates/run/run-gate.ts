@@ -40,6 +40,7 @@ import { runsNativeTypescript, type BuildInfoStore } from './tsc-incremental.js'
 import { runIdentity } from './run-identity.js';
 import { runTimeFiles } from './run-time-files.js';
 import { commandForPaths, MACHINE_FORMAT_PARSERS } from '../tools/index.js';
+import { timed } from '../phase-timing.js';
 
 export { MACHINE_FORMAT_PARSERS };
 
@@ -168,21 +169,23 @@ export async function runGateCall(
   if (typeof baseline === 'string') return fail(baseline);
   const shared: SharedView = { parsed, gate, page: pageOf(parsed), baseline, options, context };
   const paging = shared.page !== undefined;
-  const identity = await runIdentity({
-    root: options.root,
-    runDir,
-    toolName,
-    fixing,
-    gate,
-    args: parsed,
-    env,
-    ...(options.baselineFile !== undefined ? { baselineFile: options.baselineFile } : {}),
-    warm: options.warm !== undefined,
-    signal: context.signal,
-  });
+  const identity = await timed('identity', () =>
+    runIdentity({
+      root: options.root,
+      runDir,
+      toolName,
+      fixing,
+      gate,
+      args: parsed,
+      env,
+      ...(options.baselineFile !== undefined ? { baselineFile: options.baselineFile } : {}),
+      warm: options.warm !== undefined,
+      signal: context.signal,
+    }),
+  );
   const owner = { root: options.root, toolName, fixing, identity };
   const fingerprint = () => fingerprintOf(options, runDir, env);
-  const last = await lastRunToReuse({ ...owner, paging, fingerprint });
+  const last = await timed('lastRun', () => lastRunToReuse({ ...owner, paging, fingerprint }));
   if (last) {
     const view = viewOf(shared, last.data, last.scope, 'reused');
     return { result: buildGateResult(last.data, view), run: last.data };
@@ -193,12 +196,14 @@ export async function runGateCall(
     : { scope: undefined, paths: parsed.paths };
   if (!('paths' in target)) return { result: target };
   const { scope } = target;
-  const files = await runTimeFiles(gate, target.paths, {
-    root: options.root,
-    runDir,
-    env,
-    signal: context.signal,
-  });
+  const files = await timed('runTimeFiles', () =>
+    runTimeFiles(gate, target.paths, {
+      root: options.root,
+      runDir,
+      env,
+      signal: context.signal,
+    }),
+  );
   if ('error' in files) return fail(files.error);
   if ('nothing' in files)
     return {
@@ -416,7 +421,7 @@ async function runWatched(
   const env = options.env ?? process.env;
   // A by-product the tool writes when missing (cargo's Cargo.lock) is removed after a check.
   const derived = fixing ? [] : missingFiles(runDir, gate.derivedFiles);
-  const before = await fingerprintOf(options, runDir, env);
+  const before = await timed('fingerprint', () => fingerprintOf(options, runDir, env));
   let afterPrint: TreeFingerprint | undefined;
   const treeAfter = async (run: CommandRun): Promise<TreeWatch | undefined> => {
     const removed = removeCreatedFiles(runDir, derived);
@@ -427,7 +432,7 @@ async function runWatched(
       ];
     const end = run.outcome.end;
     if (end === 'not-found' || end === 'spawn-failed') return undefined;
-    afterPrint = await fingerprintOf(options, runDir, env);
+    afterPrint = await timed('fingerprint', () => fingerprintOf(options, runDir, env));
     return compareTrees(before, afterPrint);
   };
   const result = async (run: CommandRun, parsed = run.parsed, durationMs?: number) => {
@@ -483,18 +488,20 @@ async function runCheck(call: GateCall): Promise<CommandRun> {
   const env = call.options.env ?? process.env;
   const locate = { runDir: call.runDir, env, signal: call.context.signal };
   const pool = call.options.warm;
-  await locateFormatFindings(run.parsed.findings, {
-    ...locate,
-    root: call.options.root,
-    ...(pool
-      ? {
-          warmFormatted: warmFormatter(
-            { pool, gate: call.gate },
-            { ...locate, timeoutMs: LOCATE_TIMEOUT_MS },
-          ),
-        }
-      : {}),
-  });
+  await timed('locateFormat', () =>
+    locateFormatFindings(run.parsed.findings, {
+      ...locate,
+      root: call.options.root,
+      ...(pool
+        ? {
+            warmFormatted: warmFormatter(
+              { pool, gate: call.gate },
+              { ...locate, timeoutMs: LOCATE_TIMEOUT_MS },
+            ),
+          }
+        : {}),
+    }),
+  );
   return run;
 }
 
@@ -564,10 +571,12 @@ async function runCommand(call: GateCall, argv: string[], parserName: string): P
   }
   if (outcome.end === 'spawn-failed' && /\bE2BIG\b/.test(outcome.problem ?? ''))
     throw new ArgumentListTooLong();
-  const read = await parseOutcome(parserName, outcome, call.runDir, call.context.signal, {
-    argv,
-    paths: call.runPaths,
-  });
+  const read = await timed('parse', () =>
+    parseOutcome(parserName, outcome, call.runDir, call.context.signal, {
+      argv,
+      paths: call.runPaths,
+    }),
+  );
   return {
     argv,
     outcome: read.outcome,

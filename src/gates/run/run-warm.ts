@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GateSpec } from '../gate-spec.js';
+import { addPhase, addPhases, timed } from '../phase-timing.js';
 import { warmPlanOf } from '../warm/warm-plan.js';
 import type { WarmPool } from '../warm/warm-pool.js';
 import type { Incremental } from '../warm/tool-adapter.js';
@@ -98,16 +99,22 @@ export async function runMaybeWarm(
     : undefined;
   let result;
   try {
-    result = await warm.pool.run({
-      root: request.root,
-      argv: plan.argv,
-      tool: plan.tool,
-      timeoutMs: request.timeoutMs,
-      signal: request.signal,
-      env: gateEnvironment(request.root, env),
-    });
+    result = await timed('warm.call', () =>
+      warm.pool.run({
+        root: request.root,
+        argv: plan.argv,
+        tool: plan.tool,
+        timeoutMs: request.timeoutMs,
+        signal: request.signal,
+        env: gateEnvironment(request.root, env),
+      }),
+    );
   } finally {
     if (progress) clearInterval(progress);
+  }
+  if (result.kind === 'ran') {
+    addPhases('worker', result.phases);
+    if (result.startedWorker) addPhase('worker.started', 1);
   }
   if (result.kind === 'not-warmable') {
     warm.pool.rememberCold(answerKey, result.reason);

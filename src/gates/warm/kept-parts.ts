@@ -1,5 +1,6 @@
 import { callLedger, ReadLedger, recordPartSync } from './read-ledger.js';
 import type { Incremental } from './tool-adapter.js';
+import { workerCount, workerTimed } from './worker-timing.js';
 
 /**
  * Results of the parts of a run (ESLint: one file's lint) kept across calls, each with
@@ -36,7 +37,8 @@ export class KeptParts<T> {
     this.droppedBecause = undefined;
     this.notKept = [];
     if (this.parts.size === 0) return;
-    const change = this.partReads.firstChange();
+    workerCount('parts.questions.count', this.partReads.size);
+    const change = workerTimed('parts.check', () => this.partReads.firstChange());
     if (change === undefined) return;
     this.droppedBecause = `${change} changed, and parts may share what they read`;
     this.parts.clear();

@@ -4,6 +4,18 @@ import { fileURLToPath } from 'node:url';
 import type * as FsModule from 'node:fs';
 import { insideNodeModules, signatureOf } from './input-fingerprint.js';
 import {
+  answerNow,
+  answerResolution,
+  describeQuestion,
+  isReplayableResolver,
+  registerResolver,
+  RESOLVING_METHODS,
+  resolveQuestion,
+  type ResolverClass,
+  trackedCache,
+  withinCheckPass,
+} from './native-resolvers.js';
+import {
   BINDING_DESCRIPTOR_READS,
   BINDING_DESCRIPTOR_WRITES,
   BINDING_HARMLESS,
@@ -29,6 +41,7 @@ import {
 } from './read-surface.js';
 
 export type { Kind } from './read-surface.js';
+export { clearNativeCaches, withinCheckPass } from './native-resolvers.js';
 
 /**
  * What the code in a warm worker asked of the world, and what the answers were.
@@ -124,6 +137,9 @@ export function answerOf(kind: Kind, file: string): string {
           }
           return `${target}\0${original.realpathSync(file)}`;
         }
+        case 'resolve':
+          // `file` is the question (native-resolvers.ts): asked again of the same resolver.
+          return answerNow(file);
       }
     } catch (error) {
       return `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}`;
@@ -146,6 +162,10 @@ export function stillAnswers(kind: Kind, file: string, recorded: string): boolea
     recorded.slice(statPart(recorded).length + 1) === answerOf('list', file)
   );
 }
+
+/** A question as a reason names it. */
+export const describe = (kind: Kind, file: string): string =>
+  kind === 'resolve' ? describeQuestion(file) : `${kind} ${file}`;
 
 /** The path a binding or public call names, absolute; undefined for a descriptor or anything else. */
 function pathArgument(value: unknown): string | undefined {
@@ -390,6 +410,20 @@ export class ReadLedger {
     if (reader !== undefined) this.askedBy(key, reader);
   }
 
+  /**
+   * Records a question whose answer is what the code that asked got (a native resolution:
+   * native-resolvers.ts), not one signed here. Asked again with another answer (the tree
+   * moved during the call), the run read two states of it and is not replayable.
+   */
+  answered(kind: Kind, question: string, answer: string, reader?: string): void {
+    const key = `${kind}\0${question}`;
+    const known = this.answers.get(key);
+    if (known === undefined) this.answers.set(key, answer);
+    else if (known !== answer)
+      this.notReplayable(`a ${kind} question answered two ways in one run`);
+    if (reader !== undefined) this.askedBy(key, reader);
+  }
+
   /** The reader of a question asked now, below `below` on the stack; none while loading. */
   readerBelow(below: (...args: never[]) => unknown): string | undefined {
     return this.loading ? undefined : readerOf(below, this.part);
@@ -445,7 +479,11 @@ export class ReadLedger {
   absorb(other: ReadLedger, { replayed = false } = {}): void {
     for (const [key, answer] of other.answers) {
       if (!replayed) for (const reader of other.readersOf(key)) this.askedBy(key, reader);
-      if (!this.answers.has(key)) this.answers.set(key, answer);
+      const known = this.answers.get(key);
+      if (known === undefined) this.answers.set(key, answer);
+      // Another part got another answer (the tree moved during the call): see answered.
+      else if (known !== answer && key.startsWith('resolve\0'))
+        this.unseen ??= 'a resolve question answered two ways in one run';
     }
     this.unseen ??= other.unseen;
   }
@@ -466,13 +504,23 @@ export class ReadLedger {
    * answer is taken.
    */
   firstChange(probed?: (file: string) => boolean): string | undefined {
-    for (const [key, answer] of this.answers) {
-      const [kind, file] = key.split('\0') as [Kind, string];
-      if (stillAnswers(kind, file, answer)) continue;
-      if (kind === 'entries' && probed && this.unprobedChange(file, answer, probed)) continue;
-      return `${kind} ${file}`;
-    }
-    return undefined;
+    return withinCheckPass(() => {
+      // Resolutions last: asked again they cost the most, and an edited file's content,
+      // checked first, answers most calls (a body edit) without them.
+      const resolutions: [string, string][] = [];
+      for (const [key, answer] of this.answers) {
+        const [kind, file] = key.split('\0') as [Kind, string];
+        if (kind === 'resolve') resolutions.push([file, answer]);
+        else if (stillAnswers(kind, file, answer)) continue;
+        else if (kind === 'entries' && probed && this.unprobedChange(file, answer, probed))
+          continue;
+        else return describe(kind, file);
+      }
+      const changed = resolutions.find(
+        ([question, answer]) => answerOf('resolve', question) !== answer,
+      );
+      return changed && describe('resolve', changed[0]);
+    });
   }
 
   /**
@@ -711,8 +759,9 @@ const OWN_PACKAGE = path.resolve(OWN_DIRECTORY, '..', '..', '..');
 /**
  * Makes every function a native addon exports (and every method of a class it exports) not
  * replayable when called during a call: what it reads, the ledger cannot see, so a run that
- * asked it is never reused (its answer may depend on files no fingerprint covers). Addons
- * of this package are its own code, not a tool's.
+ * asked it is never reused (its answer may depend on files no fingerprint covers). A native
+ * resolver's resolutions are the exception: they become questions (replayResolverCalls).
+ * Addons of this package are its own code, not a tool's.
  */
 function denyNativeExports(module: { exports?: unknown }, filename: string): void {
   if (filename.startsWith(OWN_PACKAGE + path.sep)) return;
@@ -720,7 +769,31 @@ function denyNativeExports(module: { exports?: unknown }, filename: string): voi
   const exports = module.exports;
   if (typeof exports === 'function') deny(module as Target, 'exports', what);
   if ((typeof exports !== 'object' && typeof exports !== 'function') || exports === null) return;
-  for (const name of allFunctionNames(exports)) {
+  const names = allFunctionNames(exports);
+  const resolver = names.find((name) => {
+    const prototype = (exports as Target)[name] as { prototype?: unknown };
+    return (
+      typeof prototype.prototype === 'object' &&
+      prototype.prototype !== null &&
+      isReplayableResolver(name, prototype.prototype as Target)
+    );
+  });
+  const resolverClass =
+    resolver === undefined
+      ? undefined
+      : replayResolverCalls(exports as Target, resolver, `${filename}\0${resolver}`, what);
+  for (const name of names) {
+    if (name === resolver) continue;
+    // The addon's own `sync`: a resolver with the default options made for the one call.
+    if (name === 'sync' && resolverClass) {
+      const made = resolverWithDefaults(resolverClass);
+      replace(
+        exports as Target,
+        name,
+        recordedResolution(name, (exports as Target)[name] as AnyFunction, made, what),
+      );
+      continue;
+    }
     const fn = (exports as Target)[name] as { prototype?: unknown };
     const prototype = fn.prototype;
     if (typeof prototype === 'object' && prototype !== null) {
@@ -733,21 +806,11 @@ function denyNativeExports(module: { exports?: unknown }, filename: string): voi
   }
 }
 
-type NativeCache = { clearCache(): unknown };
-/** Live instances of native classes that cache what they read across calls. */
-const nativeCaches = new Set<WeakRef<NativeCache>>();
-const trackedCache = <T>(value: T): T => {
-  if (typeof (value as Partial<NativeCache> | null)?.clearCache === 'function')
-    nativeCaches.add(new WeakRef(value as NativeCache));
-  return value;
-};
-
 /**
- * A native class with a `clearCache` method (unrs-resolver's and oxc-resolver's
- * ResolverFactory: a resolver that keeps file stats and package.json contents for the
- * process's life) is tracked, its instances from the constructor and from its methods
- * (cloneWithOptions): clearNativeCaches empties them before every call, so a resolution in a
- * call reads the tree as it is, as a fresh process's resolver does.
+ * A native class with a `clearCache` method that is not a known resolver is tracked, its
+ * instances from the constructor and from its methods (a clone): clearNativeCaches empties
+ * them before every call, so what it answers in a call is read from the tree as it is, as
+ * a fresh process's instance reads it.
  */
 function trackNativeCaches(exports: Target, name: string, prototype: Target): void {
   const Original = exports[name] as new (...args: unknown[]) => object;
@@ -766,13 +829,115 @@ function trackNativeCaches(exports: Target, name: string, prototype: Target): vo
   }
 }
 
-/** Empties the caches of the native instances trackNativeCaches follows (before each call). */
-export function clearNativeCaches(): void {
-  for (const reference of nativeCaches) {
-    const instance = reference.deref();
-    if (instance === undefined) nativeCaches.delete(reference);
-    else instance.clearCache();
+/**
+ * A native resolver (unrs-resolver's or oxc-resolver's ResolverFactory, named
+ * `exports[name]`): each instance is registered with its options as constructed or cloned
+ * (native-resolvers.ts), so its synchronous resolutions are recorded as questions with the
+ * result as answer. Making, cloning and emptying a resolver read nothing; every other
+ * method (async resolutions, any method a later version adds) and static stays denied.
+ */
+function replayResolverCalls(
+  exports: Target,
+  name: string,
+  label: string,
+  what: string,
+): ResolverClass {
+  const Original = exports[name] as (new (...args: unknown[]) => object) & Target;
+  const prototype = Original.prototype as Target;
+  const methods: Record<string, AnyFunction> = {};
+  for (const method of RESOLVING_METHODS)
+    if (typeof prototype[method] === 'function') methods[method] = prototype[method] as AnyFunction;
+  const resolverClass: ResolverClass = {
+    name: label,
+    make: (options) => Reflect.construct(Original, [options]),
+    methods,
+  };
+  const Resolver = function (this: unknown, ...args: unknown[]) {
+    const instance = Reflect.construct(Original, args);
+    registerResolver(resolverClass, instance, args[0]);
+    return instance;
+  };
+  Object.defineProperty(Resolver, 'prototype', { value: prototype });
+  Object.defineProperty(Resolver, 'name', { value: Original.name });
+  for (const member of allFunctionNames(Original)) {
+    if (member === 'prototype') continue;
+    const fn = Original[member] as AnyFunction;
+    if (member === 'default')
+      (Resolver as unknown as Target)[member] = marked(function () {
+        const instance = fn.call(Original) as object;
+        registerResolver(resolverClass, instance, undefined);
+        return instance;
+      });
+    else {
+      (Resolver as unknown as Target)[member] = fn.bind(Original);
+      deny(Resolver as unknown as Target, member, what);
+    }
   }
+  replace(exports, name, Resolver as unknown as AnyFunction);
+  for (const method of allFunctionNames(prototype)) {
+    if (method === 'constructor' || method === 'clearCache') continue;
+    const call = prototype[method] as AnyFunction;
+    if (methods[method])
+      replace(prototype, method, recordedResolution(method, call, undefined, what));
+    else if (method === 'cloneWithOptions')
+      replace(
+        prototype,
+        method,
+        marked(function (this: unknown, ...args: unknown[]) {
+          const instance = call.apply(this, args) as object;
+          registerResolver(resolverClass, instance, args[0]);
+          return instance;
+        }),
+      );
+    else deny(prototype, method, what);
+  }
+  return resolverClass;
+}
+
+/** A resolver of `resolverClass` with the default options, made when first asked. */
+function resolverWithDefaults(resolverClass: ResolverClass): () => object {
+  let made: object | undefined;
+  return () => {
+    if (made === undefined) {
+      made = resolverClass.make(undefined);
+      registerResolver(resolverClass, made, undefined);
+    }
+    return made;
+  };
+}
+
+/**
+ * `resolve` (a resolving method, or with `asking` the addon's own function, which resolves
+ * as a resolver from `asking` would on an empty cache) recorded in a call: the question it
+ * asks with the answer the caller got. A resolver that cannot be named or asked again (its
+ * options are not plain data, an argument is not a string, its result not plain data) is
+ * not replayable, as any native call is.
+ */
+function recordedResolution(
+  method: string,
+  resolve: AnyFunction,
+  asking: (() => object) | undefined,
+  what: string,
+): AnyFunction {
+  const recorder = marked(function (this: object, ...args: unknown[]) {
+    const ledger = recordingLedger();
+    if (!ledger) return resolve.apply(this, args);
+    const question = withoutRecording(() =>
+      resolveQuestion(asking ? asking() : this, method, args),
+    );
+    if (question === undefined) {
+      ledger.notReplayable(what);
+      return resolve.apply(this, args);
+    }
+    const reader = ledger.readerBelow(recorder);
+    const { answer, outcome } = answerResolution(() => resolve.apply(this, args));
+    if (answer === undefined) ledger.notReplayable(what);
+    else withoutRecording(() => ledger.answered('resolve', question, answer, reader));
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  });
+  Object.defineProperty(recorder, 'name', { value: resolve.name });
+  return recorder;
 }
 
 /** The functions of an object that are not classes (classes are named in capitals). */

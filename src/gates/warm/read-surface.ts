@@ -13,8 +13,10 @@
 /**
  * What a recorded question asks of a path. `entries` is the cheap form of `list` used for
  * the directories module resolution probes: their stat, and their listing while recent.
+ * `resolve` asks a native resolver a resolution (native-resolvers.ts): its "path" is the
+ * question, not a path.
  */
-export type Kind = 'content' | 'stat' | 'lstat' | 'list' | 'link' | 'entries';
+export type Kind = 'content' | 'stat' | 'lstat' | 'list' | 'link' | 'entries' | 'resolve';
 
 /**
  * The fs binding (`process.binding('fs')`, the same object Node's own fs module calls):

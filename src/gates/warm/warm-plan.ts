@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ESLINT_CONFIGS } from '../tools/eslint.js';
 import { programName, toolOfProgram } from '../tools/index.js';
 import { withoutOptions } from '../tools/shared.js';
+import { scriptOfCommand } from '../detect/package-manager.js';
 import { splitChain } from '../detect/scripts.js';
 import { objectOf, readSource } from '../detect/source-document.js';
 import type { GateSpec } from '../gate-spec.js';
@@ -97,7 +98,7 @@ export function warmPlanOf(
   // A script gate runs `<manager> run [--silent] <script>`; a marker gate recognised from
   // package.json (a dependency, a config key) runs its tool.
   const isScript =
-    gate.source === 'package.json' &&
+    (gate.source === 'package.json' || scriptOfCommand(gate.command) !== undefined) &&
     gate.command[1] === 'run' &&
     !gate.steps &&
     argv.length === gate.command.length &&

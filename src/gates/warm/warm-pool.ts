@@ -9,6 +9,7 @@ import {
   treeExceptLeaderProblem,
   watchGate,
 } from '../run/gate-lifeline.js';
+import type { PhaseTimes } from '../phase-timing.js';
 import { BuildInfoStore } from '../run/tsc-incremental.js';
 import {
   capFor,
@@ -103,6 +104,8 @@ export type WarmRunResult =
       restartedBecause?: string;
       /** Why the worker was stopped after this call (its memory cap), if it was. */
       stoppedBecause?: string;
+      /** The worker's own phases of the call, when timed (phase-timing.ts). */
+      phases?: PhaseTimes;
     }
   /** Run the cold command instead: the reason says why this call cannot run warm. */
   | { kind: 'not-warmable'; reason: string }
@@ -251,10 +254,10 @@ class WarmWorker {
     this.cleanUp();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abandonedUntil(undefined);
-    const tail = this.stderrTail.trim();
+    const said = lastWords(this.stderrTail);
     this.pending?.settle({
       type: 'exited',
-      reason: `the warm ${this.tool} worker ${how}${tail ? `: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`,
+      reason: `the warm ${this.tool} worker ${how}${said ? `: ${said}` : ''}`,
     });
     this.onExit(this);
   }
@@ -628,6 +631,7 @@ export class WarmPool {
         ...(reply.incremental ? { incremental: reply.incremental } : {}),
         ...(restartedBecause ? { restartedBecause } : {}),
         ...(stoppedBecause ? { stoppedBecause } : {}),
+        ...(reply.phases ? { phases: reply.phases } : {}),
       };
     }
     return {
@@ -705,4 +709,15 @@ export class WarmPool {
     void worker.gone.then(() => this.live.delete(worker));
     return worker;
   }
+}
+
+/**
+ * What a worker said as it died: the line naming an uncaught error (`TypeError: ...`), which
+ * Node prints above the stack and the error's properties, else the last lines it wrote.
+ */
+export function lastWords(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  const error = [...lines].reverse().find((line) => /^(\w*Error|Uncaught \w+)\b[^:]*:/.test(line));
+  const last = lines.slice(-3).join(' | ');
+  return error === undefined || last.includes(error) ? last : `${error} | ... | ${last}`;
 }

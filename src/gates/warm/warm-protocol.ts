@@ -5,6 +5,7 @@
  */
 
 import type { WarmTool } from '../tools/tool.js';
+import type { PhaseTimes } from '../phase-timing.js';
 import type { Incremental } from './tool-adapter.js';
 
 export type { WarmTool };
@@ -35,6 +36,8 @@ export type WarmReply =
       /** Files kept and checked again by an incremental run. */
       incremental?: Incremental;
       rssBytes: number;
+      /** The worker's own phases of the call, when MCP_GATES_TIMING=1 (phase-timing.ts). */
+      phases?: PhaseTimes;
     }
   /** This invocation is one the worker cannot answer exactly as the cold command would. */
   | { type: 'not-warmable'; id: number; reason: string; rssBytes: number }

@@ -7,6 +7,7 @@ import { InputRecord } from './input-fingerprint.js';
 import { loadPrettierAdapter } from './prettier-adapter.js';
 import {
   clearNativeCaches,
+  describe,
   installReadRecording,
   type Kind,
   ReadLedger,
@@ -14,12 +15,14 @@ import {
   recordReads,
   stillAnswers,
   unitsOf,
+  withinCheckPass,
   withoutRecording,
 } from './read-ledger.js';
 import { recordModuleResolution, resolutionMayProbe } from './resolution-record.js';
 import { packageClosure, type ToolAdapter, type ToolOutput } from './tool-adapter.js';
 import { loadTscAdapter } from './tsc-adapter.js';
 import type { WarmReply, WarmRunMessage, WarmTool } from './warm-protocol.js';
+import { startWorkerPhases, takeWorkerPhases, workerCount, workerTimed } from './worker-timing.js';
 
 /**
  * Entry of a warm worker process: `node worker-main.js <root> <tool>`, cwd = root, spoken
@@ -136,7 +139,11 @@ async function loadAdapter(): Promise<ToolAdapter | string> {
   return `no warm worker for ${String(tool)}`;
 }
 
-const send = (reply: WarmReply) => process.send?.(reply);
+const send = (reply: WarmReply) => {
+  // The call's own phases go with its reply when timing is wanted (phase-timing.ts).
+  const phases = takeWorkerPhases();
+  process.send?.(phases && reply.type === 'result' ? { ...reply, phases } : reply);
+};
 
 let adapterPromise: Promise<ToolAdapter | string> | undefined;
 let queue: Promise<void> = Promise.resolve();
@@ -165,6 +172,7 @@ const notReusable = new Map<string, string>();
 function reusableResult(key: string): { output: ToolOutput } | { why: string } {
   const kept = keptResults.get(key);
   if (!kept) return { why: notReusable.get(key) ?? 'no earlier run of these arguments' };
+  workerCount('reuseCheck.questions.count', kept.ledger.size);
   const change = kept.ledger.firstChange();
   if (change !== undefined) {
     forgetResult(key);
@@ -253,16 +261,25 @@ const holderName = (holder: string) =>
 
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
+  // One pass: a resolution many files asked is asked again once (native-resolvers.ts).
+  return withinCheckPass(() => heldStaleAfterCall(call));
+}
+
+function heldStaleAfterCall(call: ReadLedger): string | undefined {
   const asked = new Map<string, Set<string>>();
   for (const [key] of call.questions())
     asked.set(key, new Set([...call.readersOf(key)].map(holderOf)));
+  let checked = 0;
   for (const [heldKey, held] of heldAnswers) {
     const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
     if (asked.get(`${kind}\0${file}`)?.has(holder)) continue;
     if (held.askedAgain && holder === TOOL) continue;
+    checked++;
     if (!stillAnswers(kind, file, held.answer))
-      return `${kind} ${file} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
+      return `${describe(kind, file)} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
   }
+  workerCount('staleAfter.checked.count', checked);
+  workerCount('staleAfter.held.count', heldAnswers.size);
   for (const [key, answer] of call.questions()) {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
     for (const holder of asked.get(key) ?? []) {
@@ -281,17 +298,23 @@ function staleAfterCall(call: ReadLedger): string | undefined {
 
 /** Every path the worker has recorded: questions asked while loading and in calls, files loaded. */
 function* recordedPaths(): Iterable<string> {
-  for (const [key] of lifetime.questions()) yield key.slice(key.indexOf('\0') + 1);
-  for (const [key] of heldAnswers) yield key.split('\0')[1]!;
+  // A resolve question names a resolution, not a path.
+  for (const [key] of lifetime.questions())
+    if (!key.startsWith('resolve\0')) yield key.slice(key.indexOf('\0') + 1);
+  for (const [key] of heldAnswers) if (!key.startsWith('resolve\0')) yield key.split('\0')[1]!;
   yield* inputs.files();
 }
 
 /** Why the worker's loaded state may differ from a fresh load, or undefined. */
 function staleBeforeCall(): string | undefined {
   return withoutRecording(() => {
-    const stale = inputs.staleReason();
+    workerCount('staleBefore.inputs.count', inputs.size);
+    workerCount('staleBefore.lifetime.count', lifetime.size);
+    const stale = workerTimed('staleBefore.inputs', () => inputs.staleReason());
     if (stale) return stale;
-    const change = lifetime.firstChange(resolutionMayProbe(recordedPaths));
+    const change = workerTimed('staleBefore.lifetime', () =>
+      lifetime.firstChange(resolutionMayProbe(recordedPaths)),
+    );
     if (change !== undefined) return `changed since the worker loaded it: ${change}`;
     // The tool read what no ledger can replay while it loaded (a config that reads the
     // clock): the loaded state is not reproducible, so each call gets a fresh worker.
@@ -324,7 +347,8 @@ function releaseSoon(): void {
 async function handle(message: WarmRunMessage): Promise<void> {
   clearTimeout(release);
   const rssBytes = () => withoutRecording(() => process.memoryUsage().rss);
-  const stale = staleBeforeCall();
+  startWorkerPhases();
+  const stale = workerTimed('staleBefore', staleBeforeCall);
   if (stale) {
     // The pool stops this worker and starts a fresh one, which loads what is there now.
     send({ type: 'stale', id: message.id, reason: stale });
@@ -337,7 +361,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     return;
   }
   const key = JSON.stringify(message.args);
-  const reusable = withoutRecording(() => reusableResult(key));
+  const reusable = workerTimed('reuseCheck', () => withoutRecording(() => reusableResult(key)));
   if ('output' in reusable) {
     send({
       type: 'result',
@@ -361,13 +385,19 @@ async function handle(message: WarmRunMessage): Promise<void> {
   });
   const ledger = new ReadLedger();
   callsServed++;
-  const outcome = await recordReads(ledger, () => adapter.run(message.args));
+  const outcome = await workerTimed('run', () =>
+    recordReads(ledger, () => adapter.run(message.args)),
+  );
+  // Before staleAfterCall adds what the worker held from earlier calls.
+  workerCount('callQuestions.count', ledger.size);
   // Plugins and parsers load lazily (prettier's per language): record what this call loaded.
-  await loadedReportsSettled();
-  const heldStale = withoutRecording(() => {
-    recordRequiredModules();
-    return staleAfterCall(ledger);
-  });
+  await workerTimed('loadedSettled', loadedReportsSettled);
+  const heldStale = workerTimed('staleAfter', () =>
+    withoutRecording(() => {
+      recordRequiredModules();
+      return staleAfterCall(ledger);
+    }),
+  );
   if (heldStale !== undefined) {
     // This call may have answered from a kept copy: its output is dropped and a fresh
     // worker runs it (the pool retries once on a stale reply).
@@ -383,7 +413,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     });
     return;
   }
-  withoutRecording(() => keepResult(key, ledger, outcome));
+  workerTimed('keep', () => withoutRecording(() => keepResult(key, ledger, outcome)));
   send({
     type: 'result',
     id: message.id,
