@@ -140,11 +140,17 @@ export function runTimed(file, args, cwd, env = gateEnv()) {
   });
 }
 
-/** git in a bench repository, with an identity of its own (no user config needed). */
+/**
+ * git in a bench repository, with an identity of its own (no user config needed) and none
+ * of the repository's hooks (an install may have set them up: vue's commit-msg hook
+ * refuses the bench's commit messages, vite's pre-commit formats).
+ */
 export function git(root, ...args) {
   const result = spawnSync(
     'git',
     [
+      '-c',
+      'core.hooksPath=/dev/null',
       '-c',
       'user.email=bench@mcp-gates',
       '-c',
@@ -381,18 +387,29 @@ export function formatContenders(state) {
 
 /**
  * serve's lint gate beside `eslint --cache`, `eslint_d --cache` (unless skipped) and cold
- * `eslint .`; `eslintDir` is the project's eslint.
+ * `eslint .`; `eslintDir` is the project's eslint; `options`, what the project's lint script
+ * adds to eslint's own two (vite's `--concurrency auto`).
  */
-export function lintContenders(eslintD, eslintDir, state) {
+export function lintContenders(eslintD, eslintDir, state, options = []) {
+  const shown = options.length > 0 ? ` ${options.join(' ')}` : '';
   const lint = [
     serveContender('serve', '`serve` lint', 'lint', state),
-    commandContender('eslint-cache', '`eslint --cache`', 'eslint', (temp) => [
+    commandContender('eslint-cache', `\`eslint --cache${shown}\``, 'eslint', (temp) => [
       '--cache',
       '--cache-location',
       path.join(temp, 'eslintcache'),
+      ...options,
       '.',
     ]),
-    commandContender('eslint-cold', '`eslint .` cold', 'eslint', () => ['.'], { cold: true }),
+    commandContender(
+      'eslint-cold',
+      `\`eslint${shown} .\` cold`,
+      'eslint',
+      () => [...options, '.'],
+      {
+        cold: true,
+      },
+    ),
   ];
   if (!eslintD.skipped)
     lint.splice(2, 0, eslintDContender(eslintD, eslintDir, state.eslintDMemory));
