@@ -19,7 +19,7 @@ import {
   survivors,
   toolContext,
 } from './fixtures/gates-support.mjs';
-import { makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+import { makeWarmRepo, SOMETIMES_TYPED } from './fixtures/warm/warm-fixture.mjs';
 
 /** The text report of a result: a tool's `text`, or the content blocks of a call's answer. */
 const reportOf = (result) =>
@@ -457,6 +457,23 @@ describe('warm capability, decided before any worker starts', () => {
       warm: false,
       reason: 'type-aware ESLint config',
     });
+
+    // Type information left to the environment (vite: only inside VS Code) is the worker's
+    // to see after a call (gates-warm-typeaware.test.mjs); a literal asking for it is cold.
+    fs.writeFileSync(path.join(root, 'eslint.config.js'), SOMETIMES_TYPED);
+    expect(capability(root, ['eslint', '.'])).to.deep.equal({ warm: true });
+    for (const typed of [
+      "export default [{ languageOptions: { parserOptions: { project: './tsconfig.json' } } }];\n",
+      'export default [{ languageOptions: { parserOptions: { projectService: { allowDefaultProject: [] } } } }];\n',
+      "import tseslint from 'typescript-eslint';\nexport default [...tseslint.configs.strictTypeChecked];\n",
+      "module.exports = { extends: ['plugin:@typescript-eslint/recommended-type-checked'] };\n",
+    ]) {
+      fs.writeFileSync(path.join(root, 'eslint.config.js'), typed);
+      expect(capability(root, ['eslint', '.']), typed).to.deep.equal({
+        warm: false,
+        reason: 'type-aware ESLint config',
+      });
+    }
 
     // reason: the stand-in tsc is a POSIX executable (Windows looks for a .cmd shim).
     if (process.platform !== 'win32') {

@@ -9,20 +9,23 @@ import { cleanupTemporary, makeRepo } from './fixtures/gates-support.mjs';
 
 const SOURCE = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** Every relative module a file names: import and export from, side-effect and dynamic imports. */
-function specifiers(text) {
+/**
+ * Every relative module a file names: import and export from, side-effect and dynamic
+ * imports (with `loadedAtStart`, only what loads with the file: no dynamic import).
+ */
+function specifiers(text, loadedAtStart = false) {
   const found = [];
   const patterns = [
     /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g,
     /(?:^|[\s;])import\s*['"](\.{1,2}\/[^'"]+)['"]/g,
-    /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
+    ...(loadedAtStart ? [] : [/\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g]),
   ];
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]);
   return found;
 }
 
 /** file (relative to root, forward slashes) -> the files of root it imports. */
-function importGraph(root) {
+function importGraph(root, loadedAtStart = false) {
   const files = [];
   const visit = (directory) => {
     for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
@@ -36,7 +39,7 @@ function importGraph(root) {
   const known = new Set(files.map(relative));
   const graph = new Map();
   for (const file of files) {
-    const targets = specifiers(fs.readFileSync(file, 'utf8'))
+    const targets = specifiers(fs.readFileSync(file, 'utf8'), loadedAtStart)
       .map((specifier) =>
         relative(path.resolve(path.dirname(file), specifier)).replace(/\.(m|c)?js$/, '.$1ts'),
       )
@@ -122,6 +125,28 @@ describe('import graph of src/', () => {
   it('keeps src/gates/tools data: it imports nothing from detect, run, warm or hooks', () => {
     const above = ['gates/detect/', 'gates/run/', 'gates/warm/', 'gates/hooks/'];
     expect(layerBreaches(graph, 'gates/tools/', above)).to.deep.equal([]);
+  });
+
+  it('loads no gate-running code for a command hook the server answers (it runs on every edit)', () => {
+    const atStart = importGraph(SOURCE, true);
+    const loaded = new Set();
+    const visit = (file) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const next of atStart.get(file) ?? []) visit(next);
+    };
+    visit('cli/main.ts');
+    expect(loaded).to.include('gates/hooks/hook-channel.ts');
+    // Before: main.ts loaded every command, and the channel run-hooks, for the budget.
+    for (const heavy of [
+      'gates/hooks/run-hooks.ts',
+      'gates/load-gates.ts',
+      'gates/detect/detect.ts',
+      'gates/run/run-gate.ts',
+      'gates/parsers/index.ts',
+      'gates/warm/warm-pool.ts',
+    ])
+      expect(loaded, heavy).to.not.include(heavy);
   });
 
   it('keeps the protocol core free of capture and gates', () => {

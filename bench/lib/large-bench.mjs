@@ -140,11 +140,17 @@ export function runTimed(file, args, cwd, env = gateEnv()) {
   });
 }
 
-/** git in a bench repository, with an identity of its own (no user config needed). */
+/**
+ * git in a bench repository, with an identity of its own (no user config needed) and none
+ * of the repository's hooks (an install may have set them up: vue's commit-msg hook
+ * refuses the bench's commit messages, vite's pre-commit formats).
+ */
 export function git(root, ...args) {
   const result = spawnSync(
     'git',
     [
+      '-c',
+      'core.hooksPath=/dev/null',
       '-c',
       'user.email=bench@mcp-gates',
       '-c',
@@ -381,18 +387,29 @@ export function formatContenders(state) {
 
 /**
  * serve's lint gate beside `eslint --cache`, `eslint_d --cache` (unless skipped) and cold
- * `eslint .`; `eslintDir` is the project's eslint.
+ * `eslint .`; `eslintDir` is the project's eslint; `options`, what the project's lint script
+ * adds to eslint's own two (vite's `--concurrency auto`).
  */
-export function lintContenders(eslintD, eslintDir, state) {
+export function lintContenders(eslintD, eslintDir, state, options = []) {
+  const shown = options.length > 0 ? ` ${options.join(' ')}` : '';
   const lint = [
     serveContender('serve', '`serve` lint', 'lint', state),
-    commandContender('eslint-cache', '`eslint --cache`', 'eslint', (temp) => [
+    commandContender('eslint-cache', `\`eslint --cache${shown}\``, 'eslint', (temp) => [
       '--cache',
       '--cache-location',
       path.join(temp, 'eslintcache'),
+      ...options,
       '.',
     ]),
-    commandContender('eslint-cold', '`eslint .` cold', 'eslint', () => ['.'], { cold: true }),
+    commandContender(
+      'eslint-cold',
+      `\`eslint${shown} .\` cold`,
+      'eslint',
+      () => [...options, '.'],
+      {
+        cold: true,
+      },
+    ),
   ];
   if (!eslintD.skipped)
     lint.splice(2, 0, eslintDContender(eslintD, eslintDir, state.eslintDMemory));
@@ -464,7 +481,7 @@ async function runFamily(name, contenders, project, round, record, progress, lab
  * serveMemory, problems, retries, warm: {key: {step: [..warm records]}}}`.
  */
 export async function runRounds(
-  { project, groups, rounds, only, state, label, serveArgs = [] },
+  { project, groups, rounds, only, state, label, serveArgs = [], freshServeCache = false },
   progress,
 ) {
   const samples = {};
@@ -492,9 +509,12 @@ export async function runRounds(
   try {
     for (let round = 0; round < rounds; round++) {
       const started = process.hrtime.bigint();
+      // serve keeps TypeScript 7 build info in the user's cache across starts: a cache of
+      // its own each round starts it empty, as every other contender's cache starts.
+      const cache = freshServeCache ? freshTemp('mcp-gates-bench-serve-cache-') : undefined;
       state.client = new RpcClient(GATES_CLI, ['serve', '--root', project.root, ...serveArgs], {
         cwd: project.root,
-        env: gateEnv(),
+        env: cache ? { ...gateEnv(), XDG_CACHE_HOME: cache } : gateEnv(),
       });
       await initializeClient(state.client);
       serveStart.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -504,6 +524,7 @@ export async function runRounds(
         serveMemory.push(treeMemory(state.client.pid));
       } finally {
         await state.client.close(30000);
+        if (cache) fs.rmSync(cache, { recursive: true, force: true });
       }
     }
   } finally {

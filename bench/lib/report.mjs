@@ -532,11 +532,9 @@ export function treeCostSection(figures) {
   ].join('\n');
 }
 
-const MARKS = {
-  large: ['<!-- bench:large:begin -->', '<!-- bench:large:end -->'],
-  treecost: ['<!-- bench:treecost:begin -->', '<!-- bench:treecost:end -->'],
-  vue: ['<!-- bench:vue:begin -->', '<!-- bench:vue:end -->'],
-};
+/** Each part's markers: `<!-- bench:NAME:begin -->` … `<!-- bench:NAME:end -->`. */
+const marksOf = (name) => [`<!-- bench:${name}:begin -->`, `<!-- bench:${name}:end -->`];
+const MARKS = { large: marksOf('large'), treecost: marksOf('treecost') };
 
 /**
  * The issue 19 parts of the report that ran, each between markers of its own (so a run of
@@ -584,7 +582,7 @@ export const largeReportText = (parts) => Object.values(parts).join('\n\n');
 export function spliceLargeReport(text, parts) {
   let result = text;
   for (const [name, section] of Object.entries(parts)) {
-    const [begin, end] = MARKS[name];
+    const [begin, end] = marksOf(name);
     const from = result.indexOf(begin);
     const to = result.indexOf(end);
     if (from !== -1 && to > from) {
@@ -600,8 +598,9 @@ export function spliceLargeReport(text, parts) {
   return result;
 }
 
-/** Issue 30's targets on vuejs/core: serve's ratios to the anchors users run instead. */
+/** Issue 30's targets on a large repository: serve's ratios to the anchors users run instead. */
 export function judgeVueTargets(vue) {
+  const { format } = vue.repo;
   const judged = judging(vue);
   const judge = judged.judge;
   const ratio = (family, anchor, step) => judged.ratio(family, 'serve', anchor, step);
@@ -613,7 +612,7 @@ export function judgeVueTargets(vue) {
     eslintD('lint, body edit, vs `eslint_d --cache`', ratio('lint', 'eslint_d', 'body'), 1.5),
     judge('lint, exact repeat, vs `eslint --cache`', ratio('lint', 'eslint-cache', 'repeat'), 0.1),
     ...[
-      ['format, body edit, vs `prettier --check --cache`', 'format', 'prettier-cache', 'body', 0.5],
+      [`format, body edit, vs ${format.label}`, 'format', format.id, 'body', 0.5],
       [
         'typecheck TS 6, body edit, vs `tsc --incremental`',
         'typecheck-ts6',
@@ -648,27 +647,28 @@ export function judgeVueTargets(vue) {
   ];
 }
 
-/** The vuejs/core section (issue 30). */
+/** A large repository's section (issue 30), in the words of its bench (`figures.repo`). */
 export function vueSection(figures, meta) {
   const v = figures.versions;
+  const { repo } = figures;
   const parts = [
     `Run ${meta.date} (\`${meta.command}\`), ${meta.cores} cores shared with other jobs, load average ` +
       `${meta.load ?? '–'} at the start and ${figures.loadAfter ?? '–'} at the end (absolute times are noisy; ` +
       `ratios within a round are what to read), Node ${meta.node}. Median of ${figures.rounds} ` +
       `round${figures.rounds === 1 ? '' : 's'}.`,
     '',
-    `Project: vuejs/core from \`shared/corpus\` (${thousands(figures.files)} tracked files), set up by ` +
-      '`bench/lib/vue-bench.mjs` outside this tree (pnpm 10 install, committed, with `init --hooks claude-code` ' +
-      "committed on top). serve's gates are detection's (vue's package.json scripts, run by pnpm " +
-      `${v.pnpm ?? ''}); TypeScript 7, which no script runs, is a \`typecheck7\` gate of a config written for its family only. ` +
-      `Tools: eslint ${v.eslint}, typescript-eslint ${v['typescript-eslint']}, prettier ${v.prettier}, ` +
+    `Project: ${repo.source} (${thousands(figures.files)} tracked files), set up by ` +
+      `\`bench/lib/vue-bench.mjs\` outside this tree (${repo.install}, with \`init --hooks claude-code\` ` +
+      `committed on top). serve's gates are ${repo.gates.replace('PNPM', v.pnpm ?? '')}. ` +
+      `Tools: eslint ${v.eslint}, typescript-eslint ${v['typescript-eslint']}, ` +
+      (v.prettier ? `prettier ${v.prettier}, ` : `oxfmt ${v.oxfmt}, `) +
       `typescript ${v.typescript}, @typescript/native-preview (tsgo) ${v['@typescript/native-preview']}, ` +
       (figures.eslintD.skipped
         ? `eslint_d: not measured (${figures.eslintD.skipped}).`
         : `eslint_d ${figures.eslintD.version}.`),
     '',
-    "Protocol: the large bench's (first, repeat, **body**: an argument added to an `indexOf` call in " +
-      `\`${figures.bodyEdit}\`, **type**: then an optional field added to \`ComponentInternalInstance\` in ` +
+    `Protocol: the large bench's (first, repeat, **body**: ${repo.body} ` +
+      `\`${figures.bodyEdit}\`, **type**: ${repo.type} ` +
       `\`${figures.typeEdit.file}\`), contenders rotated each round, a new serve per round, direct commands ` +
       'under `setsid -w`, one environment for all.',
   ];
@@ -715,19 +715,26 @@ export function vueSection(figures, meta) {
 
 /** The vue part of the report, between its markers: `{vue}`. */
 export function renderVueReport({ meta, results }) {
+  return renderRepoReport('vue', { meta, figures: results.vue });
+}
+
+/** A large repository's part of the report (vue's, or NAME's), between its markers: `{NAME}`. */
+export function renderRepoReport(name, { meta, figures }) {
+  const [begin, end] = marksOf(name);
+  const { title } = figures.repo;
   return {
-    vue: [
-      MARKS.vue[0],
+    [name]: [
+      begin,
       '',
-      '## vuejs/core (issue 30)',
+      `## ${title} (issue 30)`,
       '',
-      vueSection(results.vue, meta),
+      vueSection(figures, meta),
       '',
-      '### Targets (issue 30, vuejs/core)',
+      `### Targets (issue 30, ${title})`,
       '',
-      targetTable(judgeVueTargets(results.vue)),
+      targetTable(judgeVueTargets(figures)),
       '',
-      MARKS.vue[1],
+      end,
     ].join('\n'),
   };
 }

@@ -1,22 +1,29 @@
-// The vuejs/core bench (issue 30): the benchmark that decides. A snapshot of vuejs/core from
-// ../shared/corpus (ESLint 10 + typescript-eslint, Prettier 3, TypeScript 6, a pnpm workspace
-// whose packages/shared every package imports), set up outside this repository's tree and
-// cached between runs, each gate called through `mcp-gates serve` beside what users run
-// instead, interleaved (the large bench's protocol: see large-bench.mjs), per gate family:
+// The large-repository benches of issue 30: real repositories as the benchmarks that decide.
+// vuejs/core, a snapshot from ../shared/corpus (ESLint 10 + typescript-eslint, Prettier 3,
+// TypeScript 6, a pnpm workspace whose packages/shared every package imports), and vitejs/vite
+// at a pinned commit (ESLint 9 + typescript-eslint, oxfmt, TypeScript 6, a pnpm workspace whose
+// packages/vite/src/node/utils.ts most of vite's node code imports). Each is set up outside this
+// repository's tree and cached between runs, each gate called through `mcp-gates serve` beside
+// what users run instead, interleaved (the large bench's protocol: see large-bench.mjs), per
+// gate family:
 //   lint            serve `lint`       beside `eslint --cache`, `eslint_d --cache`, cold `eslint .`
-//   format          serve `format`     beside `prettier --check --cache`, cold `prettier --check .`
-//   typecheck-ts6   serve `check`      beside `tsc --noEmit --incremental`, cold `tsc --noEmit`
+//   format          serve's format gate beside `prettier --check --cache`, cold `prettier --check .`
+//                   (vite: `oxfmt --check`, which keeps no cache)
+//   typecheck-ts6   serve's TS 6 gate  beside `tsc --noEmit --incremental`, cold `tsc --noEmit`
 //   typecheck-ts7   serve `typecheck7` beside `tsgo --noEmit --incremental`, cold `tsgo --noEmit`
 //   hooks           `after_edit` through serve (session_start first, as `init --hooks` sets
 //                   it up) for lint + format, and with the typecheck, beside a cold command hook
-// The edits are those of shared/corpus/README.md: an argument added to an `indexOf` call in
+// vue's edits are those of shared/corpus/README.md: an argument added to an `indexOf` call in
 // packages/shared/src/general.ts (body), then an optional field added to
-// `ComponentInternalInstance` in packages/runtime-core/src/component.ts (exported type).
+// `ComponentInternalInstance` in packages/runtime-core/src/component.ts (exported type); vite's
+// are alike (REPOS below).
 // Every direct command runs under `setsid -w`, every contender in one environment.
-// Environment: MCP_GATES_BENCH_VUE=<dir> uses an existing set-up (a git work tree of the
-// snapshot with its pnpm install; the bench commits `init --hooks claude-code`'s file there
-// once); MCP_GATES_BENCH_CORPUS=<dir> where the snapshot is (default ../shared/corpus);
-// MCP_GATES_BENCH_VUE_TOOLS=<dir> where the anchors (eslint_d, tsgo) are installed.
+// Environment, NAME being VUE or VITE: MCP_GATES_BENCH_NAME=<dir> uses an existing set-up (a
+// git work tree of the repository with its pnpm install; the bench commits `init --hooks
+// claude-code`'s file there once); MCP_GATES_BENCH_NAME_TOOLS=<dir> where the anchors
+// (eslint_d, tsgo, pnpm) are installed; MCP_GATES_BENCH_CORPUS=<dir> where vue's snapshot is
+// (default ../shared/corpus); MCP_GATES_BENCH_VITE_GIT=<git dir or URL> what vite is cloned
+// from (default its GitHub repository).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,7 +49,8 @@ import { RpcClient } from './rpc-client.mjs';
 import { median } from './stats.mjs';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const CACHE = path.join(os.tmpdir(), 'mcp-gates-bench-vue');
+/** Where a repository's set-up and anchors are cached unless the environment says. */
+const cacheOf = (repo) => path.join(os.tmpdir(), `mcp-gates-bench-${repo.name}`);
 export const VUE_FAMILIES = ['lint', 'format', 'typecheck-ts6', 'typecheck-ts7', 'hooks'];
 const CALL_TIMEOUT_MS = 15 * 60 * 1000;
 
@@ -60,10 +68,10 @@ function snapshot() {
 }
 
 /** A set-up step (its own environment: installs may need the registry's CA settings). */
-function run(file, args, cwd, what, timeout = 900000) {
+function run(file, args, cwd, what, timeout = 900000, env = {}) {
   const result = spawnSync(file, args, {
     cwd,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
     encoding: 'utf8',
     timeout,
     maxBuffer: 64 * 1024 * 1024,
@@ -76,20 +84,20 @@ function run(file, args, cwd, what, timeout = 900000) {
 }
 
 /** The anchors users run beside the project's own tools, installed outside the tree (once). */
-function installAnchors(progress) {
-  const dir = process.env.MCP_GATES_BENCH_VUE_TOOLS ?? path.join(CACHE, 'tools');
+function installAnchors(repo, progress) {
+  const dir = process.env[`${repo.env}_TOOLS`] ?? path.join(cacheOf(repo), 'tools');
   const specs = [
     `eslint_d@${ESLINT_D_VERSION}`,
     `@typescript/native-preview@${TOOL_VERSIONS['@typescript/native-preview']}`,
   ];
-  progress(`vue: anchors in ${dir}`);
+  progress(`${repo.name}: anchors in ${dir}`);
   const installed = installInto(dir, specs, path.join(dir, '.complete-vue-anchors'));
   if (!installed.ok && !fs.existsSync(path.join(dir, 'node_modules', '.bin', 'tsgo')))
     throw new Error(installed.why);
-  // pnpm runs the gates `init` finds in vue's package.json scripts, as it does for its users:
+  // pnpm runs the gates `init` finds in the package.json scripts, as it does for its users:
   // a prefix of its own, so only pnpm joins PATH (every contender's environment).
   const pnpmDir = path.join(dir, 'pnpm');
-  const pnpm = installInto(pnpmDir, ['pnpm@10'], path.join(pnpmDir, '.complete'));
+  const pnpm = installInto(pnpmDir, [repo.pnpm], path.join(pnpmDir, '.complete'));
   if (!pnpm.ok) throw new Error(pnpm.why);
   process.env.PATH = `${path.join(pnpmDir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`;
   // vue's package.json asks for pnpm 11 (which needs Node 22): pnpm 10 runs its scripts
@@ -116,34 +124,50 @@ function installAnchors(progress) {
   };
 }
 
+/** vue's source: the corpus snapshot extracted into `home` and committed. */
+function extractVue(home) {
+  const tarball = snapshot();
+  run('tar', ['xzf', tarball, '-C', home], home, 'extracting the snapshot');
+  const root = path.join(home, 'vuejs-core');
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'snapshot');
+  return root;
+}
+
+/** vite's source: a clone of MCP_GATES_BENCH_VITE_GIT (a git dir or URL) at the pinned commit. */
+function cloneVite(home, repo) {
+  const from = process.env.MCP_GATES_BENCH_VITE_GIT ?? 'https://github.com/vitejs/vite.git';
+  const root = path.join(home, 'vite');
+  run('git', ['clone', '-q', '--no-checkout', from, root], home, `git clone ${from}`);
+  run('git', ['checkout', '-q', repo.commit], root, `git checkout ${repo.commit}`);
+  return root;
+}
+
 /**
- * The set-up: the snapshot extracted, committed and installed with pnpm 10 (as
- * shared/corpus/README.md says), into os.tmpdir()/mcp-gates-bench-vue unless
- * MCP_GATES_BENCH_VUE names one; then, once, `init --hooks claude-code`'s hooks file,
- * committed. Returns the root.
+ * The set-up: the repository's source in os.tmpdir()/mcp-gates-bench-NAME (unless
+ * MCP_GATES_BENCH_NAME names one), installed with its pnpm (nothing downloaded outside the
+ * npm registry); then, once, `init --hooks claude-code`'s hooks file, committed. Returns the
+ * root.
  */
-export function setUpVue(tools, progress) {
-  let root = process.env.MCP_GATES_BENCH_VUE;
+function setUpRepo(repo, tools, progress) {
+  let root = process.env[repo.env];
   if (!root) {
-    const tarball = snapshot();
-    const home = path.join(CACHE, path.basename(tarball, '.tar.gz'));
-    root = path.join(home, 'vuejs-core');
+    const home = path.join(cacheOf(repo), repo.home());
+    root = path.join(home, repo.directory);
     if (!fs.existsSync(path.join(home, '.installed'))) {
-      progress(`vue: setting up ${root} (pnpm 10 install; minutes)`);
+      progress(`${repo.name}: setting up ${root} (${repo.pnpm} install; minutes)`);
       fs.rmSync(home, { recursive: true, force: true });
       fs.mkdirSync(home, { recursive: true });
-      run('tar', ['xzf', tarball, '-C', home], home, 'extracting the snapshot');
-      git(root, 'init', '-q');
-      git(root, 'add', '-A');
-      git(root, 'commit', '-q', '-m', 'snapshot');
-      run('pnpm', ['install', '--frozen-lockfile'], root, 'pnpm install');
+      root = repo.source(home, repo);
+      run('pnpm', ['install', '--frozen-lockfile'], root, 'pnpm install', 900000, INSTALL_ENV);
       fs.writeFileSync(path.join(home, '.installed'), `${new Date().toISOString()}\n`);
     }
   }
   root = fs.realpathSync(root);
-  // The gates are detection's (package.json scripts), as vue's users get them.
+  // The gates are detection's (package.json scripts), as the repository's users get them.
   if (!fs.existsSync(path.join(root, '.claude', 'settings.json'))) {
-    progress('vue: committing `init --hooks claude-code`');
+    progress(`${repo.name}: committing \`init --hooks claude-code\``);
     run(
       process.execPath,
       [GATES_CLI, 'init', '--hooks', 'claude-code', '--root', root],
@@ -155,8 +179,25 @@ export function setUpVue(tools, progress) {
   }
   linkChalkForEslintD(root, tools);
   if (git(root, 'status', '--porcelain').trim() !== '')
-    throw new Error(`the vue set-up ${root} has changes: commit or reset them first`);
+    throw new Error(`the ${repo.name} set-up ${root} has changes: commit or reset them first`);
   return root;
+}
+
+/**
+ * An install downloads nothing outside the npm registry (browsers), and installs no git
+ * hooks (vite's simple-git-hooks would run lint-staged, which formats, on the bench's commit).
+ */
+const INSTALL_ENV = {
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  // vue's puppeteer: without it its postinstall fails where only the registry is reachable.
+  PUPPETEER_SKIP_DOWNLOAD: '1',
+  CYPRESS_INSTALL_BINARY: '0',
+  SKIP_INSTALL_SIMPLE_GIT_HOOKS: '1',
+};
+
+/** vue's set-up (see setUpRepo). */
+export function setUpVue(tools, progress) {
+  return setUpRepo(REPOS.vue, tools, progress);
 }
 
 /**
@@ -181,51 +222,171 @@ function replaceOnce(text, from, to, file) {
   return text.replace(from, to);
 }
 
-const BODY_FILE = 'packages/shared/src/general.ts';
-const TYPE_FILE = 'packages/runtime-core/src/component.ts';
-
-/** The two edits of shared/corpus/README.md, new bytes for every `n` >= 1. */
-function vueProject(root) {
-  const pristine = {};
-  for (const file of [BODY_FILE, TYPE_FILE])
-    pristine[file] = fs.readFileSync(path.join(root, file), 'utf8');
-  const bodyEdit = {
-    file: BODY_FILE,
-    apply: (text, n) =>
-      replaceOnce(text, 'arr.indexOf(el)', `arr.indexOf(el, ${n - 1})`, BODY_FILE),
-  };
-  const typeEdit = {
-    file: TYPE_FILE,
-    apply: (text, n) =>
-      replaceOnce(
-        text,
-        'export interface ComponentInternalInstance {\n',
-        `export interface ComponentInternalInstance {\n  benchField${n}?: number\n`,
-        TYPE_FILE,
-      ),
-  };
-  for (const edit of [bodyEdit, typeEdit]) edit.apply(pristine[edit.file], 1);
-  return { root, bodyEdit, typeEdit, pristine };
+/** An edit of `file` replacing `from` by `to(n)`, new bytes for every `n` >= 1. */
+function edit(file, from, to) {
+  return { file, apply: (text, n) => replaceOnce(text, from, to(n), file) };
 }
 
+/**
+ * The formatters the format family and the hooks measure: the gate serve calls, the
+ * anchors, and the command of a config gate (and of a cold hook) for each.
+ */
+const FORMATTERS = {
+  prettier: {
+    contenders: (state) => formatContenders(state),
+    anchor: { id: 'prettier-cache', label: '`prettier --check --cache`' },
+    gate: [['prettier', '--check', '.'], 'prettier'],
+    write: (file) => ['prettier', ['--write', file]],
+    check: (file) => ['prettier', ['--check', file]],
+    peak: ['prettier --check .', 'prettier', ['--check', '.']],
+  },
+  oxfmt: {
+    // oxfmt keeps no cache: its cold check is all users can run.
+    contenders: (state) => [
+      serveContender('serve', '`serve` oxfmt (`oxfmt --check`)', 'oxfmt', state),
+      commandContender('oxfmt-cold', '`oxfmt --check` cold', 'oxfmt', () => ['--check'], {
+        cold: true,
+      }),
+    ],
+    anchor: { id: 'oxfmt-cold', label: '`oxfmt --check` (it keeps no cache)' },
+    gate: [['oxfmt', '--check'], 'oxfmt'],
+    write: (file) => ['oxfmt', [file]],
+    check: (file) => ['oxfmt', ['--check', file]],
+  },
+};
+
+/**
+ * The repositories. `typecheck` names the TS 6 gate serve calls: detection's (`gate`), or one
+ * of a config of its own (`project`: the tsconfig directory, for the gate and the anchors).
+ */
+const REPOS = {
+  vue: {
+    name: 'vue',
+    title: 'vuejs/core',
+    env: 'MCP_GATES_BENCH_VUE',
+    pnpm: 'pnpm@10',
+    home: () => path.basename(snapshot(), '.tar.gz'),
+    directory: 'vuejs-core',
+    source: extractVue,
+    formatter: FORMATTERS.prettier,
+    typecheck: { gate: 'check' },
+    // tsconfig.json sets composite.
+    composite: true,
+    detectedHooks: "detection's lint + format + check (TS 6; warm)",
+    // What bench/RESULTS.md says of it (report.mjs).
+    report: {
+      source: 'vuejs/core from `shared/corpus`',
+      install: 'pnpm 10 install, committed',
+      gates:
+        "detection's (vue's package.json scripts, run by pnpm PNPM); TypeScript 7, which no script runs, is a " +
+        '`typecheck7` gate of a config written for its family only',
+      body: 'an argument added to an `indexOf` call in',
+      type: 'then an optional field added to `ComponentInternalInstance` in',
+    },
+    body: edit(
+      'packages/shared/src/general.ts',
+      'arr.indexOf(el)',
+      (n) => `arr.indexOf(el, ${n - 1})`,
+    ),
+    type: edit(
+      'packages/runtime-core/src/component.ts',
+      'export interface ComponentInternalInstance {\n',
+      (n) => `export interface ComponentInternalInstance {\n  benchField${n}?: number\n`,
+    ),
+  },
+  vite: {
+    name: 'vite',
+    title: 'vitejs/vite',
+    env: 'MCP_GATES_BENCH_VITE',
+    // Its packageManager; a v9 lockfile, Node ^20.19.
+    pnpm: 'pnpm@10.34.5',
+    commit: 'a98c8d95d552c6fa98ab66fb810f5b39ad5abf49',
+    home() {
+      return `vite-${this.commit.slice(0, 9)}`;
+    },
+    directory: 'vite',
+    source: cloneVite,
+    formatter: FORMATTERS.oxfmt,
+    // Its typecheck script runs tsc in every package (`pnpm -r --parallel run typecheck`):
+    // serve runs it cold. The gate measured is its largest program, vite's node sources.
+    typecheck: { gate: 'check', project: 'packages/vite/src/node' },
+    // Its lint script's own (`eslint --cache . --concurrency auto`): the anchors run as
+    // vite's users do; eslint_d lints in its daemon's one thread.
+    lintOptions: ['--concurrency', 'auto'],
+    detectedHooks: "detection's lint + oxfmt + typecheck (TS 6 in every package, `pnpm -r`: cold)",
+    report: {
+      source: 'vitejs/vite at a98c8d95d (2026-08-22, cloned)',
+      install: 'pnpm 10.34.5 install, no browser downloads',
+      gates:
+        "detection's for lint (`eslint --cache . --concurrency auto` through pnpm PNPM) and format (`oxfmt --check`); " +
+        "TS 6 is a `check` gate of a config of its own, `tsc --noEmit -p packages/vite/src/node` (vite's typecheck " +
+        'script runs tsc in every package through `pnpm -r`, which serve runs cold), and TS 7 a `typecheck7` gate ' +
+        'of the same project',
+      body: 'an argument added to an `indexOf` call in',
+      type: 'then an optional field added to `UserConfig` in',
+    },
+    body: edit(
+      'packages/vite/src/node/utils.ts',
+      "const nameEndIndex = remaining.indexOf(':')",
+      (n) => `const nameEndIndex = remaining.indexOf(':', ${n - 1})`,
+    ),
+    type: edit(
+      'packages/vite/src/node/config.ts',
+      'export interface UserConfig extends DefaultEnvironmentOptions {\n',
+      (n) =>
+        `export interface UserConfig extends DefaultEnvironmentOptions {\n  benchField${n}?: number\n`,
+    ),
+  },
+};
+export const BENCH_REPOS = Object.keys(REPOS);
+
+/** The repository's two edits and their files' committed bytes. */
+function repoProject(repo, root) {
+  const pristine = {};
+  for (const { file } of [repo.body, repo.type])
+    pristine[file] = fs.readFileSync(path.join(root, file), 'utf8');
+  for (const change of [repo.body, repo.type]) change.apply(pristine[change.file], 1);
+  return { root, bodyEdit: repo.body, typeEdit: repo.type, pristine };
+}
+
+/** `tsc`/`tsgo` arguments for the repository's TS 6 project (none: the root's tsconfig). */
+const projectArgs = (repo) => (repo.typecheck.project ? ['-p', repo.typecheck.project] : []);
+
 /** The contenders of each step-shaped family (hooks are measured apart). */
-function vueFamilies(root, tools, state) {
-  const incremental = incrementalArgs;
-  const lint = lintContenders(tools.eslintD, path.join(root, 'node_modules', 'eslint'), state);
+function repoFamilies(repo, root, tools, state) {
+  const project = projectArgs(repo);
+  const incremental = (temp) => [...incrementalArgs(temp), ...project];
+  // A composite tsconfig (vue's) makes `--noEmit` alone incremental: it reads and rewrites
+  // its build info in the tree (vue: temp/tsconfig.tsbuildinfo), so a "cold" run went on
+  // from the last one; a new build-info file outside the tree each call keeps it cold.
+  let coldRuns = 0;
+  const cold = (temp) => [
+    '--noEmit',
+    ...(repo.composite
+      ? ['--tsBuildInfoFile', path.join(temp, `cold-${++coldRuns}.tsbuildinfo`)]
+      : []),
+    ...project,
+  ];
+  const lint = lintContenders(
+    tools.eslintD,
+    path.join(root, 'node_modules', 'eslint'),
+    state,
+    repo.lintOptions,
+  );
   return {
     lint,
-    format: formatContenders(state),
+    format: repo.formatter.contenders(state),
     'typecheck-ts6': [
-      serveContender('serve', '`serve` check (TS 6 `tsc`)', 'check', state),
+      serveContender('serve', '`serve` check (TS 6 `tsc`)', repo.typecheck.gate, state),
       commandContender('tsc-incremental', 'TS 6 `tsc --incremental`', 'tsc', incremental),
-      commandContender('tsc-cold', 'TS 6 `tsc --noEmit` cold', 'tsc', () => ['--noEmit'], {
+      commandContender('tsc-cold', 'TS 6 `tsc --noEmit` cold', 'tsc', cold, {
         cold: true,
       }),
     ],
     'typecheck-ts7': [
       serveContender('serve', '`serve` typecheck7 (TS 7 `tsgo`)', 'typecheck7', state),
       commandContender('tsgo-incremental', 'TS 7 `tsgo --incremental`', tools.tsgo, incremental),
-      commandContender('tsgo-cold', 'TS 7 `tsgo --noEmit` cold', tools.tsgo, () => ['--noEmit'], {
+      commandContender('tsgo-cold', 'TS 7 `tsgo --noEmit` cold', tools.tsgo, cold, {
         cold: true,
       }),
     ],
@@ -233,10 +394,10 @@ function vueFamilies(root, tools, state) {
 }
 
 /**
- * Runs `work` with `gates` as the set-up's mcp-gates.json (formatted by its Prettier, so the
+ * Runs `work` with `gates` as the set-up's mcp-gates.json (formatted by its formatter, so the
  * format gate sees a clean tree); the file is removed afterwards, detection's gates return.
  */
-async function withConfig(root, gates, work) {
+async function withConfig(repo, root, gates, work) {
   const file = path.join(root, 'mcp-gates.json');
   if (fs.existsSync(file)) throw new Error(`${file} exists: the bench measures detection's gates`);
   const gate = (command, parser) => ({ command, parser, timeoutMs: CALL_TIMEOUT_MS });
@@ -247,7 +408,8 @@ async function withConfig(root, gates, work) {
   };
   fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   try {
-    run(path.join(root, 'node_modules', '.bin', 'prettier'), ['--write', file], root, 'prettier');
+    const [formatter, args] = repo.formatter.write(file);
+    run(path.join(root, 'node_modules', '.bin', formatter), args, root, formatter);
     return await work();
   } finally {
     fs.rmSync(file, { force: true });
@@ -291,14 +453,14 @@ function hookInput(root, tool) {
 }
 
 /**
- * The hooks family: a serve of lint + format (`eslint .` and `prettier --check .` in a
- * config of their own), then of detection's gates (lint, format and the TS 6 check), each
+ * The hooks family: a serve of lint + format (`eslint .` and the formatter's check, e.g.
+ * `prettier --check .`, in a config of their own), then of detection's gates, each
  * asked as the set-up's .claude/settings.json asks: session_start, then a first after_edit
  * given all the time it takes (it waits for the session's baseline), then each round the
  * body edit (new bytes) and one after_edit with the hook's own budget. Beside them a cold
- * command hook: `eslint <file>` then `prettier --check <file>`.
+ * command hook: `eslint <file>` then the formatter's check of it (`prettier --check <file>`).
  */
-async function benchVueHooks(project, rounds, progress) {
+async function benchHooks(repo, project, rounds, progress) {
   const { root, bodyEdit, pristine } = project;
   const edited = path.join(root, bodyEdit.file);
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -317,7 +479,7 @@ async function benchVueHooks(project, rounds, progress) {
       await initializeClient(client);
       const start = await callHook(client, 'session_start', startInput);
       row.sessionStart = start.ms;
-      progress(`vue: hooks ${id} session_start: ${Math.round(start.ms)} ms`);
+      progress(`${repo.name}: hooks ${id} session_start: ${Math.round(start.ms)} ms`);
       for (let round = 0; round <= rounds; round++) {
         fs.writeFileSync(edited, bodyEdit.apply(pristine[bodyEdit.file], round + 1));
         const input = { ...editInput, path: edited };
@@ -327,8 +489,11 @@ async function benchVueHooks(project, rounds, progress) {
         if (round === 0) row.first = call.ms;
         else row.samples.push(call.ms);
         if (round > 0 && call.timing) (row.timings ??= []).push(call.timing);
-        progress(`vue: hooks ${id} after_edit ${round}: ${Math.round(call.ms)} ms (${call.gates})`);
-        if (call.timing) progress(`vue: hooks ${id} phases ${round}: ${phaseLine(call.timing)}`);
+        progress(
+          `${repo.name}: hooks ${id} after_edit ${round}: ${Math.round(call.ms)} ms (${call.gates})`,
+        );
+        if (call.timing)
+          progress(`${repo.name}: hooks ${id} phases ${round}: ${phaseLine(call.timing)}`);
       }
     } finally {
       await client.close(30000);
@@ -336,37 +501,35 @@ async function benchVueHooks(project, rounds, progress) {
     }
     rows.push(row);
   };
+  const { formatter } = repo;
+  const formatCheck = `\`${formatter.gate[0].join(' ')}\``;
   await withConfig(
+    repo,
     root,
-    {
-      lint: [['eslint', '.'], 'eslint-stylish'],
-      format: [['prettier', '--check', '.'], 'prettier'],
-    },
+    { lint: [['eslint', '.'], 'eslint-stylish'], format: formatter.gate },
     () =>
       measureServe(
         'serve-lint-format',
-        '`after_edit` through serve, lint + format (`eslint .`, `prettier --check .`; warm)',
+        `\`after_edit\` through serve, lint + format (\`eslint .\`, ${formatCheck}; warm)`,
       ),
   );
-  await measureServe(
-    'serve-with-check',
-    "`after_edit` through serve, detection's lint + format + check (TS 6; warm)",
-  );
+  await measureServe('serve-with-check', `\`after_edit\` through serve, ${repo.detectedHooks}`);
+  const [formatProgram, formatArgs] = formatter.check(bodyEdit.file);
   const cold = {
     id: 'command-cold',
-    label: 'command hook: `eslint <file>` then `prettier --check <file>`, cold',
+    label: `command hook: \`eslint <file>\` then \`${formatter.check('<file>').flat().join(' ')}\`, cold`,
     samples: [],
   };
   try {
     for (let round = 0; round <= rounds; round++) {
       fs.writeFileSync(edited, bodyEdit.apply(pristine[bodyEdit.file], round + 1));
       const lint = await runTimed(bin('eslint'), [bodyEdit.file], root);
-      const format = await runTimed(bin('prettier'), ['--check', bodyEdit.file], root);
+      const format = await runTimed(bin(formatProgram), formatArgs, root);
       if (lint.exitCode !== 0 || format.exitCode !== 0)
         problems.push(`command-cold round ${round}: exit ${lint.exitCode}/${format.exitCode}`);
       if (round === 0) cold.first = lint.ms + format.ms;
       else cold.samples.push(lint.ms + format.ms);
-      progress(`vue: hooks command-cold ${round}: ${Math.round(lint.ms + format.ms)} ms`);
+      progress(`${repo.name}: hooks command-cold ${round}: ${Math.round(lint.ms + format.ms)} ms`);
     }
   } finally {
     fs.writeFileSync(edited, pristine[bodyEdit.file]);
@@ -402,7 +565,7 @@ function peakOf(file, args, cwd) {
 }
 
 /** The peak RSS of the cold commands serve's workers replace, and of `tsc --incremental`. */
-async function commandPeaks(project, tools, progress) {
+async function commandPeaks(repo, project, tools, progress) {
   const { root } = project;
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-bench-peak-'));
@@ -411,18 +574,23 @@ async function commandPeaks(project, tools, progress) {
     '--incremental',
     '--tsBuildInfoFile',
     path.join(temp, 'b.tsbuildinfo'),
+    ...projectArgs(repo),
   ];
   try {
-    progress('vue: peak RSS of the commands');
+    progress(`${repo.name}: peak RSS of the commands`);
     const peaks = {
       'eslint --cache (first)': await peakOf(
         bin('eslint'),
         ['--cache', '--cache-location', path.join(temp, 'eslintcache'), '.'],
         root,
       ),
-      'prettier --check .': await peakOf(bin('prettier'), ['--check', '.'], root),
-      'tsc --incremental (first)': await peakOf(bin('tsc'), buildInfo, root),
     };
+    // A formatter with a warm worker (prettier): the cold command it replaces.
+    if (repo.formatter.peak) {
+      const [command, program, args] = repo.formatter.peak;
+      peaks[command] = await peakOf(bin(program), args, root);
+    }
+    peaks['tsc --incremental (first)'] = await peakOf(bin('tsc'), buildInfo, root);
     const file = path.join(root, project.bodyEdit.file);
     fs.writeFileSync(file, project.bodyEdit.apply(project.pristine[project.bodyEdit.file], 1));
     peaks['tsc --incremental (after a body edit)'] = await peakOf(bin('tsc'), buildInfo, root);
@@ -437,11 +605,16 @@ async function commandPeaks(project, tools, progress) {
   }
 }
 
-/** Two runRounds answers as one (the later one's serve memory is of a typecheck7 serve only). */
+/**
+ * Two runRounds answers as one; the serve memory is the larger one's (a typecheck7 serve
+ * holds no worker after its calls).
+ */
 function mergeFigures(first, second) {
   if (!first.families) return second;
+  const larger = (second.serveMemory?.rssMax ?? 0) > (first.serveMemory?.rssMax ?? 0);
   return {
     ...first,
+    ...(larger ? { serveMemory: second.serveMemory } : {}),
     families: { ...first.families, ...second.families },
     problems: [...first.problems, ...second.problems],
     retries: [...first.retries, ...second.retries],
@@ -457,9 +630,11 @@ function projectVersion(root, name) {
 
 /**
  * `{root, rounds, versions, eslintD, families, serveStartMs, serveMemory, eslintDMemory,
- * problems, retries, warm, hooks?, peaks?}`; `families` picks among VUE_FAMILIES.
+ * problems, retries, warm, hooks?, peaks?, report}` of the repository `name` (BENCH_REPOS);
+ * `families` picks among VUE_FAMILIES.
  */
-export async function benchVue(
+export async function benchRepo(
+  name,
   {
     rounds,
     families: only = VUE_FAMILIES,
@@ -467,34 +642,41 @@ export async function benchVue(
   },
   progress = () => {},
 ) {
-  const tools = installAnchors(progress);
-  const root = setUpVue(tools, progress);
-  const project = vueProject(root);
+  const repo = REPOS[name];
+  if (!repo) throw new Error(`no bench repository ${name} (${BENCH_REPOS.join(', ')})`);
+  const tools = installAnchors(repo, progress);
+  const root = setUpRepo(repo, tools, progress);
+  const project = repoProject(repo, root);
   const state = { client: undefined, eslintDMemory: [] };
-  const groups = vueFamilies(root, tools, state);
-  // Detection's gates; TypeScript 7, which vue's scripts do not run, from a config of its own
-  // (so a serve of its own each round).
-  const detected = only.filter((name) => ['lint', 'format', 'typecheck-ts6'].includes(name));
+  const groups = repoFamilies(repo, root, tools, state);
+  const rest = { project, groups, rounds, state, label: repo.name };
+  const tsc = ['--noEmit', '--pretty', 'false', ...projectArgs(repo)];
+  // Detection's gates; a TS 6 project no single script checks, and TypeScript 7, which the
+  // scripts do not run, from a config of its own (so a serve of its own each round).
+  const configured = {
+    'typecheck-ts6': repo.typecheck.project
+      ? { [repo.typecheck.gate]: [['tsc', ...tsc], 'tsc'] }
+      : undefined,
+    'typecheck-ts7': { typecheck7: [[tools.tsgo, ...tsc], 'tsc'] },
+  };
+  const detected = only.filter(
+    (family) => ['lint', 'format', 'typecheck-ts6'].includes(family) && !configured[family],
+  );
   let figures = {};
-  if (detected.length > 0)
-    figures = await runRounds(
-      { project, groups, rounds, only: detected, state, label: 'vue' },
-      progress,
+  if (detected.length > 0) figures = await runRounds({ ...rest, only: detected }, progress);
+  for (const [family, gates] of Object.entries(configured)) {
+    if (!gates || !only.includes(family)) continue;
+    const alone = await withConfig(repo, root, gates, () =>
+      // serve keeps TypeScript 7 build info in the user's cache across starts: a cache of its
+      // own each round starts it empty, as the other contenders' caches start.
+      runRounds({ ...rest, only: [family], freshServeCache: family === 'typecheck-ts7' }, progress),
     );
-  if (only.includes('typecheck-ts7')) {
-    const ts7 = await withConfig(
-      root,
-      { typecheck7: [[tools.tsgo, '--noEmit', '--pretty', 'false'], 'tsc'] },
-      () =>
-        runRounds(
-          { project, groups, rounds, only: ['typecheck-ts7'], state, label: 'vue' },
-          progress,
-        ),
-    );
-    figures = mergeFigures(figures, ts7);
+    figures = mergeFigures(figures, alone);
   }
-  const hooks = only.includes('hooks') ? await benchVueHooks(project, rounds, progress) : undefined;
-  const peaks = measurePeaks ? await commandPeaks(project, tools, progress) : undefined;
+  const hooks = only.includes('hooks')
+    ? await benchHooks(repo, project, rounds, progress)
+    : undefined;
+  const peaks = measurePeaks ? await commandPeaks(repo, project, tools, progress) : undefined;
   if (git(root, 'status', '--porcelain').trim() !== '')
     throw new Error(`the bench left changes in ${root}: ${git(root, 'status', '--porcelain')}`);
   return {
@@ -507,6 +689,7 @@ export async function benchVue(
       eslint: projectVersion(root, 'eslint'),
       'typescript-eslint': projectVersion(root, 'typescript-eslint'),
       prettier: projectVersion(root, 'prettier'),
+      oxfmt: projectVersion(root, 'oxfmt'),
       typescript: projectVersion(root, 'typescript'),
       ...tools.versions,
     },
@@ -516,5 +699,15 @@ export async function benchVue(
     ...figures,
     hooks,
     peaks,
+    repo: repoWords(name),
   };
 }
+
+/** What the report (report.mjs) says of repository `name`. */
+export function repoWords(name) {
+  const repo = REPOS[name];
+  return { name, title: repo.title, format: repo.formatter.anchor, ...repo.report };
+}
+
+/** The vuejs/core bench (benchRepo's, as `node bench/vue.mjs` runs it). */
+export const benchVue = (options, progress) => benchRepo('vue', options, progress);

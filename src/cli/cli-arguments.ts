@@ -1,6 +1,6 @@
 import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
-import { MAX_CHARS_RANGE } from '../gates/config.js';
+import { MAX_CHARS_RANGE } from '../gates/report/budget.js';
 import { HOSTS, type HostName } from './host-config.js';
 import { HOOK_EVENTS, HOOK_HOSTS, type HookHost } from '../gates/hooks/hook-hosts.js';
 

@@ -3,34 +3,33 @@ import { closestName } from '../gates/closest-name.js';
 import { GatesError } from '../gates/gates-error.js';
 import { parseCliArguments, type CliArguments } from './cli-arguments.js';
 import { processOutput, type CliOutput } from './cli-output.js';
-import { doctorCommand } from './commands/doctor.js';
 import { hookCommand, hookUsageAnswer } from './commands/hook.js';
-import { initCommand } from './commands/init.js';
-import { listCommand } from './commands/list.js';
-import { baselineCommand, checkCommand, runCommand } from './commands/run.js';
-import { serveCommand } from './commands/serve.js';
 import { helpText } from './help-text.js';
 import { COMMANDS, type CommandName } from './cli-arguments.js';
 import { packageVersion } from './package-version.js';
 
 const USAGE_EXIT_CODE = 2;
 
-function dispatch(args: CliArguments, output: CliOutput): number | Promise<number> {
+/**
+ * Runs a command, its module loaded only then: a command hook runs on every edit of a
+ * session, and one the server answers needs none of the gate code the others load.
+ */
+async function dispatch(args: CliArguments, output: CliOutput): Promise<number> {
   switch (args.command) {
     case 'serve':
-      return serveCommand(args);
+      return (await import('./commands/serve.js')).serveCommand(args);
     case 'list':
-      return listCommand(args, output);
+      return (await import('./commands/list.js')).listCommand(args, output);
     case 'run':
-      return runCommand(args, output);
+      return (await import('./commands/run.js')).runCommand(args, output);
     case 'check':
-      return checkCommand(args, output);
+      return (await import('./commands/run.js')).checkCommand(args, output);
     case 'baseline':
-      return baselineCommand(args, output);
+      return (await import('./commands/run.js')).baselineCommand(args, output);
     case 'init':
-      return initCommand(args, output);
+      return (await import('./commands/init.js')).initCommand(args, output);
     case 'doctor':
-      return doctorCommand(args, output);
+      return (await import('./commands/doctor.js')).doctorCommand(args, output);
     case 'hook':
       return hookCommand(args, output);
     case 'help': {

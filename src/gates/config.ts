@@ -10,7 +10,7 @@ import {
   type PathsMode,
 } from './gate-spec.js';
 import { closestName } from './closest-name.js';
-import { MIN_MAX_CHARS } from './report/budget.js';
+import { MAX_CHARS_RANGE } from './report/budget.js';
 import { findDuplicateKey } from './duplicate-keys.js';
 import { documentProblem, sizeProblem } from './detect/source-document.js';
 import { derivedFilesOf } from './run/derived-files.js';
@@ -33,7 +33,6 @@ export const GATE_KEYS = [
   'warm',
 ] as const;
 /** Bounds of a gate's `maxChars` (the schema says the same). */
-export const MAX_CHARS_RANGE = { min: MIN_MAX_CHARS, max: 10_000_000 } as const;
 const PATHS_MODES: readonly PathsMode[] = ['append', 'none'];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -9,16 +9,9 @@ import {
   type HookHost,
   type HookVerdict,
 } from '../../gates/hooks/hook-hosts.js';
+import { budgetProblem, clampBudget } from '../../gates/hooks/hook-budget.js';
 import { askServer, CHANNEL_VERSION } from '../../gates/hooks/hook-channel.js';
 import { loadSession, saveSession } from '../../gates/hooks/hook-session.js';
-import {
-  budgetProblem,
-  clampBudget,
-  hookContext,
-  recordSessionStart,
-  runHookEvent,
-} from '../../gates/hooks/run-hooks.js';
-import { loadGates } from '../../gates/load-gates.js';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliOutput } from '../cli-output.js';
 import { resolveProjectRoot } from '../project-root.js';
@@ -160,6 +153,8 @@ async function answerHook(
       output.err('mcp-gates: answered by the server running for this root (warm)');
       verdict = served.verdict;
     } else if (event === 'session-start') {
+      // Loaded only here: a hook the server answers loads no gate code (it runs on every edit).
+      const { hookContext, recordSessionStart } = await import('../../gates/hooks/run-hooks.js');
       // Run here, the baseline would hold up the prompt: the first edit's hook takes it.
       // Where the session began (HEAD) is recorded now, so its commits count at the stop.
       const session = loadSession(root, sessionId, process.env);
@@ -177,6 +172,10 @@ async function answerHook(
     } else {
       if (cancel.signal.aborted) return 130;
       output.err(`mcp-gates: running the gates here (cold): ${served.why}`);
+      const [{ hookContext, runHookEvent }, { loadGates }] = await Promise.all([
+        import('../../gates/hooks/run-hooks.js'),
+        import('../../gates/load-gates.js'),
+      ]);
       const session = loadSession(root, sessionId, process.env);
       const hook = {
         gates: loadGates(root).gates,

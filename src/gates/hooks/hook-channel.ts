@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type HookVerdict } from './hook-hosts.js';
-import { budgetProblem } from './run-hooks.js';
+import { budgetProblem } from './hook-budget.js';
 import { makePrivateDirectory, notPrivate, userCacheHome } from '../run/private-directory.js';
 
 /**

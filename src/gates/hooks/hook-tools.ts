@@ -4,16 +4,8 @@ import { withPhaseTimes } from '../phase-timing.js';
 import type { GateToolOptions } from '../run/run-gate.js';
 import { HOOK_HOSTS, hookDecision, type HookEvent, type HookHost } from './hook-hosts.js';
 import { HookSession } from './hook-session.js';
-import {
-  budgetProblem,
-  DEFAULT_BUDGET_MS,
-  MAX_BUDGET_MS,
-  MIN_BUDGET_MS,
-  runAfterEdit,
-  runBeforeStop,
-  runHookEvent,
-  type HookOutcome,
-} from './run-hooks.js';
+import { budgetProblem, DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS } from './hook-budget.js';
+import { runAfterEdit, runBeforeStop, runHookEvent, type HookOutcome } from './run-hooks.js';
 
 export const SESSION_START_TOOL = 'session_start';
 export const AFTER_EDIT_TOOL = 'after_edit';

@@ -18,6 +18,8 @@ export const DEFAULT_MAX_CHARS = 12_000;
  * for findings beyond them (at 1,000 a report listed none).
  */
 export const MIN_MAX_CHARS = 2_000;
+/** What --max-chars and a gate's maxChars accept. */
+export const MAX_CHARS_RANGE = { min: MIN_MAX_CHARS, max: 10_000_000 } as const;
 /** The fixed part shrinks (tables, details, wording) until this many findings fit. */
 const FLOOR_FINDINGS = 3;
 /** Rows of the per-file and per-rule tables at most (fewer when the budget is small). */

@@ -191,5 +191,7 @@ export async function loadPrettierAdapter(root: string): Promise<ToolAdapter | s
     warnedOnce
       ? 'prettier warned of a deprecated option, which it does once per process: a fresh worker answers, with the warning'
       : undefined;
-  return { run, configFilesNamed, retireBecause };
+  // Between calls prettier keeps its loaded modules and plugins; each file's AST and
+  // printed text are the call's garbage.
+  return { run, configFilesNamed, retireBecause, releaseAfterCall: true };
 }

@@ -54,6 +54,11 @@ export interface ToolAdapter {
    * printed one would leave it out of later answers, so a fresh worker answers instead.
    */
   retireBecause?(): string | undefined;
+  /**
+   * What a call allocates is garbage once its answer is sent (nothing of it is kept for the
+   * next call but the loaded tool): the worker collects it after the call (worker-main.ts).
+   */
+  releaseAfterCall?: boolean;
 }
 
 /**

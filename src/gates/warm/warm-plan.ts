@@ -32,6 +32,21 @@ export type WarmPlan =
 /** typescript-eslint's type-aware settings and presets, as a config file spells them. */
 const TYPE_AWARE = /\bprojectService\b|\bproject\s*:|TypeChecked\b|type-checked/;
 
+/**
+ * Spellings that do not ask for type information here: a setting that is not a literal
+ * yes (`projectService: false`, or a value the config computes as it loads: vite's
+ * `projectService: inEditor`, on only inside VS Code), the preset that turns it off, and
+ * a preset chosen by a condition (`inEditor ? tseslint.configs.strictTypeChecked : []`).
+ * Whether those lint with types is the worker's to see: after each call it checks every
+ * linted file's computed config and runs the call cold if any is type-aware
+ * (eslint-adapter.ts), and the gate is then remembered cold (run-warm.ts).
+ */
+const NOT_DECIDED_BY_TEXT = [
+  /\b(?:projectService|project)\s*:\s*(?=\S)(?!true\b|['"`[{])[^,}\n]*/g,
+  /\bdisable-?type-?checked\b/gi,
+  /(?:\?|&&)\s*(?:\.\.\.)?\s*[\w$.]*(?:TypeChecked|type-checked)[\w-]*/g,
+];
+
 /** Whether the root's eslint config (flat or eslintrc) asks for type information (then every call runs cold). */
 function typeAwareEslintConfig(runDir: string): boolean {
   for (const name of ESLINT_CONFIGS) {
@@ -41,6 +56,7 @@ function typeAwareEslintConfig(runDir: string): boolean {
     } catch {
       continue;
     }
+    for (const spelling of NOT_DECIDED_BY_TEXT) text = text.replace(spelling, '');
     return TYPE_AWARE.test(text);
   }
   return false;

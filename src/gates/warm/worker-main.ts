@@ -1,4 +1,6 @@
 import Module from 'node:module';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { loadEslintAdapter } from './eslint-adapter.js';
 import { InputRecord } from './input-fingerprint.js';
@@ -56,6 +58,23 @@ if (process.platform !== 'win32') {
   );
   watchdog.unref();
 }
+
+/**
+ * A full garbage collection, for this file alone: the tool's realm gets no `gc` global (the
+ * flag is on only while a context of our own is made). Before the recorders: a new realm
+ * made in a call is something the ledger cannot replay.
+ */
+function privateCollector(): (() => void) | undefined {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return undefined; // Without it a worker keeps its heap as V8 leaves it.
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+}
+const collectGarbage = privateCollector();
 
 // Before the tool loads, so everything it asks of the world goes through the recorders.
 installReadRecording();
@@ -320,7 +339,26 @@ function staleBeforeCall(): string | undefined {
 
 let callsServed = 0;
 
+/**
+ * A call's garbage, collected once its answer is sent (adapter.releaseAfterCall). V8 keeps
+ * the pages a call grew its heap to, so a worker would hold its last call's high-water mark
+ * between calls (prettier on vuejs/core: 160 MB of heap holding 30 MB alive, the worker
+ * above the peak of the cold command it replaces); a full collection gives the free pages
+ * back. It runs after a short idle (a call queued at once reuses the grown heap instead),
+ * and it reads nothing: the ledgers see no question.
+ */
+const RELEASE_AFTER_MS = 200;
+let release: NodeJS.Timeout | undefined;
+
+function releaseSoon(): void {
+  if (!collectGarbage) return;
+  clearTimeout(release);
+  release = setTimeout(() => withoutRecording(collectGarbage), RELEASE_AFTER_MS);
+  release.unref();
+}
+
 async function handle(message: WarmRunMessage): Promise<void> {
+  clearTimeout(release);
   const rssBytes = () => withoutRecording(() => process.memoryUsage().rss);
   startWorkerPhases();
   running = message.id;
@@ -405,6 +443,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     notReusedBecause: reusable.why,
     rssBytes: rssBytes(),
   });
+  if (adapter.releaseAfterCall) releaseSoon();
 }
 
 /** The id of the call the worker runs or ran last, and of the last call abandoned. */
