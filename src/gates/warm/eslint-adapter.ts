@@ -12,7 +12,7 @@ import {
   watchProcessWarnings,
 } from './tool-adapter.js';
 import { KeptParts } from './kept-parts.js';
-import { clockAgesMemoOnly, clockReadsOnlyTime } from './read-ledger.js';
+import { clockAgesMemoOnly, clockReadsOnlyTime, clockReadsOnlyTimeIn } from './read-ledger.js';
 import { eslintEntry } from './warm-entry.js';
 
 /**
@@ -299,9 +299,13 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   ])
     clockReadsOnlyTime(path.resolve(installed.directory, file));
   // eslint-plugin-import-x (4.x) and eslint-plugin-import (through eslint-module-utils
-  // 2.x) keep module resolutions for a lifetime read from the clock.
+  // 2.x) keep module resolutions for a lifetime read from the clock; eslint-plugin-n (18.x)
+  // its package.json and file lookups, and enhanced-resolve (5.x) the reads it resolves by.
   clockAgesMemoOnly(path.join('eslint-plugin-import-x', 'lib', 'utils', 'module-cache.js'));
   clockAgesMemoOnly(path.join('eslint-module-utils', 'ModuleCache.js'));
+  clockAgesMemoOnly(path.join('eslint-plugin-n', 'lib', 'util', 'cache.js'));
+  clockAgesMemoOnly(path.join('enhanced-resolve', 'lib', 'CachedInputFileSystem.js'));
+  clockReadsOnlyTimeIn(path.join('graceful-fs', 'graceful-fs.js'));
   // eslintrc (8.57) times each plugin load for its DEBUG log.
   try {
     clockReadsOnlyTime(requireFromEslint.resolve('@eslint/eslintrc'));
