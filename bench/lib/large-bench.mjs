@@ -481,7 +481,7 @@ async function runFamily(name, contenders, project, round, record, progress, lab
  * serveMemory, problems, retries, warm: {key: {step: [..warm records]}}}`.
  */
 export async function runRounds(
-  { project, groups, rounds, only, state, label, serveArgs = [] },
+  { project, groups, rounds, only, state, label, serveArgs = [], freshServeCache = false },
   progress,
 ) {
   const samples = {};
@@ -509,9 +509,12 @@ export async function runRounds(
   try {
     for (let round = 0; round < rounds; round++) {
       const started = process.hrtime.bigint();
+      // serve keeps TypeScript 7 build info in the user's cache across starts: a cache of
+      // its own each round starts it empty, as every other contender's cache starts.
+      const cache = freshServeCache ? freshTemp('mcp-gates-bench-serve-cache-') : undefined;
       state.client = new RpcClient(GATES_CLI, ['serve', '--root', project.root, ...serveArgs], {
         cwd: project.root,
-        env: gateEnv(),
+        env: cache ? { ...gateEnv(), XDG_CACHE_HOME: cache } : gateEnv(),
       });
       await initializeClient(state.client);
       serveStart.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -521,6 +524,7 @@ export async function runRounds(
         serveMemory.push(treeMemory(state.client.pid));
       } finally {
         await state.client.close(30000);
+        if (cache) fs.rmSync(cache, { recursive: true, force: true });
       }
     }
   } finally {
