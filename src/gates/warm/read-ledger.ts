@@ -672,7 +672,10 @@ const memoAgingClockReaders: string[] = [];
  *   `Date.now()`;
  * - enhanced-resolve's CachedInputFileSystem (5.x, which eslint-plugin-n resolves imports
  *   with) keeps stats, listings and files read, and drops them by age in `_runDecays`,
- *   which every synchronous read runs first (`_nextDecay <= Date.now()`).
+ *   which every synchronous read runs first (`_nextDecay <= Date.now()`). Its asynchronous
+ *   reads are aged by a timer instead, but no file's lint makes one (rules run
+ *   synchronously: eslint-plugin-n resolves with `create.sync`); one made while a config
+ *   loads is a held answer (worker-main.ts).
  * Such a read, in a call, answers "older than any lifetime": `process.hrtime(stamp)` an
  * age of MAX_SAFE_INTEGER seconds, `Date.now()` the far future (Infinity: every stamp plus
  * a lifetime is still no later), so every entry, one made in this call too, has expired
