@@ -5,6 +5,7 @@
 // without the npm registry the test skips.
 import { expect } from 'chai';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
@@ -46,10 +47,10 @@ describe('warm gates: ESLint 9 (flat config) equals its cold command', function 
     cleanupTemporary();
   });
 
-  async function warmEqualsCold() {
-    const warm = await pool.run({ root, argv, timeoutMs: 60000, env });
+  async function warmEqualsCold(args = argv) {
+    const warm = await pool.run({ root, argv: args, timeoutMs: 60000, env });
     expect(warm.kind, warm.reason).to.equal('ran');
-    const cold = runCold(root, argv, env);
+    const cold = runCold(root, args, env);
     expect([warm.exitCode, warm.stdout, warm.stderr]).to.deep.equal([
       cold.exitCode,
       cold.stdout,
@@ -73,7 +74,7 @@ describe('warm gates: ESLint 9 (flat config) equals its cold command', function 
     expect(edited.stdout).to.include('eqeqeq');
   });
 
-  it('leaves ESLint 9 worker threads (--concurrency) to the cold command', async () => {
+  it('leaves ESLint 9 worker threads (--concurrency 2 on two files) to the cold command', async () => {
     const result = await pool.run({
       root,
       argv: [...argv, '--concurrency', '2'],
@@ -81,6 +82,24 @@ describe('warm gates: ESLint 9 (flat config) equals its cold command', function 
       env,
     });
     expect(result.kind).to.equal('not-warmable');
-    expect(result.reason).to.match(/--concurrency/);
+    expect(result.reason).to.match(/--concurrency 2 runs cold: ESLint lints in worker threads/);
+  });
+
+  it('runs --concurrency warm where ESLint can start no thread (1; auto below 4 CPUs), as cold', async () => {
+    // vite's lint script: `eslint --cache . --concurrency auto`.
+    for (const concurrency of ['1', 'auto']) {
+      const threaded = [...argv, '--concurrency', concurrency];
+      if (concurrency === 'auto' && os.availableParallelism() >> 1 > 1) {
+        // 4 CPUs or more: auto may start threads here, so the cold command answers.
+        const result = await pool.run({ root, argv: threaded, timeoutMs: 60000, env });
+        expect(result.kind).to.equal('not-warmable');
+        expect(result.reason).to.match(/--concurrency auto on \d+ CPUs runs cold/);
+        continue;
+      }
+      const first = await warmEqualsCold(threaded);
+      expect(first.stdout).to.include('no-var');
+      const repeat = await warmEqualsCold(threaded);
+      expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+    }
   });
 });

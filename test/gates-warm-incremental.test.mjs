@@ -349,12 +349,11 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(warm.incremental).to.deep.equal({ kept: 0, checked: FILES });
   });
 
-  it('keeps the files whose imports met the memo, reuses a repeat, and answers as cold when a resolution changes', async () => {
-    const root = importXRepo();
-    const files = FILES + 1; // and shared.js
-    const first = await warmEqualsCold(root);
-    expect(first.incremental).to.deep.equal({ kept: 0, checked: files });
-
+  /**
+   * After a body edit of src/f3.js (which imports ./shared.js), only it is linted again of
+   * the `files`, and a repeat is reused.
+   */
+  async function keepsAllButAnEdit(root, files) {
     write(
       root,
       'src/f3.js',
@@ -364,6 +363,15 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(edited.incremental).to.deep.equal({ kept: files - 1, checked: 1 });
     const repeat = await warmEqualsCold(root);
     expect(repeat.reused, repeat.notReusedBecause).to.equal(true);
+  }
+
+  it('keeps the files whose imports met the memo, reuses a repeat, and answers as cold when a resolution changes', async () => {
+    const root = importXRepo();
+    const files = FILES + 1; // and shared.js
+    const first = await warmEqualsCold(root);
+    expect(first.incremental).to.deep.equal({ kept: 0, checked: files });
+
+    await keepsAllButAnEdit(root, files);
 
     // What every file's import resolves to changes: a memo kept from the last call would
     // still say it resolves; the cold run reports every import.
@@ -373,6 +381,75 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(JSON.parse(removed.stdout).filter((result) => result.errorCount === 1)).to.have.length(
       FILES,
     );
+  });
+
+  /**
+   * incrementalRepo with the package `name`@`version` in its node_modules (installed from
+   * npm once, into the temp directory); undefined when npm cannot be reached.
+   */
+  async function incrementalRepoWith(name, version) {
+    const prefix = path.join(os.tmpdir(), `mcp-gates-test-${name}-${version}`);
+    if (!isCompleteInstall(prefix) && (await npmInstallInto(prefix, [`${name}@${version}`])))
+      return undefined;
+    const root = incrementalRepo();
+    fs.symlinkSync(
+      path.join(prefix, 'node_modules', name),
+      path.join(root, 'node_modules', name),
+      'junction',
+    );
+    return root;
+  }
+
+  /**
+   * A repository linted with the real eslint-plugin-n@18.3.0 (installed from npm once; vite
+   * lints with it): its rules look up each file's package.json and whether each import's
+   * target exists through memos that expire 5 seconds after their last use, by Date.now.
+   * Every src file imports ./shared.js; f0 imports chai too, which package.json does not
+   * list. Undefined (the case skipped) when npm cannot be reached.
+   */
+  async function pluginNRepo() {
+    const root = await incrementalRepoWith('eslint-plugin-n', '18.3.0');
+    if (!root) return undefined;
+    write(
+      root,
+      'eslint.config.js',
+      `import n from 'eslint-plugin-n';
+export default [
+  { ignores: ['node_modules/', '*.js'] },
+  { files: ['src/**/*.js'], plugins: { n }, rules: { 'n/no-missing-import': 'error', 'n/no-extraneous-import': 'error' } },
+];
+`,
+    );
+    write(root, 'src/shared.js', 'export const shared = 1;\n');
+    for (let index = 0; index < FILES; index++)
+      write(
+        root,
+        `src/f${index}.js`,
+        `${index === 0 ? "import 'chai';\n" : ''}import { shared } from './shared.js';\nexport const f${index} = shared;\n`,
+      );
+    return root;
+  }
+
+  it('keeps the files whose package.json and imports the real eslint-plugin-n finds the same, and answers as cold when they change', async function () {
+    // vite: each file's lint met eslint-plugin-n's memos, aged by Date.now, so every one of
+    // its 1,340 files was linted again on every call.
+    const root = await pluginNRepo();
+    if (!root) this.skip(); // reason: the npm registry cannot be reached from this machine.
+    const files = FILES + 1; // and shared.js
+    const first = await warmEqualsCold(root);
+    expect(messagesOf(first)).to.deep.equal(['f0.js: "chai" is extraneous.']);
+    await keepsAllButAnEdit(root, files);
+
+    // What the memos held changes: package.json now lists chai, then the import target goes.
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    manifest.dependencies = { chai: '*' };
+    write(root, 'package.json', `${JSON.stringify(manifest, null, 2)}\n`);
+    const listed = await warmEqualsCold(root);
+    expect(messagesOf(listed)).to.deep.equal([]);
+    fs.rmSync(path.join(root, 'src/shared.js'));
+    const removed = await warmEqualsCold(root);
+    expect(messagesOf(removed)).to.have.length(FILES);
+    expect(messagesOf(removed)[0]).to.match(/^f\d+\.js: Can't resolve '\.\/shared\.js'/);
   });
 
   it('reuses a repeat after a call in which a plugin first loaded its native addon', async () => {
@@ -441,16 +518,8 @@ export default { rules: { rule } };
    * skipped) when npm cannot be reached.
    */
   async function unrsRepo({ options = "{ extensions: ['.js'] }", extra = '' } = {}) {
-    const prefix = path.join(os.tmpdir(), 'mcp-gates-test-unrs-resolver-1.11.1');
-    // reason: the npm registry cannot be reached from this machine.
-    if (!isCompleteInstall(prefix) && (await npmInstallInto(prefix, ['unrs-resolver@1.11.1'])))
-      return undefined;
-    const root = incrementalRepo();
-    fs.symlinkSync(
-      path.join(prefix, 'node_modules', 'unrs-resolver'),
-      path.join(root, 'node_modules', 'unrs-resolver'),
-      'junction',
-    );
+    const root = await incrementalRepoWith('unrs-resolver', '1.11.1');
+    if (!root) return undefined;
     localPlugin(
       root,
       'resolves',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import {
   capturedWrites,
@@ -12,7 +13,12 @@ import {
   watchProcessWarnings,
 } from './tool-adapter.js';
 import { KeptParts } from './kept-parts.js';
-import { clockAgesMemoOnly, clockReadsOnlyTime } from './read-ledger.js';
+import {
+  clockAgesMemoOnly,
+  clockReadsOnlyTime,
+  clockReadsOnlyTimeIn,
+  withoutRecording,
+} from './read-ledger.js';
 import { eslintEntry } from './warm-entry.js';
 
 /**
@@ -96,7 +102,9 @@ interface CallState {
  * Replaces the engine classes in `modules`' exports (before cli.js takes them) with
  * proxies that return the engine kept for the current call's option set, and record the
  * engine and its lint results for the type-information check. Static methods
- * (getErrorResults, outputFixes) pass through.
+ * (getErrorResults, outputFixes) pass through, but for fromOptionsModule, through which
+ * cli.js (9.34 and later) makes its engine when --concurrency is on: its engine is kept
+ * as a constructed one is.
  */
 function keepEngines(
   requireFromEslint: NodeJS.Require,
@@ -106,39 +114,53 @@ function keepEngines(
 ): Map<string, Engine> {
   const engines = new Map<string, Engine>();
   const proxies = new WeakSet<object>();
+  /** The engine kept under `maker`'s name for the current call, else the one `make` makes. */
+  function kept(maker: string, make: () => Engine): Engine;
+  function kept(maker: string, make: () => Promise<Engine>): Promise<Engine>;
+  function kept(maker: string, make: () => Engine | Promise<Engine>): Engine | Promise<Engine> {
+    const call = current();
+    const key = `${maker}\0${call?.key ?? ''}`;
+    const found = call ? engines.get(key) : undefined;
+    if (found) return (call!.engine = found);
+    // Anything printed while the engine loads its config or lints is not the CLI's report
+    // (that comes after lintFiles).
+    const writesBefore = capturedWrites();
+    const keep = (engine: Engine) => {
+      if (capturedWrites() !== writesBefore) printedWhileLinting();
+      const lintFiles = engine.lintFiles;
+      engine.lintFiles = async function (patterns) {
+        const lintWritesBefore = capturedWrites();
+        const results = await lintFiles.call(engine, patterns);
+        if (capturedWrites() !== lintWritesBefore) printedWhileLinting();
+        const state = current();
+        if (state) state.results = results;
+        return results;
+      };
+      if (call) {
+        if (engines.size >= MAX_ENGINES) engines.delete(engines.keys().next().value!);
+        engines.set(key, engine);
+        call.engine = engine;
+      }
+      return engine;
+    };
+    const made = make();
+    return made instanceof Promise ? made.then(keep) : keep(made);
+  }
   for (const file of modules) {
     const exported = requireFromEslint(file) as Record<string, unknown>;
     for (const name of ENGINE_CLASSES) {
       const original = exported[name];
       if (typeof original !== 'function' || proxies.has(original)) continue;
       const proxy = new Proxy(original as EngineClass, {
-        construct(target, args: [object]) {
-          const call = current();
-          const key = `${name}\0${call?.key ?? ''}`;
-          let engine = call ? engines.get(key) : undefined;
-          if (!engine) {
-            // Anything printed while the engine loads its config or lints is not the
-            // CLI's report (that comes after lintFiles).
-            const writesBefore = capturedWrites();
-            const made = Reflect.construct(target, args) as Engine;
-            if (capturedWrites() !== writesBefore) printedWhileLinting();
-            const lintFiles = made.lintFiles;
-            made.lintFiles = async function (patterns) {
-              const lintWritesBefore = capturedWrites();
-              const results = await lintFiles.call(made, patterns);
-              if (capturedWrites() !== lintWritesBefore) printedWhileLinting();
-              const state = current();
-              if (state) state.results = results;
-              return results;
-            };
-            engine = made;
-            if (call) {
-              if (engines.size >= MAX_ENGINES) engines.delete(engines.keys().next().value!);
-              engines.set(key, engine);
-            }
-          }
-          if (call) call.engine = engine;
-          return engine;
+        construct: (target, args: [object]) =>
+          kept(name, () => Reflect.construct(target, args) as Engine),
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if (property !== 'fromOptionsModule' || typeof value !== 'function') return value;
+          return (url: unknown) =>
+            kept(`${name}.fromOptionsModule`, () =>
+              (value as (url: unknown) => Promise<Engine>).call(target, url),
+            );
         },
       });
       proxies.add(proxy);
@@ -268,6 +290,32 @@ function fileLintKey(
   return `${identity(config)}\0${optionsKey}\0${text.length}:${digest}`;
 }
 
+/**
+ * Why this --concurrency may lint in worker threads, or undefined when ESLint (9.34 and
+ * later) lints in the main thread whatever the files: "auto" starts
+ * `ceil(files / 50)` threads capped at half the CPUs (`os.availableParallelism() >> 1`) and
+ * never just one, so none below 4 CPUs; a number n starts `min(n, files)` and never just
+ * one, so none for 1. Threads run cold: their lints are out of the ledger's sight, and
+ * after them ESLint warns "You may disable concurrency ... to improve performance"
+ * (ESLintPoorConcurrencyWarning) when a thread spent under 70% of its time linting, which
+ * depends on timing: no worker can give that output by construction. The CPUs are asked
+ * on every call, before a kept answer is reused: the worker and the cold command are
+ * children of one server, with its CPUs.
+ */
+function threadsBecause(concurrency: unknown, threadCountAnswered: boolean): string | undefined {
+  if (concurrency === undefined || concurrency === 'off') return undefined;
+  const cold =
+    'runs cold: ESLint lints in worker threads there and may print a timing-dependent warning';
+  if (!threadCountAnswered) return `eslint --concurrency ${String(concurrency)} ${cold}`;
+  if (concurrency === 'auto') {
+    const cpus = withoutRecording(() => os.availableParallelism());
+    return cpus >> 1 <= 1 ? undefined : `eslint --concurrency auto on ${cpus} CPUs ${cold}`;
+  }
+  return Number(concurrency) === 1
+    ? undefined
+    : `eslint --concurrency ${String(concurrency)} ${cold}`;
+}
+
 export function loadEslintAdapter(root: string): ToolAdapter | string {
   const entry = eslintEntry(root, process.env);
   if (typeof entry === 'string') return entry;
@@ -287,6 +335,16 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     () => call,
     () => (printed = true),
   );
+  // A run goes on only when its --concurrency cannot start a thread (threadsBecause), so
+  // ESLint's thread count, which it reads from the machine's CPUs within the call, is 0
+  // there: answered without the read. ESLint looks it up on its exports for its tests.
+  let threadCountAnswered = false;
+  for (const file of entry.engineModules) {
+    const engineModule = requireFromEslint(file) as { calculateWorkerCount?: unknown };
+    if (typeof engineModule.calculateWorkerCount !== 'function') continue;
+    engineModule.calculateWorkerCount = () => 0;
+    threadCountAnswered = true;
+  }
   const cli = requireFromEslint(entry.cliFile) as EslintCli;
   const fileLints = keepFileLints(requireFromEslint, installed.directory);
   // The engines time their own work for the DEBUG log only (--stats, whose times are
@@ -299,9 +357,13 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   ])
     clockReadsOnlyTime(path.resolve(installed.directory, file));
   // eslint-plugin-import-x (4.x) and eslint-plugin-import (through eslint-module-utils
-  // 2.x) keep module resolutions for a lifetime read from the clock.
+  // 2.x) keep module resolutions for a lifetime read from the clock; eslint-plugin-n (18.x)
+  // its package.json and file lookups, and enhanced-resolve (5.x) the reads it resolves by.
   clockAgesMemoOnly(path.join('eslint-plugin-import-x', 'lib', 'utils', 'module-cache.js'));
   clockAgesMemoOnly(path.join('eslint-module-utils', 'ModuleCache.js'));
+  clockAgesMemoOnly(path.join('eslint-plugin-n', 'lib', 'util', 'cache.js'));
+  clockAgesMemoOnly(path.join('enhanced-resolve', 'lib', 'CachedInputFileSystem.js'));
+  clockReadsOnlyTimeIn(path.join('graceful-fs', 'graceful-fs.js'));
   // eslintrc (8.57) times each plugin load for its DEBUG log.
   try {
     clockReadsOnlyTime(requireFromEslint.resolve('@eslint/eslintrc'));
@@ -334,10 +396,8 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
       (option) => options[option] !== undefined && options[option] !== false,
     );
     if (coldOnly) return { notWarmable: `eslint option --${coldOnly} runs cold` };
-    // --concurrency (9.34 and later, default "off") lints in worker threads.
-    if (options.concurrency !== undefined && options.concurrency !== 'off') {
-      return { notWarmable: 'eslint --concurrency (worker threads) runs cold' };
-    }
+    const threads = threadsBecause(options.concurrency, threadCountAnswered);
+    if (threads) return { notWarmable: threads };
     if (args.includes('--init') || args.includes('--mcp')) {
       return { notWarmable: 'eslint --init/--mcp runs cold' };
     }
@@ -399,7 +459,16 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
     printed
       ? 'a config, plugin, parser or rule printed while linting, which some do once per process: a fresh worker answers'
       : undefined;
-  return { run, configFilesNamed, retireBecause };
+  // A kept answer of --concurrency auto was decided on the CPUs of its call: asked again.
+  const coldBecause = (args: string[]) => {
+    try {
+      const options = createCliOptions(true).parse(['node', 'eslint', ...args]);
+      return threadsBecause(options.concurrency, threadCountAnswered);
+    } catch {
+      return undefined; // run() reports the arguments ESLint rejects
+    }
+  };
+  return { run, configFilesNamed, retireBecause, coldBecause };
 }
 
 /**

@@ -670,34 +670,68 @@ export function clockReadsOnlyTime(file: string): void {
   timingOnlyClockReaders.add(path.resolve(file));
 }
 
-/** Ends of the paths (inside node_modules) of files whose hrtime reads only age a memo (see below). */
+/** Ends of the paths (inside node_modules) of files whose clock reads only time (see below). */
+const timingOnlyClockReaderEnds: string[] = [];
+
+/**
+ * clockReadsOnlyTime for a package a plugin brings, wherever it is installed, named by the
+ * end of its path inside node_modules: graceful-fs (4.x) stamps each operation that failed
+ * for want of file descriptors (EMFILE), to retry it later and give up after 60 seconds, and
+ * reads the clock on every close to move those stamps. What an operation answers is
+ * recorded when it is answered; when it is retried is no answer of the tree.
+ */
+export function clockReadsOnlyTimeIn(pathEnd: string): void {
+  addPathEnd(timingOnlyClockReaderEnds, pathEnd);
+}
+
+const addPathEnd = (ends: string[], pathEnd: string) => {
+  const end = path.join('node_modules', pathEnd);
+  if (!ends.includes(end)) ends.push(end);
+};
+
+/** Whether `caller` is a file inside node_modules whose path ends in one of `ends`. */
+const endsIn = (ends: string[], caller: string | undefined): boolean =>
+  caller !== undefined && ends.some((end) => caller.endsWith(end) && caller.length > end.length);
+
+/** Ends of the paths (inside node_modules) of files whose clock reads only age a memo (see below). */
 const memoAgingClockReaders: string[] = [];
 
 /**
- * Names a plugin file, by the end of its path inside node_modules, whose
- * `process.hrtime(stamp)` reads are known, by reading its code for the versions an adapter
- * serves, only to decide whether a memo of what it read is still fresh:
- * eslint-plugin-import-x's and eslint-module-utils' ModuleCache keep each module resolution
- * for `settings['import/cache'].lifetime` seconds (30 by default), checked as
- * `process.hrtime(lastSeen)[0] < lifetime`. Such a read, in a call, answers "older than any
- * lifetime": the resolution is made again, its reads recorded in the file lint that needs it
- * (kept-parts.ts), which is what a fresh process, whose memo starts empty, answers. Read as
- * the time, it would make every file lint that met a memoized resolution one that is never
- * kept (vuejs/core: 82 of 525 files linted again on every call). A memo kept for ever (an
- * infinite lifetime) reads no time that matters: what it holds is held answers
- * (worker-main.ts), as any plugin memory is.
+ * Names a plugin file, by the end of its path inside node_modules, whose clock reads are
+ * known, by reading its code for the versions an adapter serves, only to decide whether a
+ * memo of what it read is still fresh:
+ * - eslint-plugin-import-x's and eslint-module-utils' ModuleCache keep each module
+ *   resolution for `settings['import/cache'].lifetime` seconds (30 by default), checked as
+ *   `process.hrtime(lastSeen)[0] < lifetime`;
+ * - eslint-plugin-n's Cache (18.x lib/util/cache.js) keeps each package.json lookup, file
+ *   existence and .npmignore for 5 seconds after its last use, stamped and checked by
+ *   `Date.now()`;
+ * - enhanced-resolve's CachedInputFileSystem (5.x, which eslint-plugin-n resolves imports
+ *   with) keeps stats, listings and files read, and drops them by age in `_runDecays`,
+ *   which every synchronous read runs first (`_nextDecay <= Date.now()`). Its asynchronous
+ *   reads are aged by a timer instead, but no file's lint makes one (rules run
+ *   synchronously: eslint-plugin-n resolves with `create.sync`); one made while a config
+ *   loads is a held answer (worker-main.ts).
+ * Such a read, in a call, answers "older than any lifetime": `process.hrtime(stamp)` an
+ * age of MAX_SAFE_INTEGER seconds, `Date.now()` the far future (Infinity: every stamp plus
+ * a lifetime is still no later), so every entry, one made in this call too, has expired
+ * and the question is asked again, its reads recorded in the file lint that needs it
+ * (kept-parts.ts), which is what a fresh process, whose memo starts empty, answers. Read
+ * as the time, it would make every file lint that met a memo one that is never kept
+ * (vuejs/core: 82 of 525 files linted again on every call; vite: all 1,340). A memo kept
+ * for ever (an infinite lifetime) reads no time that matters: what it holds is held
+ * answers (worker-main.ts), as any plugin memory is.
  */
 export function clockAgesMemoOnly(pathEnd: string): void {
-  const end = path.join('node_modules', pathEnd);
-  if (!memoAgingClockReaders.includes(end)) memoAgingClockReaders.push(end);
+  addPathEnd(memoAgingClockReaders, pathEnd);
 }
 
-const agesMemoOnly = (caller: string | undefined): boolean =>
-  caller !== undefined &&
-  memoAgingClockReaders.some((end) => caller.endsWith(end) && caller.length > end.length);
+const agesMemoOnly = (caller: string | undefined): boolean => endsIn(memoAgingClockReaders, caller);
 
 /** The age `process.hrtime(stamp)` answers a memo-aging reader in a call: older than any lifetime. */
 const MEMO_AGE: [number, number] = [Number.MAX_SAFE_INTEGER, 0];
+/** The time `Date.now()` answers a memo-aging reader in a call: later than any expiry. */
+const MEMO_NOW = Infinity;
 
 /** Files of a tool whose Math.random draws only make unique tokens (see below). */
 const tokenOnlyRandomDrawers = new Set<string>();
@@ -1133,6 +1167,7 @@ function installClockRecording(): void {
     if (ledger.notReusableBecause !== undefined) return;
     const caller = nearestCaller();
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
+    if (endsIn(timingOnlyClockReaderEnds, caller)) return;
     // Its stamps (hrtime() with no argument) only ever meet the aged answer below.
     if (what === 'process.hrtime' && agesMemoOnly(caller)) return;
     ledger.notReplayable(`the current time (${what})`);
@@ -1140,7 +1175,10 @@ function installClockRecording(): void {
   const RealDate = Date;
   const now = marked(function now() {
     const ledger = recordingLedger();
-    if (ledger) clock('Date.now')(ledger);
+    if (ledger) {
+      if (agesMemoOnly(nearestCaller())) return MEMO_NOW;
+      clock('Date.now')(ledger);
+    }
     return RealDate.now();
   });
   const RecordingDate = new Proxy(RealDate, {

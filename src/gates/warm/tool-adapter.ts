@@ -55,6 +55,12 @@ export interface ToolAdapter {
    */
   retireBecause?(): string | undefined;
   /**
+   * Why these arguments run cold now, asked before a kept answer is reused: a condition of
+   * the machine rather than the tree that decides whether a warm answer is the cold one
+   * (ESLint's --concurrency auto lints in threads on 4 CPUs or more).
+   */
+  coldBecause?(args: string[]): string | undefined;
+  /**
    * What a call allocates is garbage once its answer is sent (nothing of it is kept for the
    * next call but the loaded tool): the worker collects it after the call (worker-main.ts).
    */

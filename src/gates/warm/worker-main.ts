@@ -381,6 +381,11 @@ async function handle(message: WarmRunMessage): Promise<void> {
     send({ type: 'not-warmable', id: message.id, reason: adapter, rssBytes: rssBytes() });
     return;
   }
+  const cold = adapter.coldBecause?.(message.args);
+  if (cold) {
+    send({ type: 'not-warmable', id: message.id, reason: cold, rssBytes: rssBytes() });
+    return;
+  }
   const key = JSON.stringify(message.args);
   const reusable = workerTimed('reuseCheck', () => withoutRecording(() => reusableResult(key)));
   if ('output' in reusable) {
