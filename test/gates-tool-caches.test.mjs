@@ -167,7 +167,7 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
       });
 
       it('a cold run leaves the tree as it was, and finds what the tool finds', async () => {
-        for (const name of ['lint', 'format']) {
+        const check = async (name) => {
           const before = treeSnapshot(root);
           const result = await runGate(gates[name], false, {}, toolContext(), {
             root,
@@ -175,11 +175,30 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
           });
           // Before: ESLint wrote .eslintcache into the root, and the write guard failed the gate.
           expect(treeSnapshot(root), name).to.deep.equal(before);
-          expect(result.structuredContent.status, `${name}: ${result.text}`).to.be.oneOf([
-            'passed',
-            'failed',
-          ]);
           expect(result.text, name).to.not.match(/wrote|changed the tree/i);
+          return result;
+        };
+        // The fixture's committed violations, at their lines.
+        const lint = await check('lint');
+        expect(lint.structuredContent.status, lint.text).to.equal('failed');
+        expect(findingLines(lint)).to.include.members([
+          'src/main.ts:5 no-console Unexpected console statement',
+          "src/math.ts:6 eqeqeq Expected '===' and instead saw '=='",
+        ]);
+        const format = await check('format');
+        expect(format.structuredContent.status, format.text).to.equal('failed');
+        expect(format.structuredContent.findings.map((f) => f.file)).to.deep.equal(['src/main.ts']);
+        // Fixed, both pass; the tree is unchanged by the checks again.
+        const sources = ['src/main.ts', 'src/math.ts'].map((file) => path.join(root, file));
+        const originals = sources.map((file) => fs.readFileSync(file, 'utf8'));
+        try {
+          for (const file of sources) fs.writeFileSync(file, 'export const clean = 1;\n');
+          for (const name of ['lint', 'format']) {
+            const passed = await check(name);
+            expect(passed.structuredContent.status, `${name}: ${passed.text}`).to.equal('passed');
+          }
+        } finally {
+          sources.forEach((file, index) => fs.writeFileSync(file, originals[index]));
         }
         expect(fs.existsSync(path.join(root, '.eslintcache'))).to.equal(false);
         expect(fs.existsSync(path.join(root, '.cache'))).to.equal(false);
