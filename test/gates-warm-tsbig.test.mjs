@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { spawnSync } from 'node:child_process';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { loadTscAdapter } from '../dist/gates/warm/tsc-adapter.js';
@@ -147,6 +149,73 @@ describe('warm gates on bigger projects (issue 19, items 3 and 4)', function () 
         }
       } finally {
         await pool.close();
+      }
+    });
+  });
+
+  describe('warm TypeScript memory between programs', function () {
+    it('collects the replaced program before checking with the new one', async function () {
+      const root = bigProject(20);
+      const ts = createRequire(path.join(root, 'package.json'))('typescript');
+      // The worker's own collector, made as worker-main.ts makes it.
+      v8.setFlagsFromString('--expose-gc');
+      const gc = vm.runInNewContext('gc');
+      v8.setFlagsFromString('--no-expose-gc');
+      // Every type the first call's checker makes, held weakly.
+      const made = [];
+      let tracking = true;
+      const allocator = ts.objectAllocator;
+      const Type = allocator.getTypeConstructor();
+      ts.setObjectAllocator({
+        ...allocator,
+        getTypeConstructor: () =>
+          function (...args) {
+            const type = Reflect.construct(Type, args, new.target);
+            if (tracking) made.push(new WeakRef(type));
+            return type;
+          },
+      });
+      const typesAlive = () => made.filter((type) => type.deref() !== undefined).length;
+      const collections = [];
+      let checksBefore = 0;
+      const adapter = loadTscAdapter(root, () => {
+        gc();
+        collections.push({
+          checked: ts.performance.getCount('beforeCheck') - checksBefore,
+          typesAlive: typesAlive(),
+        });
+      });
+      expect(adapter).to.not.be.a('string');
+      const cwd = process.cwd();
+      process.chdir(root);
+      ts.performance.enable();
+      try {
+        const call = async () => {
+          checksBefore = ts.performance.getCount('beforeCheck');
+          const warm = await adapter.run(TSC.slice(1));
+          const cold = runCold(root, TSC);
+          expect({ exitCode: warm.exitCode, stdout: warm.stdout }).to.deep.equal({
+            exitCode: cold.exitCode,
+            stdout: cold.stdout,
+          });
+        };
+        await call();
+        tracking = false;
+        // A first program replaces none.
+        expect(collections).to.deep.equal([]);
+        expect(typesAlive()).to.be.above(100);
+        editExportedType(root, 7);
+        // A new task: a WeakRef keeps its target alive until the end of the job that made
+        // it or last dereferenced it.
+        await new Promise((resolve) => setImmediate(resolve));
+        await call();
+        // Once the new builder stands and before any file is checked, the last program is
+        // garbage: every type its checker made is gone.
+        expect(collections).to.deep.equal([{ checked: 0, typesAlive: 0 }]);
+      } finally {
+        ts.performance.disable();
+        ts.setObjectAllocator(allocator);
+        process.chdir(cwd);
       }
     });
   });

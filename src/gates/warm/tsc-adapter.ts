@@ -141,7 +141,11 @@ function sourceVersion(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function loadTscAdapter(root: string): ToolAdapter | string {
+/**
+ * `collectGarbage`: a full collection, called once a call's builder has replaced the last
+ * one (worker-main.ts gives the worker's own).
+ */
+export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolAdapter | string {
   const installed = resolveInstalledPackage(root, 'typescript');
   if (typeof installed === 'string') return installed;
   if (installed.major >= 7) {
@@ -288,6 +292,44 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     return false;
   };
 
+  /** The builder of this call, from the last one where it still applies (kept as `previous`). */
+  const nextBuilder = (
+    parsed: TypeScript.ParsedCommandLine,
+    sourceFilesOfOptions: Map<string, SourceFileEntry>,
+  ): TypeScript.EmitAndSemanticDiagnosticsBuilderProgram => {
+    // Options or the file set changed, or a file resolution looked for came or went:
+    // start a new builder (source files already parsed are still reused).
+    const key = JSON.stringify({ options: parsed.options, files: parsed.fileNames });
+    const reuse = previous && previous.key === key && !resolutionsMoved();
+    if (!reuse) {
+      probes.clear();
+      resolutionReads.clear();
+    }
+    const host = makeHost(parsed.options, sourceFilesOfOptions);
+    if (reuse && previous) signChangedFiles(previous.builder, host);
+    // The emit builder, as tsc --incremental's: a project that emits declarations (composite,
+    // `declaration`) gets declaration diagnostics under --noEmit too, and only this builder
+    // keeps them per file across calls. The semantic-diagnostics builder asks the program
+    // for all of them on every call, checking every file again (all 440 of vuejs/core's
+    // after a body edit, or with nothing changed). It writes nothing: noEmit, and the host's
+    // writeFile drops the build info.
+    let builder: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram;
+    try {
+      builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram(
+        parsed.fileNames,
+        parsed.options,
+        host,
+        reuse ? previous?.builder : undefined,
+        ts.getConfigFileParsingDiagnostics(parsed),
+        parsed.projectReferences,
+      );
+    } finally {
+      textsOfThisCall = undefined;
+    }
+    previous = { key, builder };
+    return builder;
+  };
+
   const run = async (args: string[]): Promise<ToolOutcome> => {
     if (args.some((argument) => /^(-b|--build|-w|--watch)$/.test(argument))) {
       return { notWarmable: 'tsc --build/--watch runs cold' };
@@ -325,37 +367,14 @@ export function loadTscAdapter(root: string): ToolAdapter | string {
     if (!parsed.options.noEmit)
       return { notWarmable: 'tsc without --noEmit writes files: runs cold' };
 
-    // Options or the file set changed, or a file resolution looked for came or went:
-    // start a new builder (source files already parsed are still reused).
-    const key = JSON.stringify({ options: parsed.options, files: parsed.fileNames });
-    const reuse = previous && previous.key === key && !resolutionsMoved();
-    if (!reuse) {
-      probes.clear();
-      resolutionReads.clear();
-    }
     const sourceFilesOfOptions = sourceFilesOf(sourceFileOptionsKey(ts, parsed.options));
-    const host = makeHost(parsed.options, sourceFilesOfOptions);
-    if (reuse && previous) signChangedFiles(previous.builder, host);
-    // The emit builder, as tsc --incremental's: a project that emits declarations (composite,
-    // `declaration`) gets declaration diagnostics under --noEmit too, and only this builder
-    // keeps them per file across calls. The semantic-diagnostics builder asks the program
-    // for all of them on every call, checking every file again (all 440 of vuejs/core's
-    // after a body edit, or with nothing changed). It writes nothing: noEmit, and the host's
-    // writeFile drops the build info.
-    let builder: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram;
-    try {
-      builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram(
-        parsed.fileNames,
-        parsed.options,
-        host,
-        reuse ? previous?.builder : undefined,
-        ts.getConfigFileParsingDiagnostics(parsed),
-        parsed.projectReferences,
-      );
-    } finally {
-      textsOfThisCall = undefined;
-    }
-    previous = { key, builder };
+    const replaced = previous !== undefined;
+    const builder = nextBuilder(parsed, sourceFilesOfOptions);
+    // The last program and every type its checker made (vuejs/core: about half the heap)
+    // are garbage now: collected before the check allocates the new ones, the worker's peak
+    // holds one checker's types, not two. (nextBuilder is a frame of its own: a register of
+    // this one holding the last builder would keep it alive through the collection.)
+    if (replaced) collectGarbage?.();
     // Deleted and renamed files leave the cache with the program.
     const inProgram = new Set(builder.getSourceFiles().map((file) => file.fileName));
     for (const fileName of sourceFilesOfOptions.keys())

@@ -144,7 +144,8 @@ async function loadAdapter(): Promise<ToolAdapter | string> {
   if (resolutionUnrecorded) return resolutionUnrecorded;
   if (tool === 'eslint') return loadEslintAdapter(root);
   if (tool === 'prettier') return loadPrettierAdapter(root);
-  if (tool === 'tsc') return loadTscAdapter(root);
+  if (tool === 'tsc')
+    return loadTscAdapter(root, collectGarbage && (() => withoutRecording(collectGarbage)));
   return `no warm worker for ${String(tool)}`;
 }
 
