@@ -4,12 +4,16 @@
 // check after every step that the warm answer equals the cold command's, and that a reused
 // result is never stale. ESLint's own --cache is shown to miss the same step.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WarmPool } from '../dist/gates/warm/index.js';
-import { cleanupTemporary, endedPid, makeTempDir } from './fixtures/gates-support.mjs';
+import {
+  cleanupTemporary,
+  endedPid,
+  makeTempDir,
+  runModuleJson,
+} from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, runCold, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const LEDGER = fileURLToPath(new URL('../dist/gates/warm/read-ledger.js', import.meta.url));
@@ -171,23 +175,13 @@ describe('warm gates: a reused result is never stale (rules that read other file
   });
 });
 
-/** Runs an ES module in a fresh node (the ledger patches fs process-wide). */
-function runModule(source) {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
-    encoding: 'utf8',
-    timeout: 30000,
-  });
-  expect(result.status, result.stderr).to.equal(0);
-  return JSON.parse(result.stdout);
-}
-
 describe('read ledger (in a child process: it wraps fs process-wide)', function () {
   this.timeout(30000);
   after(cleanupTemporary);
 
   it('records every way of reading, signed before the read, and names the first change', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       // Imported after installing, by name: ESM importers of node:fs see the recording ones.
@@ -241,7 +235,7 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
 
   it('sees a same-size rewrite of an old file whose mtime was set back (ctime moves)', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       const fs = (await import('node:fs')).default;
@@ -269,7 +263,7 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
 
   it('marks a run that writes, opens for writing, spawns or starts a thread as not reusable', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       const fs = (await import('node:fs')).default;
