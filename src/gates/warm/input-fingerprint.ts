@@ -148,10 +148,13 @@ function sameStat(stat: StatFields, under: readonly bigint[]): boolean {
  * which no tool can set back) gives the hash taken under it; a changed one is hashed
  * again, and only a changed content changes the signature.
  */
-export function signatureOf(file: string): string {
+export function signatureOf(
+  file: string,
+  statOf: (file: string) => StatFields | undefined = statFields,
+): string {
   let stat;
   try {
-    stat = statFields(file);
+    stat = statOf(file);
   } catch {
     return 'absent';
   }

@@ -242,14 +242,29 @@ function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
  */
 const heldAnswers = new Map<string, HeldAnswer>();
 
-/** One held answer, by `kind\0path\0holder`: its question (`kind\0path`) kept apart. */
+/**
+ * One held answer, by `kind\0path\0holder id` (holderIdOf): its question (`kind\0path`) and
+ * holder kept apart.
+ */
 interface HeldAnswer {
   question: string;
   kind: Kind;
   file: string;
   holder: string;
+  holderId: number;
   answer: string;
   askedAgain: boolean;
+}
+
+/**
+ * A number for each holder, which heldAnswers' keys carry: a holder is a reader's whole
+ * stack (kilobytes), and a key made of it would be hashed afresh on every call.
+ */
+const holderIds = new Map<string, number>();
+function holderIdOf(holder: string): number {
+  let id = holderIds.get(holder);
+  if (id === undefined) holderIds.set(holder, (id = holderIds.size));
+  return id;
 }
 
 /** The packages of the tool's own code (the tool and its dependencies); set on the first call. */
@@ -297,12 +312,15 @@ function staleAfterCall(call: ReadLedger): string | undefined {
 }
 
 function heldStaleAfterCall(call: ReadLedger): string | undefined {
-  const asked = new Map<string, Set<string>>();
+  const asked = new Map<string, Map<number, string>>();
   for (const [key] of call.questions()) {
     const readers = call.readersOf(key);
     if (readers.size === 0) continue;
-    const holders = new Set<string>();
-    for (const reader of readers) holders.add(holderOf(reader));
+    const holders = new Map<number, string>();
+    for (const reader of readers) {
+      const holder = holderOf(reader);
+      holders.set(holderIdOf(holder), holder);
+    }
     asked.set(key, holders);
   }
   // The tool ran since the pass emptied the native resolvers' caches: a resolution
@@ -310,7 +328,7 @@ function heldStaleAfterCall(call: ReadLedger): string | undefined {
   resolverCachesUsed();
   let checked = 0;
   for (const held of heldAnswers.values()) {
-    if (asked.get(held.question)?.has(held.holder)) continue;
+    if (asked.get(held.question)?.has(held.holderId)) continue;
     if (held.askedAgain && held.holder === TOOL) continue;
     checked++;
     if (!stillAnswers(held.kind, held.file, held.answer))
@@ -322,12 +340,12 @@ function heldStaleAfterCall(call: ReadLedger): string | undefined {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
     const answer = call.answerTo(key)!;
     const cut = key.indexOf('\0');
-    for (const holder of holders) {
-      const heldKey = `${key}\0${holder}`;
-      const kind = key.slice(0, cut) as Kind;
-      const file = key.slice(cut + 1);
+    const kind = key.slice(0, cut) as Kind;
+    const file = key.slice(cut + 1);
+    for (const [holderId, holder] of holders) {
+      const heldKey = `${key}\0${holderId}`;
       const askedAgain = heldAnswers.has(heldKey);
-      heldAnswers.set(heldKey, { question: key, kind, file, holder, answer, askedAgain });
+      heldAnswers.set(heldKey, { question: key, kind, file, holder, holderId, answer, askedAgain });
     }
   }
   // What the worker holds from earlier calls fed this one: its result is reusable only
