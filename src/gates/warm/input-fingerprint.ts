@@ -148,13 +148,10 @@ function sameStat(stat: StatFields, under: readonly bigint[]): boolean {
  * which no tool can set back) gives the hash taken under it; a changed one is hashed
  * again, and only a changed content changes the signature.
  */
-export function signatureOf(
-  file: string,
-  statOf: (file: string) => StatFields | undefined = statFields,
-): string {
+export function signatureOf(file: string): string {
   let stat;
   try {
-    stat = statOf(file);
+    stat = statFields(file);
   } catch {
     return 'absent';
   }

@@ -116,23 +116,15 @@ const RACY_WINDOW_MS = 2_001;
 
 /** The answer a question gets now; the same function signs and re-checks. */
 export function answerOf(kind: Kind, file: string): string {
-  return answerWith(kind, file, statFields);
-}
-
-/** A path's stat fields (statFields), with `link` of the link itself. */
-type StatOf = (file: string, link?: boolean) => StatFields | undefined;
-
-/** answerOf, with the stat fields `statOf` gives (a check pass stats each path once). */
-function answerWith(kind: Kind, file: string, statOf: StatOf): string {
   return withoutRecording(() => {
     try {
       switch (kind) {
         case 'content':
-          return signatureOf(file, statOf);
+          return signatureOf(file);
         case 'stat':
-          return statAnswer(statOf(file));
+          return statAnswer(statFields(file));
         case 'lstat':
-          return statAnswer(statOf(file, true));
+          return statAnswer(statFields(file, true));
         case 'list':
           return original
             .readdirSync(file, { withFileTypes: true })
@@ -142,14 +134,13 @@ function answerWith(kind: Kind, file: string, statOf: StatOf): string {
         case 'entries': {
           // A directory's mtime moves with every entry added, removed or renamed; within
           // the racy window (the same clock tick) the listing itself is the answer.
-          const stat = statOf(file);
+          const stat = statFields(file);
           if (!stat) return 'absent';
           const { mtime, ino } = STAT_FIELDS;
           const directory = fileType(stat) === 'd';
           const stamp = `${stat[mtime]}.${stat[mtime + 1]}:${stat[ino]}`;
           const ageMs = Date.now() - (Number(stat[mtime]) * 1000 + Number(stat[mtime + 1]) / 1e6);
-          const listing =
-            ageMs < RACY_WINDOW_MS && directory ? answerWith('list', file, statOf) : '';
+          const listing = ageMs < RACY_WINDOW_MS && directory ? answerOf('list', file) : '';
           return `${directory ? 'd' : 'o'}:${stamp}:${listing}`;
         }
         case 'link': {
@@ -194,39 +185,12 @@ export function openCheckPass(): () => void {
   if (passAnswers !== undefined) return closeResolutions;
   const answers = new Map<string, string>();
   passAnswers = answers;
-  passStats = new Map();
   passAsked = 0;
   return () => {
-    if (passAnswers === answers) {
-      passAnswers = undefined;
-      passStats = undefined;
-    }
+    if (passAnswers === answers) passAnswers = undefined;
     closeResolutions();
   };
 }
-
-/**
- * The stat of each path asked in the open pass (its fields copied: the binding's array is
- * shared), or the error it threw, by path (`\0path` for lstat): a path asked as several
- * kinds (a module file's content and the entries resolution probed) is stat'ed once.
- */
-let passStats: Map<string, StatFields | null | Error> | undefined;
-
-const passStat: StatOf = (file, link = false) => {
-  if (passStats === undefined) return statFields(file, link);
-  const key = link ? `\0${file}` : file;
-  let known = passStats.get(key);
-  if (known === undefined) {
-    try {
-      known = statFields(file, link)?.slice() ?? null;
-    } catch (error) {
-      known = error as Error;
-    }
-    passStats.set(key, known);
-  }
-  if (known instanceof Error) throw known;
-  return known ?? undefined;
-};
 
 /** Runs `work` within a check pass (openCheckPass): the open one, or its own. */
 export function withinCheckPass<T>(work: () => T): T {
@@ -250,7 +214,7 @@ function checkedAnswer(key: string, kind: Kind, file: string): string {
   passAsked++;
   let answer = passAnswers?.get(key);
   if (answer === undefined) {
-    answer = answerWith(kind, file, passStat);
+    answer = answerOf(kind, file);
     passAnswers?.set(key, answer);
   }
   return answer;
