@@ -167,7 +167,7 @@ export function signatureOf(file: string): string {
     timeNs(stat, STAT_FIELDS.ctime) < BigInt(Date.now()) * 1_000_000n - RACY_WINDOW_NS;
   let hash: string;
   try {
-    hash = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+    hash = contentSignature(readFileSync(file));
   } catch {
     return 'unreadable';
   }
@@ -175,6 +175,10 @@ export function signatureOf(file: string): string {
   hashed.set(file, { stat: under, hash, settled });
   return hash;
 }
+
+/** The signature of a file whose bytes are `bytes` (signatureOf, below the size limit). */
+export const contentSignature = (bytes: Buffer): string =>
+  `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /**
  * What one directory's listing gave the walk (its config files and the subdirectories to
