@@ -299,7 +299,7 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
 `,
     );
     write('src/target.js', '');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { clockAgesMemoOnly, installReadRecording, ReadLedger, recordPartSync, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       clockAgesMemoOnly('eslint-plugin-n/lib/util/cache.js');
