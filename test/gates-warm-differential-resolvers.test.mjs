@@ -11,24 +11,26 @@
 // finishes it while the next edit lands. After each, the warm answer must be the cold
 // command's: exit code, stdout, stderr.
 //
-// Quick by default (one seed of 6 steps: the cancelled call and 5 kinds drawn once each);
-// WARM_LONG=1 runs more seeds and steps, WARM_SEED=<n> replays one seed, WARM_SEEDS and
+// Quick by default (npm test: one seed of 2 steps, the cancelled call and a kind that moves
+// resolutions and memos, not package.json or tsconfig.json; about 7.5 CPU-seconds); WARM_LONG=1 runs
+// 4 seeds of 30 steps of every kind, WARM_SEED=<n> replays one seed, WARM_SEEDS and
 // WARM_STEPS size a run, WARM_LOG=1 prints every step. WARM_ESLINT=<version> runs it on
 // that ESLint release; a run on WARM_PRETTIER alone skips it. The plugins are installed
 // from npm once, into the temp directory (skipped, saying why, when npm cannot be reached).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'chai';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary } from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, runColdAsync } from './fixtures/warm/warm-fixture.mjs';
 import {
   another,
   answersAsCold,
+  itSeeds,
   pick,
   planSteps,
   seededRandom,
+  sequenceSize,
   write,
 } from './fixtures/warm/sequence.mjs';
 import {
@@ -39,10 +41,12 @@ import {
   versionsFromEnv,
 } from './fixtures/warm/tool-versions.mjs';
 
-const LONG = process.env.WARM_LONG === '1';
-const FIRST_SEED = Number(process.env.WARM_SEED ?? 30001);
-const SEEDS = process.env.WARM_SEED ? 1 : Number(process.env.WARM_SEEDS ?? (LONG ? 4 : 1));
-const STEPS = Number(process.env.WARM_STEPS ?? (LONG ? 30 : 4));
+const {
+  long: LONG,
+  firstSeed: FIRST_SEED,
+  seeds: SEEDS,
+  steps: STEPS,
+} = sequenceSize({ firstSeed: 30001, quick: [1, 2], long: [4, 30] });
 
 /** The plugins, at the versions vuejs/core's and vite's lockfiles hold. */
 const PLUGINS = [
@@ -259,8 +263,8 @@ const CANCEL = 'a warm call cancelled mid-run (its worker finishes it), then an 
 
 /**
  * The kinds the quick run draws: they move what the replayed resolutions and the memos
- * answer and no input the worker loaded (an edit of package.json or tsconfig.json, or a
- * file a fresh worker read deleted, starts a fresh worker, whose memos start empty).
+ * answer, and no file the worker loaded as it started (package.json and tsconfig.json
+ * are: an edit of either starts a fresh worker, whose memos start empty).
  */
 const QUICK = [
   'an imported module exports other names (src/lib/one.js)',
@@ -335,15 +339,10 @@ describe('warm gates: seeded sequences on the real resolving plugins (warm equal
   });
   after(cleanupTemporary);
 
-  for (let index = 0; index < SEEDS; index++) {
-    const seed = FIRST_SEED + index;
-    it(`seed ${seed}: ${STEPS} steps, every answer equals the cold command's`, async () => {
-      const log = [];
-      const mismatches = await runSequence(seed, STEPS, log, eslintDirectory);
-      if (process.env.WARM_LOG === '1') console.log(log.join('\n'));
-      if (mismatches.length > 0)
-        console.log(`warm mismatches (replay: WARM_SEED=${seed}):\n${log.join('\n')}`, mismatches);
-      expect(mismatches, `replay with WARM_SEED=${seed}`).to.deep.equal([]);
-    });
-  }
+  itSeeds(
+    FIRST_SEED,
+    SEEDS,
+    `${STEPS} steps, every answer equals the cold command's`,
+    (seed, log) => runSequence(seed, STEPS, log, eslintDirectory),
+  );
 });
