@@ -6,13 +6,15 @@
 // call) and eslint-plugin-n 18.3.0 (its memos that expire by Date.now, and
 // enhanced-resolve's CachedInputFileSystem), as vuejs/core and vite lint. Each step moves
 // what those resolutions and memos depend on: an imported module created, deleted, renamed
-// or exporting other names; a package's `exports` / `main`; tsconfig `paths`; a dependency
-// in package.json; `engines`; or a warm call cancelled (or timed out) mid-run, whose worker
-// finishes it while the next edit lands. After each, the warm answer must be the cold
-// command's: exit code, stdout, stderr.
+// or exporting other names; a module only the native resolver probes; a package's
+// `exports` / `main`; tsconfig `paths`; a dependency in package.json; `engines`; a body edit
+// that keeps the other files; a repeat; or a warm call cancelled (or timed out) mid-run,
+// whose worker finishes it while the next edit lands. After each, the warm answer must be
+// the cold command's: exit code, stdout, stderr.
 //
-// Quick by default (npm test: one seed of 2 steps, the cancelled call and a kind that moves
-// resolutions and memos, not package.json or tsconfig.json; about 7.5 CPU-seconds); WARM_LONG=1 runs
+// Quick by default (npm test: one seed of 3 steps, about 6 CPU-seconds: the cancelled
+// call, a module only the resolvers probe appearing or going, and a body edit after which
+// the other files' kept lints are checked by replaying their resolutions); WARM_LONG=1 runs
 // 4 seeds of 30 steps of every kind, WARM_SEED=<n> replays one seed, WARM_SEEDS and
 // WARM_STEPS size a run, WARM_LOG=1 prints every step. WARM_ESLINT=<version> runs it on
 // that ESLint release; a run on WARM_PRETTIER alone skips it. The plugins are installed
@@ -46,7 +48,7 @@ const {
   firstSeed: FIRST_SEED,
   seeds: SEEDS,
   steps: STEPS,
-} = sequenceSize({ firstSeed: 30001, quick: [1, 2], long: [4, 30] });
+} = sequenceSize({ firstSeed: 30001, quick: [1, 3], long: [4, 30] });
 
 /** The plugins, at the versions vuejs/core's and vite's lockfiles hold. */
 const PLUGINS = [
@@ -71,7 +73,8 @@ const ESLINT_VERSION = VERSIONS.find(([name]) => name === 'eslint');
  * The flat config: import-x resolving through the TypeScript resolver (tsconfig paths,
  * package exports), import-x/named reading the target's exports, import-x and n on
  * package.json's dependencies, n resolving by enhanced-resolve and judging builtins by
- * `engines`; and an inline rule that spins on a file saying SPIN (no clock, no read), so a
+ * `engines` (not in src/probe/, whose lint only the native resolver's answers move while
+ * its target is missing); and an inline rule that spins on a file saying SPIN (no clock, no read), so a
  * call lasts long enough to be cancelled mid-run.
  */
 const ESLINT_CONFIG = `import importX from 'eslint-plugin-import-x';
@@ -94,7 +97,7 @@ export default [
   { ignores: ['node_modules/', '*.js'] },
   {
     files: ['src/**/*.js'],
-    plugins: { 'import-x': importX, n, inline: { rules: { spin } } },
+    plugins: { 'import-x': importX, inline: { rules: { spin } } },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
     },
@@ -102,10 +105,18 @@ export default [
       'import-x/no-unresolved': 'error',
       'import-x/named': 'error',
       'import-x/no-extraneous-dependencies': 'error',
+      'inline/spin': 'error',
+    },
+  },
+  {
+    // Not src/probe/: its imports are resolved by the native resolver alone.
+    files: ['src/**/*.js'],
+    ignores: ['src/probe/**'],
+    plugins: { n },
+    rules: {
       'n/no-missing-import': 'error',
       'n/no-extraneous-import': 'error',
       'n/no-unsupported-features/node-builtins': 'error',
-      'inline/spin': 'error',
     },
   },
 ];
@@ -144,6 +155,13 @@ const TSCONFIGS = ['src/one/*', 'src/two/*', 'src/three/*'].map((target) =>
 /** What src/lib/one.js exports (src/main.js and src/also.js import `one`). */
 const ONE = ['export const one = 1;\n', 'export const uno = 1;\n'];
 
+/** src/plain.js, which nothing imports and which imports nothing. */
+const PLAIN = [
+  'export const plain = 1;\n',
+  'export const plain = 2;\n',
+  'export const plain = "BAD";\n',
+];
+
 /** The project: its sources, package.json, tsconfig, the `dep` package and the plugins linked. */
 function resolversRepo(eslintDirectory) {
   const root = makeWarmRepo('mcp-gates-warm-resolvers-');
@@ -176,7 +194,12 @@ function resolversRepo(eslintDirectory) {
     "import { one } from './lib/one.js';\nimport { b } from 'dep';\nexport const also = [one, b];\n",
   );
   write(root, 'src/other.js', "import { two } from './lib/two.js';\nexport const other = two;\n");
-  write(root, 'src/plain.js', 'export const plain = 1;\n');
+  write(root, 'src/plain.js', PLAIN[0]);
+  write(
+    root,
+    'src/probe/probe.js',
+    "import { m } from '../../lib/maybe';\nexport const probe = m;\n",
+  );
   return root;
 }
 
@@ -214,6 +237,17 @@ const EDITS = {
       manifest({ dependency: !now.dependencies, engines: now.engines.node }),
     );
   },
+  'a module only the resolvers probe appears or goes (lib/maybe.js, not linted, imported without its extension)':
+    ({ root }) => {
+      const file = path.join(root, 'lib/maybe.js');
+      if (fs.existsSync(file)) fs.rmSync(file);
+      else write(root, 'lib/maybe.js', 'export const m = 1;\n');
+    },
+  'a body edit of a file nothing imports (src/plain.js): the other files kept': ({
+    root,
+    random,
+  }) => write(root, 'src/plain.js', another(random, PLAIN, path.join(root, 'src/plain.js'))),
+  'nothing changes (a repeat)': () => {},
   'package.json: engines changes': ({ root, random }) => {
     const now = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     const engines = pick(
@@ -264,9 +298,13 @@ const CANCEL = 'a warm call cancelled mid-run (its worker finishes it), then an 
 /**
  * The kinds the quick run draws: they move what the replayed resolutions and the memos
  * answer, and no file the worker loaded as it started (package.json and tsconfig.json
- * are: an edit of either starts a fresh worker, whose memos start empty).
+ * are: an edit of either starts a fresh worker, whose memos start empty). Its 3 steps are
+ * the first two and the cancelled call, in the seed's order.
  */
 const QUICK = [
+  'a module only the resolvers probe appears or goes (lib/maybe.js, not linted, imported without its extension)',
+  'a body edit of a file nothing imports (src/plain.js): the other files kept',
+  'nothing changes (a repeat)',
   'an imported module exports other names (src/lib/one.js)',
   "a package's exports or main changes (node_modules/dep/package.json)",
   'an imported module is created or deleted (src/lib/one.js)',
@@ -293,7 +331,7 @@ async function runSequence(seed, steps, log, eslintDirectory) {
     await pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
     // The cancelled call once in every sequence, each other kind once as far as steps go.
     const kinds = [...(LONG ? Object.keys(EDITS) : QUICK), CANCEL];
-    const planned = planSteps(random, kinds, kinds, steps);
+    const planned = planSteps(random, kinds, LONG ? kinds : [CANCEL, ...QUICK.slice(0, 2)], steps);
     if (!planned.includes(CANCEL)) planned[Math.floor(random() * planned.length)] = CANCEL;
     for (let step = 0; step < steps; step++) {
       const name = planned[step];
