@@ -162,6 +162,8 @@ const PLAIN = [
   'export const plain = "BAD";\n',
 ];
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** The project: its sources, package.json, tsconfig, the `dep` package and the plugins linked. */
 function resolversRepo(eslintDirectory) {
   const root = makeWarmRepo('mcp-gates-warm-resolvers-');
@@ -204,8 +206,8 @@ function resolversRepo(eslintDirectory) {
 }
 
 /**
- * The edit kinds: each moves what a resolution or a plugin memo depends on. `run` gets
- * the step's context (root, random, warm).
+ * The edit kinds: each moves what a resolution or a plugin memo depends on (or the time
+ * they are kept for), given the step's root and random draws; it may return a promise.
  */
 const EDITS = {
   'an imported module is created or deleted (src/lib/one.js)': ({ root, random }) => {
@@ -223,6 +225,15 @@ const EDITS = {
     const file = path.join(root, 'src/lib/one.js');
     write(root, 'src/lib/one.js', another(random, ONE, file));
   },
+  'an imported module exports other names at the same size, its mtime set back (cp -p; import-x keeps exports by mtime)':
+    ({ root, random }) => {
+      const file = path.join(root, 'src/lib/one.js');
+      if (!fs.existsSync(file)) return write(root, 'src/lib/one.js', pick(random, ONE));
+      const before = fs.statSync(file);
+      fs.writeFileSync(file, another(random, ONE, file));
+      fs.utimesSync(file, before.atime, before.mtime);
+    },
+  "time passes (6 s: past the lifetime of eslint-plugin-n's memos)": () => sleep(6000),
   "a package's exports or main changes (node_modules/dep/package.json)": ({ root, random }) => {
     const file = 'node_modules/dep/package.json';
     write(root, file, another(random, DEP_MANIFESTS, path.join(root, file)));
@@ -286,7 +297,7 @@ async function cancelMidRun({ root, random, pool, env }) {
   const ended = stopped.kind === 'ran' ? await runColdAsync(root, ARGV, env) : undefined;
   fs.rmSync(path.join(root, 'src/spin.js'));
   const [name, edit] = pick(random, Object.entries(EDITS));
-  edit({ root, random });
+  await edit({ root, random });
   const how =
     stopped.kind === 'failed'
       ? `${stopped.end} after ${after} ms: ${stopped.reason}`
@@ -341,7 +352,7 @@ async function runSequence(seed, steps, log, eslintDirectory) {
         said = how;
         if (ended && !answersAsCold(stopped, ended))
           mismatches.push({ seed, step, edit: name, warm: stopped, cold: ended });
-      } else EDITS[name]({ root, random });
+      } else await EDITS[name]({ root, random });
       const hot = await pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
       const cold = await runColdAsync(root, ARGV, env);
       const how = hot.reused
