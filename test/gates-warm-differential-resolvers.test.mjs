@@ -384,6 +384,10 @@ describe('warm gates: seeded sequences on the real resolving plugins (warm equal
       const found = (await installTools([ESLINT_VERSION])).get(ESLINT_VERSION.join('@'));
       if (found.skipped) throw new Error(found.skipped);
       eslintDirectory = found.directory;
+      const { version } = JSON.parse(
+        fs.readFileSync(path.join(eslintDirectory, 'package.json'), 'utf8'),
+      );
+      console.log(`      on eslint ${version}`);
     }
   });
   after(cleanupTemporary);
