@@ -664,7 +664,8 @@ export class WarmPool {
     );
     const args = request.argv.slice(1);
     let restartedBecause: string | undefined;
-    // A stale worker exits; one fresh worker gets one try (it loads what is there now).
+    // A stale worker exits (or went while the call waited); one fresh worker gets one try
+    // (it loads what is there now), unless a worker of this key was too big.
     for (let attempt = 0; attempt < 2; attempt++) {
       const tooBig = this.tooBig.get(key);
       if (tooBig) return { kind: 'not-warmable', reason: tooBig };
