@@ -272,7 +272,7 @@ const EDITS = {
 /**
  * The abandon path: a warm call over a file that makes it last (src/spin.js) is cancelled
  * or times out mid-run, so its worker finishes the call after its caller gave up; another
- * edit lands meanwhile and the spinning file goes. Returns what the stopped call said, and
+ * edit lands meanwhile and the file stops spinning. Returns what the stopped call said, and
  * its answer with the cold command's when it ended before its stop (a loaded machine).
  */
 async function cancelMidRun({ root, random, pool, env }) {
@@ -295,7 +295,9 @@ async function cancelMidRun({ root, random, pool, env }) {
   const stopped = await call;
   clearTimeout(timer);
   const ended = stopped.kind === 'ran' ? await runColdAsync(root, ARGV, env) : undefined;
-  fs.rmSync(path.join(root, 'src/spin.js'));
+  // Rewritten, not deleted: a file the worker linted once and that then goes restarts it
+  // (the tool may keep it), and the next call would never start from the finished one.
+  write(root, 'src/spin.js', "import { one } from './lib/one.js';\nexport const s = one;\n");
   const [name, edit] = pick(random, Object.entries(EDITS));
   await edit({ root, random });
   const how =
