@@ -12,7 +12,7 @@
 // whose worker finishes it while the next edit lands. After each, the warm answer must be
 // the cold command's: exit code, stdout, stderr.
 //
-// Quick by default (npm test: one seed of 3 steps, about 6 CPU-seconds: the cancelled
+// Quick by default (npm test: one seed of 3 steps, 2-4 CPU-seconds: the cancelled
 // call, a module only the resolvers probe appearing or going, and a body edit after which
 // the other files' kept lints are checked by replaying their resolutions); WARM_LONG=1 runs
 // 4 seeds of 30 steps of every kind, WARM_SEED=<n> replays one seed, WARM_SEEDS and
