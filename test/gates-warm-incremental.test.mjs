@@ -283,6 +283,32 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(reverted.incremental).to.deep.equal({ kept: FILES + 1, checked: 0 });
   });
 
+  it("reads a kept file's text again after a same-size rewrite whose mtime was set back", async () => {
+    // ESLint's read of a file whose bytes are unchanged is answered from the text it read
+    // before: the rewrite below keeps size and mtime (a whole second, set back), and only
+    // its ctime and content tell it apart.
+    const root = incrementalRepo();
+    const file = path.join(root, 'src/f3.js');
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60000);
+    fs.utimesSync(file, mtime, mtime);
+    // Older than the racy window when first read: its signature may come from its stat.
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    const warm = () => pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+    await warm();
+    write(root, 'src/f5.js', 'export const f5 = 55;\n');
+    const other = await warm();
+    expect(other.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+    const before = fs.readFileSync(file, 'utf8');
+    const rewritten = 'export let BAD = 3;'.padEnd(before.length - 1) + '\n';
+    expect(rewritten.length).to.equal(before.length);
+    fs.writeFileSync(file, rewritten);
+    fs.utimesSync(file, mtime, mtime);
+    expect(fs.statSync(file).mtimeMs).to.equal(mtime.getTime());
+    const edited = await warmEqualsCold(root);
+    expect(edited.exitCode).to.equal(1);
+    expect(edited.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+  });
+
   it('keeps the suppressed messages of a kept file as the cold run reports them', async () => {
     const root = incrementalRepo();
     write(

@@ -72,7 +72,7 @@ export function signatureOf(file: string): string {
   const hashedAtNs = BigInt(Date.now()) * 1_000_000n;
   let hash: string;
   try {
-    hash = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+    hash = contentSignature(readFileSync(file));
   } catch {
     return 'unreadable';
   }
@@ -80,6 +80,10 @@ export function signatureOf(file: string): string {
   hashed.set(file, { stat: statText, hash, hashedAtNs });
   return hash;
 }
+
+/** The signature of a file whose bytes are `bytes` (signatureOf, below the size limit). */
+export const contentSignature = (bytes: Buffer): string =>
+  `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 function configFilesUnder(directory: string, found: string[]): void {
   let entries;

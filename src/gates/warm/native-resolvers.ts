@@ -14,7 +14,7 @@
  * settles), so a ledger could be kept without its answer. They stay not replayable.
  *
  * A resolution kept in JavaScript instead (eslint-plugin-import-x's ModuleCache) is aged
- * out within a call (clockAgesMemoOnly), so each file's lint asks the resolver itself and
+ * out between file lints (clockAgesMemoOnly), so each file's lint asks the resolver itself and
  * its kept result carries the question; a memo kept for ever is an answer the worker holds
  * (worker-main.ts), checked after every call as any plugin's memory is.
  */

@@ -712,13 +712,16 @@ const memoAgingClockReaders: string[] = [];
  *   reads are aged by a timer instead, but no file's lint makes one (rules run
  *   synchronously: eslint-plugin-n resolves with `create.sync`); one made while a config
  *   loads is a held answer (worker-main.ts).
- * Such a read, in a call, answers "older than any lifetime": `process.hrtime(stamp)` an
- * age of MAX_SAFE_INTEGER seconds, `Date.now()` the far future (Infinity: every stamp plus
- * a lifetime is still no later), so every entry, one made in this call too, has expired
- * and the question is asked again, its reads recorded in the file lint that needs it
- * (kept-parts.ts), which is what a fresh process, whose memo starts empty, answers. Read
- * as the time, it would make every file lint that met a memo one that is never kept
- * (vuejs/core: 82 of 525 files linted again on every call; vite: all 1,340). A memo kept
+ * Such a read answers by the memo clock: one instant for each stretch of work (a file's
+ * lint, kept-parts.ts; the rest of a call; the time between calls), and for the next
+ * stretch a time past every lifetime. An entry made in a file's lint is used again in the
+ * same lint, from reads that lint recorded (its own question, asked once), but never in
+ * another: there every entry made before has expired, and the question is asked again and
+ * recorded in the file lint that needs it, which is what a fresh process, whose memo starts
+ * empty, answers. Read as the time, it would make every file lint that met a memo one that
+ * is never kept (vuejs/core: 82 of 525 files linted again on every call; vite: all 1,340);
+ * aged on every read ("expired" within a lint too), every lookup read the disk again and
+ * was recorded again (vite's utils.ts: 963 reads of 264 questions in one lint). A memo kept
  * for ever (an infinite lifetime) reads no time that matters: what it holds is held
  * answers (worker-main.ts), as any plugin memory is.
  */
@@ -728,10 +731,34 @@ export function clockAgesMemoOnly(pathEnd: string): void {
 
 const agesMemoOnly = (caller: string | undefined): boolean => endsIn(memoAgingClockReaders, caller);
 
-/** The age `process.hrtime(stamp)` answers a memo-aging reader in a call: older than any lifetime. */
-const MEMO_AGE: [number, number] = [Number.MAX_SAFE_INTEGER, 0];
-/** The time `Date.now()` answers a memo-aging reader in a call: later than any expiry. */
-const MEMO_NOW = Infinity;
+/**
+ * The memo clock's stretch (clockAgesMemoOnly): a new one starts when a file's lint, a call,
+ * or either's end does, so no memo entry outlives the stretch it was made in.
+ */
+let memoStretch = 0;
+const nextMemoStretch = () => void memoStretch++;
+/**
+ * `Date.now()` of a memo-aging reader: a stretch's instant, each 2^30 ms (12 days) past the
+ * last, above any real time. The Date.now memos named age entries by seconds (eslint-plugin-n:
+ * 5 s; enhanced-resolve: its duration, 4 s for eslint-plugin-n): every one made in an
+ * earlier stretch has expired. Past the integers a double holds exactly (a million
+ * stretches), the far future: every entry, this stretch's too, has expired then.
+ */
+function memoNow(): number {
+  const now = 2 ** 42 + memoStretch * 2 ** 30;
+  return Number.isSafeInteger(now + 2 ** 30) ? now : Infinity;
+}
+/**
+ * `process.hrtime()` of a memo-aging reader: the stretch's own stamp. `process.hrtime(stamp)`
+ * answers no age for this stretch's stamp and, for any other (an earlier stretch's, a real
+ * one), older than any lifetime (eslint-plugin-import-x's is a setting: any finite one).
+ */
+const memoStamp = (): [number, number] => [2 ** 42 + memoStretch, 0];
+function memoAge(stamp: unknown): [number, number] {
+  const [seconds, nanoseconds] = memoStamp();
+  const same = Array.isArray(stamp) && stamp[0] === seconds && stamp[1] === nanoseconds;
+  return same ? [0, 0] : [Number.MAX_SAFE_INTEGER, 0];
+}
 
 /** Files of a tool whose Math.random draws only make unique tokens (see below). */
 const tokenOnlyRandomDrawers = new Set<string>();
@@ -1168,7 +1195,7 @@ function installClockRecording(): void {
     const caller = nearestCaller();
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
     if (endsIn(timingOnlyClockReaderEnds, caller)) return;
-    // Its stamps (hrtime() with no argument) only ever meet the aged answer below.
+    // Its stamps (hrtime() with no argument) are the memo clock's (below).
     if (what === 'process.hrtime' && agesMemoOnly(caller)) return;
     ledger.notReplayable(`the current time (${what})`);
   };
@@ -1176,7 +1203,7 @@ function installClockRecording(): void {
   const now = marked(function now() {
     const ledger = recordingLedger();
     if (ledger) {
-      if (agesMemoOnly(nearestCaller())) return MEMO_NOW;
+      if (agesMemoOnly(nearestCaller())) return memoNow();
       clock('Date.now')(ledger);
     }
     return RealDate.now();
@@ -1201,12 +1228,12 @@ function installClockRecording(): void {
   RealDate.prototype.constructor = RecordingDate;
 
   installPerformanceRecording(clock);
-  // A memo's age asked by a reader clockAgesMemoOnly names: older than any lifetime.
+  // A memo's stamp and age asked by a reader clockAgesMemoOnly names: the memo clock's.
   const realHrtime = process.hrtime;
   const agingHrtime = Object.assign(
     function hrtime(this: unknown, ...args: unknown[]) {
-      if (args[0] !== undefined && recordingLedger() && agesMemoOnly(nearestCaller()))
-        return [...MEMO_AGE];
+      if (recordingLedger() && agesMemoOnly(nearestCaller()))
+        return args[0] === undefined ? memoStamp() : memoAge(args[0]);
       return (realHrtime as AnyFunction).apply(this, args) as unknown;
     },
     { bigint: realHrtime.bigint },
@@ -1413,10 +1440,12 @@ export function recordBackground(ledger: ReadLedger): void {
 export function recordPartSync<T>(ledger: ReadLedger, work: () => T): T {
   const outer = active;
   active = ledger;
+  nextMemoStretch();
   try {
     return work();
   } finally {
     active = outer;
+    nextMemoStretch();
   }
 }
 
@@ -1429,10 +1458,12 @@ export function callLedger(): ReadLedger | undefined {
 export async function recordReads<T>(ledger: ReadLedger, work: () => Promise<T>): Promise<T> {
   active = ledger;
   openedDuringCall.clear();
+  nextMemoStretch();
   try {
     return await work();
   } finally {
     active = background;
     openedDuringCall.clear();
+    nextMemoStretch();
   }
 }
