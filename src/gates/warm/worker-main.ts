@@ -40,8 +40,10 @@ import { startWorkerPhases, takeWorkerPhases, workerCount, workerTimed } from '.
 /**
  * Entry of a warm worker process: `node worker-main.js <root> <tool>`, cwd = root, spoken
  * to over its IPC channel only. It dies with its owner: when stdin or the IPC channel
- * closes, and (POSIX) when a watchdog thread sees its parent change, which also works
- * while a long check keeps this thread busy.
+ * closes, and (POSIX) when a watchdog on another thread sees its parent change, which also
+ * works while a long check keeps this thread busy. The watchdog runs on the module loader's
+ * thread (module-hooks.ts), which the worker has anyway: a thread of its own costs an
+ * isolate, about 10 MB of RSS.
  */
 
 const [root, tool] = process.argv.slice(2) as [string, WarmTool];
@@ -52,13 +54,19 @@ process.stdin.on('close', exitNow);
 process.stdin.resume();
 process.on('disconnect', exitNow);
 
-if (process.platform !== 'win32') {
+/** What the watchdog watches: the parent it must outlive (POSIX only, see above). */
+const watched =
+  process.platform === 'win32' ? undefined : { parent: process.ppid, self: process.pid };
+// module.register arrived in Node 20.6; without it loads cannot be recorded, so nothing runs warm.
+const registerHooks = (Module as { register?: (...args: unknown[]) => void }).register;
+
+if (watched && !registerHooks) {
   const watchdog = new Worker(
     `const { workerData } = require('node:worker_threads');
      setInterval(() => {
        if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL');
      }, 200);`,
-    { eval: true, workerData: { parent: process.ppid, self: process.pid } },
+    { eval: true, workerData: watched },
   );
   watchdog.unref();
 }
@@ -118,10 +126,8 @@ channel.port1.on('message', (message: LoaderReport) => {
   if (message.synced !== undefined) syncWaiters.get(message.synced)?.();
 });
 channel.port1.unref();
-// module.register arrived in Node 20.6; without it loads cannot be recorded, so nothing runs warm.
-const registerHooks = (Module as { register?: (...args: unknown[]) => void }).register;
 registerHooks?.('./module-hooks.js', import.meta.url, {
-  data: { port: channel.port2 },
+  data: { port: channel.port2, watched },
   transferList: [channel.port2],
 });
 
@@ -146,10 +152,22 @@ function recordRequiredModules(): void {
 async function loadAdapter(): Promise<ToolAdapter | string> {
   if (!registerHooks) return `warm gates need Node 20.6 or later (this is ${process.version})`;
   if (resolutionUnrecorded) return resolutionUnrecorded;
-  if (tool === 'eslint') return loadEslintAdapter(root);
-  if (tool === 'prettier') return loadPrettierAdapter(root);
-  if (tool === 'tsc') return loadTscAdapter(root);
-  return `no warm worker for ${String(tool)}`;
+  const adapter =
+    tool === 'eslint'
+      ? await loadEslintAdapter(root)
+      : tool === 'prettier'
+        ? await loadPrettierAdapter(root)
+        : tool === 'tsc'
+          ? await loadTscAdapter(root)
+          : `no warm worker for ${String(tool)}`;
+  /**
+   * V8 grows its old generation up to 4x what survived the last full collection before it
+   * collects again, so a call that makes garbage file after file peaks far above what it
+   * keeps. The factor only paces collections: no limit is lowered, nothing fails for it.
+   */
+  if (typeof adapter !== 'string' && adapter.heapGrowingPercent !== undefined)
+    v8.setFlagsFromString(`--heap-growing-percent=${adapter.heapGrowingPercent}`);
+  return adapter;
 }
 
 const send = (reply: WarmReply) => {
