@@ -8,6 +8,7 @@ import { detectGates, runGate } from '../dist/gates/index.js';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { gateWarmCapability, WarmPool } from '../dist/gates/warm/index.js';
 import { privateCaches } from '../dist/gates/run/private-caches.js';
+import { planRuns } from '../dist/gates/hooks/hook-plan.js';
 import {
   cleanupTemporary,
   envWithTools,
@@ -91,6 +92,62 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
       expect(gates[name].steps, name).to.equal(undefined);
       expect(gates[name].command[0], name).to.equal('npm');
     }
+  });
+
+  it("a gate of mcp-gates.json running a per-file tool's whole-tree check is narrowed as detection narrows it (real Prettier)", async () => {
+    const root = makeWarmRepo('mcp-gates-config-narrow-');
+    const gate = (command, extra = {}) => ({ command, parser: 'generic', ...extra });
+    fs.writeFileSync(
+      path.join(root, 'mcp-gates.json'),
+      JSON.stringify({
+        gates: {
+          format: gate(['prettier', '--check', '.']),
+          // A finding of ESLint's can come from another file (imports, types): it runs whole.
+          lint: gate(['eslint', '.']),
+          // What writes, or says how paths go, is kept as written.
+          writing: gate(['prettier', '--write', '.']),
+          given: gate(['prettier', '--check', '.'], { paths: 'append' }),
+        },
+      }),
+    );
+    const gates = Object.fromEntries(loadGates(root).gates.map((gate) => [gate.name, gate]));
+    expect(gates.format.command).to.deep.equal(['prettier', '--check', '.']);
+    expect(gates.format.narrow).to.deep.equal({
+      command: ['prettier', '--check'],
+      parser: 'prettier',
+    });
+    for (const name of ['lint', 'writing', 'given'])
+      expect(gates[name].narrow, name).to.equal(undefined);
+    const env = envWithTools();
+    const run = async (args) => {
+      const before = treeSnapshot(root);
+      const result = await runGate(gates.format, false, args, toolContext(), { root, env });
+      expect(treeSnapshot(root)).to.deep.equal(before);
+      return result;
+    };
+    // The whole run finds the misformatted file among others; a run on it finds it alone.
+    // Before: a config gate without "paths" refused the call's paths.
+    const whole = await run({});
+    expect(whole.structuredContent.findings.map((f) => f.file)).to.include('src/main.ts');
+    const one = await run({ paths: ['src/main.ts'] });
+    expect(one.structuredContent.status, one.text).to.equal('failed');
+    expect(one.structuredContent.findings.map((f) => f.file)).to.deep.equal(['src/main.ts']);
+    const clean = await run({ paths: ['src/math.ts'] });
+    expect(clean.structuredContent.status, clean.text).to.equal('passed');
+    // A hook after an edit runs it on the edited file; ESLint and the writing command run whole.
+    const plan = planRuns(
+      Object.values(gates),
+      root,
+      { files: ['src/math.ts'], deleted: [] },
+      true,
+    );
+    const planned = Object.fromEntries(plan.runs.map((run) => [run.gate.name, run.args]));
+    expect(planned).to.deep.equal({
+      format: { paths: ['src/math.ts'] },
+      lint: {},
+      writing: {},
+      given: { paths: ['src/math.ts'] },
+    });
   });
 
   it("reaches a tool behind pnpm's shell shim: its version is read from the script the shim runs", () => {

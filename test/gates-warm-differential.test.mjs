@@ -41,15 +41,27 @@ import {
   runCli,
 } from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo, runColdAsync } from './fixtures/warm/warm-fixture.mjs';
-import { edit, seededRandom, write } from './fixtures/warm/sequence.mjs';
+import {
+  another,
+  answersAsCold,
+  edit,
+  itSeeds,
+  pick,
+  planSteps,
+  seededRandom,
+  sequenceSize,
+  write,
+} from './fixtures/warm/sequence.mjs';
 import { installTools, linkTool, versionsFromEnv } from './fixtures/warm/tool-versions.mjs';
 
-const LONG = process.env.WARM_LONG === '1';
-const FIRST_SEED = Number(process.env.WARM_SEED ?? 18061);
 // npm test runs the first seed, of 8 steps: the 7 kinds marked `forced` once each, one
 // drawn; .ci/run's warm-long stage six of 30 steps.
-const SEEDS = process.env.WARM_SEED ? 1 : Number(process.env.WARM_SEEDS ?? (LONG ? 6 : 1));
-const STEPS = Number(process.env.WARM_STEPS ?? (LONG ? 30 : 8));
+const {
+  long: LONG,
+  firstSeed: FIRST_SEED,
+  seeds: SEEDS,
+  steps: STEPS,
+} = sequenceSize({ firstSeed: 18061, quick: [1, 8], long: [6, 30] });
 
 /**
  * The compared commands, each what one detected gate runs warm: the package.json scripts'
@@ -404,15 +416,6 @@ function linkOutside(root) {
   return outside;
 }
 
-/** Another entry of `list` than the file's text (the step changes the file). */
-const another = (random, list, file) => {
-  const now = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-  return pick(
-    random,
-    list.filter((text) => JSON.stringify(text) !== JSON.stringify(now)),
-  );
-};
-
 /** src/warned.js: clean, a warning (--quiet drops it), an error. */
 const WARNED = [
   'export const warned = 1;\n',
@@ -424,7 +427,6 @@ const WARNED = [
 const EXPORTS_D = ['export const d = 1;\n', 'export const e = 1;\n'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const pick = (random, list) => list[Math.floor(random() * list.length)];
 
 /**
  * The edit kinds: each changes the tree (maybe the world: time passes) and names the
@@ -627,26 +629,6 @@ const EDITS = {
 };
 
 /**
- * The edit kind of each step: `forcedKinds` (issue 29's shapes) once each at seeded
- * steps, so a short run draws every one (as many as fit); `kinds` drawn for the others.
- */
-function planSteps(random, kinds, forcedKinds, steps) {
-  const shuffled = (list) => {
-    const copy = [...list];
-    for (let index = copy.length - 1; index > 0; index--) {
-      const other = Math.floor(random() * (index + 1));
-      [copy[index], copy[other]] = [copy[other], copy[index]];
-    }
-    return copy;
-  };
-  const forced = shuffled(forcedKinds).slice(0, steps);
-  const at = shuffled([...Array(steps).keys()]).slice(0, forced.length);
-  return [...Array(steps).keys()].map((step) =>
-    at.includes(step) ? forced[at.indexOf(step)] : pick(random, kinds),
-  );
-}
-
-/**
  * Detection serves the compared commands as gates of their own: each package.json script
  * runs its command warm, and each tox env, whose options differ from the script's, is
  * served beside it (not folded into it as "already run") and is that command.
@@ -704,17 +686,8 @@ async function runSequence(seed, steps, log) {
         log.push(
           `seed ${seed} step ${step} ${name}: ${tool} ${hot.reused ? 'reused' : hot.startedWorker ? 'restarted' : 'ran'}`,
         );
-        // A tool that crashes (ESLint's "Oops!", exit 2) is left to the cold command, whose
-        // text it is: the gate runs cold, equal by construction. Only then may warm decline.
-        const declinedCrash =
-          hot.kind === 'not-warmable' && /failed/.test(hot.reason) && cold.exitCode === 2;
-        const same =
-          declinedCrash ||
-          (hot.kind === 'ran' &&
-            hot.exitCode === cold.exitCode &&
-            hot.stdout === cold.stdout &&
-            hot.stderr === cold.stderr);
-        if (!same) mismatches.push({ seed, step, edit: name, tool, warm: hot, cold });
+        if (!answersAsCold(hot, cold))
+          mismatches.push({ seed, step, edit: name, tool, warm: hot, cold });
         // A clock-reading run is never reused: its answer moves with time alone.
         if (kind.clock && tool === 'eslint' && hot.reused)
           mismatches.push({ seed, step, edit: name, tool, reusedAfterClock: true });
@@ -731,18 +704,12 @@ describe('warm gates: seeded sequences of the attack shapes (warm equals cold)',
   before(installVersions);
   after(cleanupTemporary);
 
-  for (let index = 0; index < SEEDS; index++) {
-    const seed = FIRST_SEED + index;
-    it(`seed ${seed}: ${STEPS} steps, every answer equals the cold command's`, async () => {
-      const log = [];
-      const mismatches = await runSequence(seed, STEPS, log);
-      // WARM_LOG=1 prints every step (which edit kinds a seed covered).
-      if (process.env.WARM_LOG === '1') console.log(log.join('\n'));
-      if (mismatches.length > 0)
-        console.log(`warm mismatches (replay: WARM_SEED=${seed}):\n${log.join('\n')}`, mismatches);
-      expect(mismatches, `replay with WARM_SEED=${seed}`).to.deep.equal([]);
-    });
-  }
+  itSeeds(
+    FIRST_SEED,
+    SEEDS,
+    `${STEPS} steps, every answer equals the cold command's`,
+    (seed, log) => runSequence(seed, STEPS, log),
+  );
 });
 
 const SERVE_STEPS = Number(process.env.WARM_SERVE_STEPS ?? (LONG ? 24 : 6));

@@ -176,10 +176,20 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
 
   // A rule that computes a while on each file (no clock: its result stays keepable), so a
   // call over every file lasts long enough to be cancelled mid-run.
-  const SLOW = 'let spin = 0; for (let i = 0; i < 2e8; i++) spin ^= i; if (spin === 0.5) return;';
+  const SLOW = 'let spin = 0; for (let i = 0; i < 6e7; i++) spin ^= i; if (spin === 0.5) return;';
   const editAll = (root, version) => {
     for (let index = 0; index < FILES; index++)
       write(root, `src/f${index}.js`, `export const f${index} = ${index + version};\n`);
+  };
+
+  /** A call cancelled 300 ms in, whose worker says it finishes the call for the next one. */
+  const cancelledAndFinished = async (root) => {
+    const controller = new AbortController();
+    const call = pool.run({ root, argv: ARGV, timeoutMs: 90000, env, signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const cancelled = await call;
+    expect(cancelled).to.include({ kind: 'failed', end: 'cancelled' });
+    expect(cancelled.reason).to.match(/finishes the check for the next call/);
   };
 
   it('a cancelled call is finished by its worker, and the next call starts from it', async () => {
@@ -187,17 +197,38 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     await warmEqualsCold(root);
     const [pid] = pool.workerPids();
     editAll(root, 100);
-    const controller = new AbortController();
-    const call = pool.run({ root, argv: ARGV, timeoutMs: 90000, env, signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    const cancelled = await call;
-    expect(cancelled).to.include({ kind: 'failed', end: 'cancelled' });
-    expect(cancelled.reason).to.match(/finishes the check for the next call/);
+    await cancelledAndFinished(root);
     write(root, 'src/f3.js', 'export const f3 = "BAD";\n');
     const next = await warmEqualsCold(root);
     expect(next.startedWorker, next.restartedBecause).to.equal(false);
     expect(pool.workerPids()).to.deep.equal([pid]);
     expect(next.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+  });
+
+  it('answers the call that waited behind a cancelled one with a fresh worker when the cancelled call ends stale', async () => {
+    // Issue 30's resolver differential (WARM_SEED=30001): an edit landed while the worker
+    // finished a cancelled call, the call's end found an input changed and the pool stopped
+    // the worker; the next call, queued on it meanwhile, failed ("the warm eslint worker was
+    // stopped") and its gate ran cold. Here the cancelled call ends stale for certain: f11.js's
+    // lint waits for go.txt, written once the worker has said it finishes the call refusing
+    // effects, and then writes.
+    const root = incrementalRepo(
+      `if (context.filename.endsWith('f11.js')) { while (!fs.existsSync('go.txt')) for (let i = 0; i < 1e6; i++); if (fs.readFileSync('go.txt', 'utf8') === 'write') fs.writeFileSync('f11.out', 'x'); } else { ${SLOW} }`,
+    );
+    write(root, 'go.txt', 'go');
+    await warmEqualsCold(root);
+    fs.rmSync(path.join(root, 'go.txt'));
+    editAll(root, 100);
+    await cancelledAndFinished(root);
+    const next = pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+    write(root, 'go.txt', 'write');
+    const answer = await next;
+    expect(answer.kind, answer.reason).to.equal('ran');
+    expect(answer.startedWorker).to.equal(true);
+    expect(answer.restartedBecause).to.match(/refused a write/);
+    write(root, 'go.txt', 'go');
+    fs.rmSync(path.join(root, 'f11.out'));
+    await warmEqualsCold(root);
   });
 
   it('refuses a write that a call abandoned by its caller makes later, and does not keep its worker', async () => {
@@ -250,6 +281,32 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     const reverted = await warmEqualsCold(root);
     expect(reverted.exitCode).to.equal(0); // new.js's unused variable is only a warning
     expect(reverted.incremental).to.deep.equal({ kept: FILES + 1, checked: 0 });
+  });
+
+  it("reads a kept file's text again after a same-size rewrite whose mtime was set back", async () => {
+    // ESLint's read of a file whose bytes are unchanged is answered from the text it read
+    // before: the rewrite below keeps size and mtime (a whole second, set back), and only
+    // its ctime and content tell it apart.
+    const root = incrementalRepo();
+    const file = path.join(root, 'src/f3.js');
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60000);
+    fs.utimesSync(file, mtime, mtime);
+    // Older than the racy window when first read: its signature may come from its stat.
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    const warm = () => pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+    await warm();
+    write(root, 'src/f5.js', 'export const f5 = 55;\n');
+    const other = await warm();
+    expect(other.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
+    const before = fs.readFileSync(file, 'utf8');
+    const rewritten = 'export let BAD = 3;'.padEnd(before.length - 1) + '\n';
+    expect(rewritten.length).to.equal(before.length);
+    fs.writeFileSync(file, rewritten);
+    fs.utimesSync(file, mtime, mtime);
+    expect(fs.statSync(file).mtimeMs).to.equal(mtime.getTime());
+    const edited = await warmEqualsCold(root);
+    expect(edited.exitCode).to.equal(1);
+    expect(edited.incremental).to.deep.equal({ kept: FILES - 1, checked: 1 });
   });
 
   it('keeps the suppressed messages of a kept file as the cold run reports them', async () => {

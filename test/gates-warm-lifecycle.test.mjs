@@ -127,13 +127,19 @@ describe('warm gates: worker lifecycle', function () {
       `const spin = { create: () => ({ Program() { const end = Date.now() + 20000; while (Date.now() < end); } }) };
 export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin': 'error' } }];\n`,
     );
-    const { child, firstLine } = startOwner(spinning, 'spin');
-    const { pids } = await firstLine;
-    // Long enough for the worker to load eslint and enter the rule (its loading is async).
-    await sleep(4000);
-    expect(alive(pids[0])).to.equal(true);
-    child.kill('SIGKILL');
-    expect(await survivors(pids, 2000)).to.deep.equal([]);
+    for (const mode of ['spin', 'spin-bare']) {
+      // spin-bare: a worker off the lifeline (no addon's watchdog process kills its group),
+      // so only its own watchdog, on the module loader's thread, can end it.
+      const { child, firstLine } = startOwner(spinning, mode);
+      const { pids } = await firstLine;
+      // Long enough for the worker to load eslint and enter the rule (its loading is async).
+      await sleep(4000);
+      expect(alive(pids[0]), mode).to.equal(true);
+      child.kill('SIGKILL');
+      const left = await survivors(pids, 2000);
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      expect(left, mode).to.deep.equal([]);
+    }
   });
 
   it('an idle pool does not keep its owner alive, and the worker goes with it', async function () {

@@ -4,12 +4,16 @@
 // check after every step that the warm answer equals the cold command's, and that a reused
 // result is never stale. ESLint's own --cache is shown to miss the same step.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WarmPool } from '../dist/gates/warm/index.js';
-import { cleanupTemporary, endedPid, makeTempDir } from './fixtures/gates-support.mjs';
+import {
+  cleanupTemporary,
+  endedPid,
+  makeTempDir,
+  runModuleJson,
+} from './fixtures/gates-support.mjs';
 import { gateEnv, makeWarmRepo, runCold, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
 
 const LEDGER = fileURLToPath(new URL('../dist/gates/warm/read-ledger.js', import.meta.url));
@@ -171,23 +175,13 @@ describe('warm gates: a reused result is never stale (rules that read other file
   });
 });
 
-/** Runs an ES module in a fresh node (the ledger patches fs process-wide). */
-function runModule(source) {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
-    encoding: 'utf8',
-    timeout: 30000,
-  });
-  expect(result.status, result.stderr).to.equal(0);
-  return JSON.parse(result.stdout);
-}
-
 describe('read ledger (in a child process: it wraps fs process-wide)', function () {
   this.timeout(30000);
   after(cleanupTemporary);
 
   it('records every way of reading, signed before the read, and names the first change', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       // Imported after installing, by name: ESM importers of node:fs see the recording ones.
@@ -241,7 +235,7 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
 
   it('sees a same-size rewrite of an old file whose mtime was set back (ctime moves)', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       const fs = (await import('node:fs')).default;
@@ -267,9 +261,91 @@ describe('read ledger (in a child process: it wraps fs process-wide)', function 
     expect(report.changed).to.equal(`content ${path.join(directory, 'old.txt')}`);
   });
 
+  it("keeps a clock-aged memo's entry within the file lint that made it, never into another lint or call", () => {
+    // eslint-plugin-n's Cache (Date.now) and eslint-plugin-import-x's ModuleCache
+    // (process.hrtime), as the real ones are written, at the paths that name them.
+    const directory = makeTempDir('mcp-gates-memo-');
+    const write = (file, text) => {
+      fs.mkdirSync(path.dirname(path.join(directory, file)), { recursive: true });
+      fs.writeFileSync(path.join(directory, file), text);
+    };
+    write(
+      'node_modules/eslint-plugin-n/lib/util/cache.js',
+      `export class Cache {
+  constructor() { this.map = new Map(); }
+  get(key) {
+    const entry = this.map.get(key);
+    const now = Date.now();
+    if (entry) {
+      if (entry.expire > now) { entry.expire = now + 5000; return entry.value; }
+      this.map.delete(key);
+    }
+    return null;
+  }
+  set(key, value) { this.map.set(key, { value, expire: Date.now() + 5000 }); }
+}
+`,
+    );
+    write(
+      'node_modules/eslint-plugin-import-x/lib/utils/module-cache.js',
+      `export class ModuleCache {
+  constructor() { this.map = new Map(); }
+  set(key, result) { this.map.set(key, { result, lastSeen: process.hrtime() }); return result; }
+  get(key, settings) {
+    const cache = this.map.get(key);
+    if (cache && process.hrtime(cache.lastSeen)[0] < settings.lifetime) return cache.result;
+  }
+}
+`,
+    );
+    write('src/target.js', '');
+    const report = runModuleJson(`
+      const { clockAgesMemoOnly, installReadRecording, ReadLedger, recordPartSync, recordReads } = await import(${JSON.stringify(LEDGER)});
+      installReadRecording();
+      clockAgesMemoOnly('eslint-plugin-n/lib/util/cache.js');
+      clockAgesMemoOnly('eslint-plugin-import-x/lib/utils/module-cache.js');
+      const fs = (await import('node:fs')).default;
+      const dir = ${JSON.stringify(directory)};
+      const { Cache } = await import(dir + '/node_modules/eslint-plugin-n/lib/util/cache.js');
+      const { ModuleCache } = await import(dir + '/node_modules/eslint-plugin-import-x/lib/utils/module-cache.js');
+      const target = dir + '/src/target.js';
+      const cache = new Cache();
+      const moduleCache = new ModuleCache();
+      let reads = 0;
+      // A lookup through each memo, reading the disk when the memo has no fresh entry.
+      const lookUp = () => {
+        let found = cache.get(target);
+        if (found === null) { reads++; found = fs.existsSync(target); cache.set(target, found); }
+        if (moduleCache.get(target, { lifetime: 30 }) === undefined) { reads++; moduleCache.set(target, fs.statSync(target).size); }
+      };
+      const asked = (ledger) => [...ledger.questions()].some(([key]) => key.endsWith(target));
+      const lint = () => {
+        const part = new ReadLedger();
+        part.part = true;
+        const before = reads;
+        recordPartSync(part, () => { lookUp(); lookUp(); lookUp(); });
+        return { reads: reads - before, asked: asked(part), reusable: part.notReusableBecause ?? null };
+      };
+      const lints = [];
+      await recordReads(new ReadLedger(), async () => { lints.push(lint(), lint()); });
+      await recordReads(new ReadLedger(), async () => { lints.push(lint()); });
+      // Between calls (the background), then in a call outside any lint.
+      lookUp();
+      const call = new ReadLedger();
+      const before = reads;
+      await recordReads(call, async () => lookUp());
+      process.stdout.write(JSON.stringify({ lints, outside: { reads: reads - before, asked: asked(call) } }));
+    `);
+    // Each lint reads once through each memo (its own question, recorded in it), then uses
+    // the entry it made; the next lint, in the same call or the next, reads again.
+    const once = { reads: 2, asked: true, reusable: null };
+    expect(report.lints).to.deep.equal([once, once, once]);
+    expect(report.outside).to.deep.equal({ reads: 2, asked: true });
+  });
+
   it('marks a run that writes, opens for writing, spawns or starts a thread as not reusable', () => {
     const directory = makeTempDir('mcp-gates-ledger-');
-    const report = runModule(`
+    const report = runModuleJson(`
       const { installReadRecording, ReadLedger, recordReads } = await import(${JSON.stringify(LEDGER)});
       installReadRecording();
       const fs = (await import('node:fs')).default;

@@ -3,6 +3,7 @@
 // the repeat call starts no worker, `"warm": false` is honoured, a warm call cancelled
 // mid-run leaves the server usable, and a text gate's output still reaches the report.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -39,13 +40,18 @@ const GATES = {
   fixlint: { ...LINT, fix: ['eslint', '--fix', '.'] },
 };
 
+/** Made by the slow rule as it starts to block: the worker is then busy, whatever the load. */
+const SLOW_MARK = path.join(os.tmpdir(), `mcp-gates-slow-lint-${process.pid}`);
+
 /** A rule that blocks for 30 s on a file holding SLOW_LINT: a warm call to cancel mid-run. */
 const SLOW_RULE = `
     'slow': {
       meta: { type: 'problem', schema: [] },
       create(context) {
-        if (context.sourceCode.text.includes('SLOW_LINT'))
+        if (context.sourceCode.text.includes('SLOW_LINT')) {
+          markSlow(${JSON.stringify(SLOW_MARK)}, '');
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000);
+        }
         return {};
       },
     },`;
@@ -55,7 +61,9 @@ function servedRepo() {
   const plugin = path.join(root, 'node_modules', 'eslint-plugin-local', 'index.js');
   fs.writeFileSync(
     plugin,
-    fs.readFileSync(plugin, 'utf8').replace('rules: {', `rules: {${SLOW_RULE}`),
+    `import { writeFileSync as markSlow } from 'node:fs';\n${fs
+      .readFileSync(plugin, 'utf8')
+      .replace('rules: {', `rules: {${SLOW_RULE}`)}`,
   );
   const config = path.join(root, 'eslint.config.js');
   fs.writeFileSync(
@@ -126,6 +134,7 @@ function servePair(makeRoot) {
   });
   after(async () => {
     await Promise.all([pair.warm?.close(), pair.cold?.close()]);
+    fs.rmSync(SLOW_MARK, { force: true });
     cleanupTemporary();
   });
   return pair;
@@ -251,6 +260,7 @@ describe('warm gates through mcp-gates serve', function () {
 
   it('kills a blocked warm call that is cancelled or out of time; the next call starts a fresh worker', async () => {
     await warm.call('quicklint');
+    fs.rmSync(SLOW_MARK, { force: true });
     fs.writeFileSync(path.join(root, 'src', 'slow.ts'), '// SLOW_LINT\nexport const slow = 1;\n');
     try {
       const controller = new AbortController();
@@ -260,7 +270,12 @@ describe('warm gates through mcp-gates serve', function () {
         onprogress: (update) => updates.push(update),
       });
       call.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Cancelled once the worker blocks in the rule (a worker still loading would take the
+      // cancelled call over and finish it, which is another test's case) and has shown progress.
+      for (let waited = 0; !fs.existsSync(SLOW_MARK) || updates.length === 0; waited += 50) {
+        if (waited > 60000) expect.fail('the slow rule never ran');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const aborted = Date.now();
       controller.abort();
       await call.then(
@@ -277,11 +292,18 @@ describe('warm gates through mcp-gates serve', function () {
       expect(timedOut.isError).to.equal(true);
       expect(timedOut.structuredContent.exitCode).to.equal(null);
       expect(reportOf(timedOut)).to.match(/timed out after 3 s/);
+      expect(timedOut.structuredContent.warm.reason).to.match(
+        /its worker (was stopped|finishes the check)/,
+      );
     } finally {
       fs.rmSync(path.join(root, 'src', 'slow.ts'));
     }
+    // The blocked worker is gone; quicklint's worker was either killed, or (not yet in the
+    // slow rule at its 3 s) finished that call refusing effects: either way the next answer
+    // is warm, the cold one (same), and reuses no part of the abandoned calls.
     const after = await same('lint');
-    expect(after.structuredContent.warm).to.deep.include({ used: true, started: true });
+    expect(after.structuredContent.warm).to.deep.include({ used: true });
+    expect(after.structuredContent.warm.incremental?.kept ?? 0).to.equal(0);
   });
 
   it('reports a cancelled warm call as cancelled, as the cold runner does', async () => {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { Ajv } from 'ajv';
 import { createGateTools } from '../dist/gates/index.js';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
@@ -430,6 +431,14 @@ describe('hook sessions: where a call spends its time, on request', function () 
       expect(timing[phase], phase).to.be.a('number').and.at.least(0);
     // The gate's call is part of the hook's gates phase.
     expect(timing['quick.call']).to.be.at.most(timing['hook.gates']);
+    // A gate tool's own call says the same of itself, valid against its output schema.
+    const [quick] = createGateTools(loadGates(root).gates, { root, env: gateEnv() });
+    const gateTimed = await quick.run({}, context);
+    expect(gateTimed.structuredContent.timing['quick.fingerprint']).to.be.a('number');
+    const valid = new Ajv({ strict: false }).compile(quick.outputSchema);
+    expect(valid(gateTimed.structuredContent), JSON.stringify(valid.errors)).to.equal(true);
+    delete process.env.MCP_GATES_TIMING;
+    expect((await quick.run({}, context)).structuredContent).to.not.have.property('timing');
   });
 
   it("has a warm worker time its own steps, and its clock is no read of the tool's: a repeat is still reused", async () => {

@@ -180,8 +180,11 @@ describe('GitHub Actions workflows', () => {
       const resolved = '${{ steps.resolve.outputs.version }}';
       expect(cache.with.key).to.include(resolved).and.include('${{ matrix.tool }}');
       expect(cache.with.path).to.equal(`/tmp/mcp-gates-test-\${{ matrix.tool }}-${resolved}`);
+      // Both differentials: the tool's own project, and the resolver project (ESLint's).
       const run = job.steps.find(
-        (step) => step.run === 'npx mocha test/gates-warm-differential.test.mjs',
+        (step) =>
+          step.run ===
+          'npx mocha test/gates-warm-differential.test.mjs test/gates-warm-differential-resolvers.test.mjs',
       );
       expect(run.env.WARM_ESLINT).to.include('steps.resolve.outputs.version');
       expect(run.env.WARM_PRETTIER).to.include('steps.resolve.outputs.version');

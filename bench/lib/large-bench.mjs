@@ -600,6 +600,10 @@ export function summarizeMemory(list) {
     rssMedian: median(list.map((m) => m.rss)),
     rssMax: top.rss,
     peakMax: Math.max(...list.map((m) => m.peak)),
-    processes: top.processes.map((p) => ({ rss: p.rss, cmdline: p.cmdline.slice(0, 160) })),
+    processes: top.processes.map((p) => ({
+      rss: p.rss,
+      peak: p.peak,
+      cmdline: p.cmdline.slice(0, 160),
+    })),
   };
 }

@@ -441,9 +441,14 @@ function familiesAndMemory(figures) {
           ? 'serve'
           : 'a serve child process'
         : p.cmdline.split(' ')[0]);
+    // Each process's own peak beside its RSS: a worker's peak is what item 7 compares with
+    // the peak of the cold command it replaces.
     const breakdown = memory.processes
-      .map((p, index) => `${fixed(p.rss / MB, 0)} MB ${role(p, index)}`)
-      .join(', ');
+      .map(
+        (p, index) =>
+          `${fixed(p.rss / MB, 0)} MB ${role(p, index)}, peak ${fixed(p.peak / MB, 0)} MB`,
+      )
+      .join('; ');
     parts.push(
       `- warm \`serve\` after all its gates ran (server + every process under it, VmRSS from /proc): median ${fixed(memory.rssMedian / MB, 0)} MB, ` +
         `largest ${fixed(memory.rssMax / MB, 0)} MB (${breakdown}); sum of each process's peak (VmHWM) ${fixed(memory.peakMax / MB, 0)} MB.`,

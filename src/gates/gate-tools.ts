@@ -5,6 +5,8 @@ import { fixToolName, type GateSpec } from './gate-spec.js';
 import { argumentNames } from './run/call-arguments.js';
 import { runGate, type GateToolOptions } from './run/run-gate.js';
 import { createCheckTool } from './check-tool.js';
+import { underPhase, withPhaseTimes, withTiming } from './phase-timing.js';
+import type { ToolContext, ToolResult } from '../server/tool.js';
 
 export { runGate, type GateToolOptions };
 
@@ -50,6 +52,20 @@ const ARGUMENT_SCHEMAS: Record<string, (fixing: boolean) => JsonSchema> = {
   }),
 };
 
+/** A gate's run, its phases (`lint.warm.call`...) in its result when MCP_GATES_TIMING=1. */
+async function timedGate(
+  gate: GateSpec,
+  fixing: boolean,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  options: GateToolOptions,
+): Promise<ToolResult> {
+  const { value, phases } = await withPhaseTimes(() =>
+    underPhase(gate.name, () => runGate(gate, fixing, args, context, options)),
+  );
+  return withTiming(value, phases);
+}
+
 function inputSchema(gate: GateSpec, fixing: boolean): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const name of argumentNames(gate, fixing))
@@ -93,7 +109,7 @@ export function createGateTools(gates: readonly GateSpec[], options: GateToolOpt
         idempotentHint: true,
         openWorldHint: false,
       },
-      run: (args, context) => runGate(gate, false, args, context, options),
+      run: (args, context) => timedGate(gate, false, args, context, options),
     });
     if (gate.fix) {
       tools.push({
@@ -109,7 +125,7 @@ export function createGateTools(gates: readonly GateSpec[], options: GateToolOpt
           idempotentHint: false,
           openWorldHint: false,
         },
-        run: (args, context) => runGate(gate, true, args, context, options),
+        run: (args, context) => timedGate(gate, true, args, context, options),
       });
     }
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from './config.js';
-import { asDetectedScript, detectGates } from './detect/detect.js';
+import { asDetected, detectGates } from './detect/detect.js';
 import { findWorkspace } from './detect/workspace.js';
 import type { GateSpec } from './gate-spec.js';
 import type { PackageManager } from './detect/package-manager.js';
@@ -15,10 +15,10 @@ export interface ServedGates {
   notServed: NotServed[];
 }
 
-/** The gates of `root`'s mcp-gates.json, a package.json script run as detection runs it. */
+/** The gates of `root`'s mcp-gates.json, each command run as detection would run it (asDetected). */
 export function configuredGates(root: string): GateSpec[] | undefined {
   return loadConfig(root)?.map((gate) =>
-    asDetectedScript(gate, path.resolve(root, gate.cwd ?? '')),
+    asDetected(gate, path.resolve(root, gate.cwd ?? '')),
   );
 }
 

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
+import type { JsonSchema, ToolResult } from '../server/tool.js';
 
 /**
  * Where a call's time goes, phase by phase, when MCP_GATES_TIMING=1 is in the server's
@@ -32,6 +33,20 @@ export async function withPhaseTimes<T>(
   const phases: PhaseTimes = {};
   const value = await current.run({ phases, prefix: '' }, work);
   return { value, phases };
+}
+
+/** The `timing` of a tool's structured result (hook tools, gate tools). */
+export const TIMING_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Milliseconds per phase of the call; only with MCP_GATES_TIMING=1 in the server.',
+  additionalProperties: { type: 'number' },
+};
+
+/** Puts a timed call's phases into its result's structured content as `timing`. */
+export function withTiming(result: ToolResult, phases: PhaseTimes | undefined): ToolResult {
+  if (phases && result.structuredContent)
+    (result.structuredContent as Record<string, unknown>).timing = phases;
+  return result;
 }
 
 /** Runs `work` with its phases named under `name.` (one gate of a call). */

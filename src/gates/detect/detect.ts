@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TIMEOUT_MS, type GateSpec } from '../gate-spec.js';
 import { narrowLine, recipeGates, ruffConfigFixes } from './makefile.js';
+import { narrowCommand } from './narrow-command.js';
+import { unwrap } from './read-only-program.js';
 import { parsePreCommitConfig, preCommitGates } from './pre-commit.js';
 import { CheckCoverage, checkKey, inDirectory, type NotServed } from './tool-command.js';
 import { ownScriptGates } from './own-scripts.js';
@@ -198,17 +200,26 @@ const buildCommand = (mode: { program: string; project: string }) => [
 ];
 
 /**
- * A gate of mcp-gates.json that runs a package.json script (`npm run --silent lint`, as
- * `init` writes it) runs it as detection runs that script: a one-command script that
- * turns on its tool's cache (`eslint --cache .`) runs as its own step, so the cache goes
- * to a private directory instead of the tree (through the package manager, nothing could
- * redirect it); a `tsc --build` script runs build mode with private outputs; a check on
- * given files runs the script's tool on them. The gate is unchanged otherwise.
+ * A gate of mcp-gates.json that says `"paths": "none"` (the default) runs as detection
+ * would run its command. One that runs a package.json script (`npm run --silent lint`, as
+ * `init` writes a detected script) runs it as detection runs that script: a one-command
+ * script that turns on its tool's cache (`eslint --cache .`) runs as its own step, so the
+ * cache goes to a private directory instead of the tree (through the package manager,
+ * nothing could redirect it); a `tsc --build` script runs build mode with private
+ * outputs; a check on given files runs the script's tool on them. One that runs a tool's
+ * whole-tree check itself (`eslint .`, `prettier --check .`) is narrowed as detection
+ * narrows that command in a script: a check on given files (a hook after an edit, `paths`,
+ * a changed scope) runs the tool on them, and the whole run stays as written. The gate is
+ * unchanged otherwise.
  */
-export function asDetectedScript(gate: GateSpec, runDir: string): GateSpec {
+export function asDetected(gate: GateSpec, runDir: string): GateSpec {
+  if (gate.steps || gate.paths !== 'none') return gate;
   const name = scriptOfCommand(gate.command);
+  if (name === undefined) {
+    const narrow = gate.narrow ?? narrowCommand(unwrap([...gate.command]));
+    return narrow ? { ...gate, narrow } : gate;
+  }
   // Paths given to the script go to its body's end: that is the user's command to keep.
-  if (name === undefined || gate.steps || gate.paths !== 'none') return gate;
   const scripts = objectOf(readSource(path.join(runDir, 'package.json'), 'json'))?.scripts;
   if (!scripts || typeof scripts !== 'object') return gate;
   const body = (scripts as Record<string, unknown>)[name];

@@ -1,6 +1,6 @@
 import type { JsonSchema, Tool, ToolContext, ToolResult } from '../../server/tool.js';
 import type { GateSpec } from '../gate-spec.js';
-import { withPhaseTimes } from '../phase-timing.js';
+import { TIMING_SCHEMA, withPhaseTimes, withTiming } from '../phase-timing.js';
 import type { GateToolOptions } from '../run/run-gate.js';
 import { HOOK_HOSTS, hookDecision, type HookEvent, type HookHost } from './hook-hosts.js';
 import { HookSession } from './hook-session.js';
@@ -17,12 +17,7 @@ const HOOK_OUTPUT_SCHEMA: JsonSchema = {
     decision: { enum: ['block', 'allow', 'cancelled'] },
     reason: { type: 'string' },
     note: { type: 'string' },
-    timing: {
-      type: 'object',
-      description:
-        'Milliseconds per phase of the call; only with MCP_GATES_TIMING=1 in the server.',
-      additionalProperties: { type: 'number' },
-    },
+    timing: TIMING_SCHEMA,
     gates: {
       type: 'array',
       items: {
@@ -123,11 +118,8 @@ function hookRun(
       go(input, common.budgetMs, context),
     );
     if (typeof outcome === 'string') return failure(outcome);
-    const result = answer(common.host, event, outcome);
     // Where the call's time went, when MCP_GATES_TIMING=1 (the bench's --phases).
-    if (phases && result.structuredContent)
-      (result.structuredContent as Record<string, unknown>).timing = phases;
-    return result;
+    return withTiming(answer(common.host, event, outcome), phases);
   };
 }
 

@@ -13,6 +13,7 @@ import {
   type CompactData,
 } from './budget.js';
 import { fullLogDirectory } from './log-directory.js';
+import { TIMING_SCHEMA } from '../phase-timing.js';
 
 /** At most this many changed files go into structuredContent, and this many into the text. */
 export const MAX_STRUCTURED_CHANGED_FILES = 50;
@@ -164,6 +165,7 @@ export const GATE_OUTPUT_SCHEMA: JsonSchema = {
       items: { type: 'string' },
       description: `Paths the tool said it did not check (ignored, no matching configuration, matched no file), relative to the project root, the first ${MAX_LISTED_NOT_CHECKED}; null when it named none. The text says why.`,
     },
+    timing: TIMING_SCHEMA,
     treeWatch: {
       type: ['object', 'null'],
       properties: {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import fs, { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,10 @@ import {
   watchProcessWarnings,
 } from './tool-adapter.js';
 import { KeptParts } from './kept-parts.js';
+import { contentSignature } from './input-fingerprint.js';
 import {
+  answerOf,
+  callLedger,
   clockAgesMemoOnly,
   clockReadsOnlyTime,
   clockReadsOnlyTimeIn,
@@ -258,6 +261,76 @@ function keepFileLints(
   return kept;
 }
 
+/** Characters of file texts kept for ESLint's next read (vite's 1,340 files: about 10 MB). */
+const MAX_KEPT_TEXT_CHARACTERS = 64 * 1024 * 1024;
+
+/**
+ * ESLint's read of each file it lints (9.x and 10 call `fs.promises.readFile(file,
+ * { encoding: 'utf8', signal })` once per file per call) answered, during a call, from the
+ * text of an earlier read when the file's bytes are still that text's: the ledger's
+ * signature of the file now (signatureOf: its content hash, or the hash taken under a stat,
+ * ctime included, that no write since leaves as it was) equals the signature of the bytes
+ * the text was decoded from. The read records the question it would have recorded (the
+ * file's content, signed before it is read, by the same reader: the code below, ESLint's),
+ * so whole-call reuse and held answers see what they saw. What it saves: opening, reading,
+ * decoding and closing every kept file on every call. Any other read goes through as it was.
+ */
+function keepFileTexts(inCall: () => boolean): void {
+  const promises = fs.promises as unknown as Record<string, unknown>;
+  const readFile = promises.readFile as (file: unknown, options?: unknown) => Promise<unknown>;
+  const texts = new Map<string, { signature: string; text: string }>();
+  let characters = 0;
+  const forget = (file: string) => {
+    characters -= texts.get(file)?.text.length ?? 0;
+    texts.delete(file);
+  };
+  promises.readFile = function keptRead(this: unknown, ...args: unknown[]) {
+    const [file, options] = args;
+    const ledger = inCall() ? callLedger() : undefined;
+    const given = options as { encoding?: unknown; signal?: AbortSignal } | undefined;
+    if (
+      !ledger ||
+      ledger.part ||
+      typeof file !== 'string' ||
+      typeof given !== 'object' ||
+      given === null ||
+      given.encoding !== 'utf8' ||
+      given.signal?.aborted ||
+      Object.keys(given).some((key) => key !== 'encoding' && key !== 'signal')
+    )
+      return readFile.apply(this, args as [unknown, unknown]);
+    const absolute = path.resolve(file);
+    const kept = texts.get(absolute);
+    if (kept) {
+      const reader = ledger.readerBelow(keptRead);
+      const signature = withoutRecording(() => answerOf('content', absolute));
+      if (signature === kept.signature) {
+        withoutRecording(() => ledger.answered('content', absolute, signature, reader));
+        // The most recently read goes last: eviction takes the oldest.
+        texts.delete(absolute);
+        texts.set(absolute, kept);
+        return Promise.resolve(kept.text);
+      }
+      forget(absolute);
+    }
+    // Read as bytes (recorded as any read is) and decoded as readFile decodes UTF-8.
+    return readFile
+      .call(this, file, given.signal ? { signal: given.signal } : undefined)
+      .then((bytes) => {
+        const text = (bytes as Buffer).toString('utf8');
+        const signature = withoutRecording(() => contentSignature(bytes as Buffer));
+        forget(absolute);
+        if (text.length <= MAX_KEPT_TEXT_CHARACTERS) {
+          while (characters + text.length > MAX_KEPT_TEXT_CHARACTERS)
+            forget(texts.keys().next().value!);
+          texts.set(absolute, { signature, text });
+          characters += text.length;
+        }
+        return text;
+      });
+  };
+}
+
 /** The file a verifyAndFix call lints, as its options name it (relative to the working directory). */
 function fileLabel(options: unknown): string {
   const filename = (options as { filename?: unknown }).filename;
@@ -347,6 +420,7 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   }
   const cli = requireFromEslint(entry.cliFile) as EslintCli;
   const fileLints = keepFileLints(requireFromEslint, installed.directory);
+  keepFileTexts(() => call !== undefined);
   // The engines time their own work for the DEBUG log only (--stats, whose times are
   // output, runs cold, and TIMING's table stays unregistered, so it is never reused).
   for (const file of [

@@ -13,10 +13,19 @@ import { esmResolutionQuestions } from './resolution-record.js';
 
 let port: MessagePort | undefined;
 
-export function initialize(data: { port: MessagePort }): void {
+export function initialize(data: {
+  port: MessagePort;
+  /** The worker's watchdog (worker-main.ts): this thread runs while a check blocks the worker's. */
+  watched?: { parent: number; self: number };
+}): void {
   port = data.port;
   port.on('message', (message: { sync: number }) => port?.postMessage({ synced: message.sync }));
   port.unref();
+  const { watched } = data;
+  if (watched)
+    setInterval(() => {
+      if (process.ppid !== watched.parent) process.kill(watched.self, 'SIGKILL');
+    }, 200).unref();
 }
 
 interface LoadContext {

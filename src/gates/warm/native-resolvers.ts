@@ -14,7 +14,7 @@
  * settles), so a ledger could be kept without its answer. They stay not replayable.
  *
  * A resolution kept in JavaScript instead (eslint-plugin-import-x's ModuleCache) is aged
- * out within a call (clockAgesMemoOnly), so each file's lint asks the resolver itself and
+ * out between file lints (clockAgesMemoOnly), so each file's lint asks the resolver itself and
  * its kept result carries the question; a memo kept for ever is an answer the worker holds
  * (worker-main.ts), checked after every call as any plugin's memory is.
  */
@@ -152,17 +152,36 @@ let passAnswers: Map<string, string> | undefined;
 let passCleared = false;
 
 /**
- * Runs `work` (a pass over recorded questions) with resolutions re-asked once each: many
- * files ask the same (directory, specifier). Never kept past the pass: the tree moves on.
+ * Opens a pass over recorded questions, in which each resolution is re-asked once: many
+ * files ask the same (directory, specifier). Returns its close (idempotent); inside an open
+ * pass, opening another joins it (its close does nothing). Never kept past the pass: the
+ * tree moves on.
  */
-export function withinCheckPass<T>(work: () => T): T {
-  if (passAnswers !== undefined) return work();
-  passAnswers = new Map();
+export function openResolutionPass(): () => void {
+  if (passAnswers !== undefined) return () => {};
+  const answers = new Map<string, string>();
+  passAnswers = answers;
   passCleared = false;
+  return () => {
+    if (passAnswers === answers) passAnswers = undefined;
+  };
+}
+
+/**
+ * Says the resolvers were used since the open pass emptied their caches (a tool ran): the
+ * next resolution it re-asks empties them again, and reads the tree as it is.
+ */
+export function resolverCachesUsed(): void {
+  passCleared = false;
+}
+
+/** Runs `work` within a pass (openResolutionPass): the open one, or its own. */
+export function withinCheckPass<T>(work: () => T): T {
+  const close = openResolutionPass();
   try {
     return work();
   } finally {
-    passAnswers = undefined;
+    close();
   }
 }
 

@@ -2,7 +2,14 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as FsModule from 'node:fs';
-import { insideNodeModules, signatureOf } from './input-fingerprint.js';
+import {
+  fileType,
+  insideNodeModules,
+  signatureOf,
+  STAT_FIELDS,
+  statFields,
+  type StatFields,
+} from './input-fingerprint.js';
 import {
   answerNow,
   answerResolution,
@@ -12,8 +19,8 @@ import {
   RESOLVING_METHODS,
   resolveQuestion,
   type ResolverClass,
+  openResolutionPass,
   trackedCache,
-  withinCheckPass,
 } from './native-resolvers.js';
 import {
   BINDING_DESCRIPTOR_READS,
@@ -41,7 +48,7 @@ import {
 } from './read-surface.js';
 
 export type { Kind } from './read-surface.js';
-export { clearNativeCaches, withinCheckPass } from './native-resolvers.js';
+export { clearNativeCaches, resolverCachesUsed } from './native-resolvers.js';
 
 /**
  * What the code in a warm worker asked of the world, and what the answers were.
@@ -74,11 +81,10 @@ const fsBinding = (process as unknown as { binding(name: string): Target }).bind
 
 /** The unwrapped functions the ledger signs with (they run with recording off). */
 const original = {
-  statSync: fs.statSync,
-  lstatSync: fs.lstatSync,
   readdirSync: fs.readdirSync,
   readlinkSync: fs.readlinkSync,
-  realpathSync: fs.realpathSync,
+  // One realpath(3) call, where the JavaScript one stats every component of the path.
+  realpathSync: fs.realpathSync.native,
 };
 
 function entryType(entry: FsModule.Dirent): string {
@@ -93,14 +99,20 @@ function entryType(entry: FsModule.Dirent): string {
  * every second): they are left out, as no check decides on them, and a directory's
  * entries are their own question (list).
  */
-function statAnswer(stat: FsModule.BigIntStats | undefined): string {
+function statAnswer(stat: StatFields | undefined): string {
   if (!stat) return 'absent';
-  if (stat.isDirectory()) return `d:${stat.ino}:${stat.mode}`;
-  const type = stat.isFile() ? 'f' : stat.isSymbolicLink() ? 'l' : 'o';
-  return `${type}:${stat.size}:${stat.mtimeNs}:${stat.ino}:${stat.mode}`;
+  const { mode, ino, size, mtime } = STAT_FIELDS;
+  const type = fileType(stat);
+  if (type === 'd') return `d:${stat[ino]}:${stat[mode]}`;
+  return `${type}:${stat[size]}:${stat[mtime]}.${stat[mtime + 1]}:${stat[ino]}:${stat[mode]}`;
 }
 
-const RACY_WINDOW_NS = 2_000_000_000n;
+/**
+ * How long after a directory's mtime its listing is part of its `entries` answer (the same
+ * clock tick may hold another change), with a millisecond more: the age is computed in
+ * floating-point milliseconds, and a wider window only adds listings.
+ */
+const RACY_WINDOW_MS = 2_001;
 
 /** The answer a question gets now; the same function signs and re-checks. */
 export function answerOf(kind: Kind, file: string): string {
@@ -110,9 +122,9 @@ export function answerOf(kind: Kind, file: string): string {
         case 'content':
           return signatureOf(file);
         case 'stat':
-          return statAnswer(original.statSync(file, { bigint: true, throwIfNoEntry: false }));
+          return statAnswer(statFields(file));
         case 'lstat':
-          return statAnswer(original.lstatSync(file, { bigint: true, throwIfNoEntry: false }));
+          return statAnswer(statFields(file, true));
         case 'list':
           return original
             .readdirSync(file, { withFileTypes: true })
@@ -122,11 +134,14 @@ export function answerOf(kind: Kind, file: string): string {
         case 'entries': {
           // A directory's mtime moves with every entry added, removed or renamed; within
           // the racy window (the same clock tick) the listing itself is the answer.
-          const stat = original.statSync(file, { bigint: true, throwIfNoEntry: false });
+          const stat = statFields(file);
           if (!stat) return 'absent';
-          const recent = BigInt(Date.now()) * 1_000_000n - stat.mtimeNs < RACY_WINDOW_NS;
-          const listing = recent && stat.isDirectory() ? answerOf('list', file) : '';
-          return `${stat.isDirectory() ? 'd' : 'o'}:${stat.mtimeNs}:${stat.ino}:${listing}`;
+          const { mtime, ino } = STAT_FIELDS;
+          const directory = fileType(stat) === 'd';
+          const stamp = `${stat[mtime]}.${stat[mtime + 1]}:${stat[ino]}`;
+          const ageMs = Date.now() - (Number(stat[mtime]) * 1000 + Number(stat[mtime + 1]) / 1e6);
+          const listing = ageMs < RACY_WINDOW_MS && directory ? answerOf('list', file) : '';
+          return `${directory ? 'd' : 'o'}:${stamp}:${listing}`;
         }
         case 'link': {
           let target = '';
@@ -148,18 +163,84 @@ export function answerOf(kind: Kind, file: string): string {
 }
 
 /**
+ * Answers given in the check pass open now (openCheckPass), by `kind\0path`; undefined
+ * outside one.
+ */
+let passAnswers: Map<string, string> | undefined;
+
+/**
+ * Opens a check pass: until it is closed, every check (stillAnswers, firstChange) asks each
+ * question of the tree once, however many ledgers recorded it (a worker's lifetime, its
+ * kept result, its kept parts and held answers share most of theirs: module files, the
+ * directories resolution probed), and resolutions are re-asked once (native-resolvers.ts).
+ * A check answered from the pass is the check as it would have run when the question was
+ * first asked in it: a tree that changes later in the pass is seen by the first check of
+ * the next pass, because every ledger keeps the answer it recorded, never the pass's.
+ * Recording (ReadLedger.ask) never answers from the pass: a question asked by the tool is
+ * signed as the tree is when it asks. Returns the close (idempotent); opened inside an open
+ * pass, it joins that one and its close does nothing.
+ */
+export function openCheckPass(): () => void {
+  const closeResolutions = openResolutionPass();
+  if (passAnswers !== undefined) return closeResolutions;
+  const answers = new Map<string, string>();
+  passAnswers = answers;
+  passAsked = 0;
+  return () => {
+    if (passAnswers === answers) passAnswers = undefined;
+    closeResolutions();
+  };
+}
+
+/** Runs `work` within a check pass (openCheckPass): the open one, or its own. */
+export function withinCheckPass<T>(work: () => T): T {
+  const close = openCheckPass();
+  try {
+    return work();
+  } finally {
+    close();
+  }
+}
+
+/** Checks asked in the open pass, and the questions they asked of the tree (its answers). */
+let passAsked = 0;
+export const checkPassCounts = (): { asked: number; answered: number } => ({
+  asked: passAsked,
+  answered: passAnswers?.size ?? 0,
+});
+
+/** The answer `kind\0path` (`key`) gets in a check: once per check pass. */
+function checkedAnswer(key: string, kind: Kind, file: string): string {
+  passAsked++;
+  let answer = passAnswers?.get(key);
+  if (answer === undefined) {
+    answer = answerOf(kind, file);
+    passAnswers?.set(key, answer);
+  }
+  return answer;
+}
+
+/** The answer a question gets in a check: once per check pass (openCheckPass). */
+export const currentAnswer = (kind: Kind, file: string): string =>
+  checkedAnswer(`${kind}\0${file}`, kind, file);
+
+/**
  * Whether a question still gets `recorded`. An `entries` answer signed within the racy
  * window carries the listing; it is compared by listing once the stat matches, so the
  * same directory does not read as changed merely because its mtime has since aged.
  */
 export function stillAnswers(kind: Kind, file: string, recorded: string): boolean {
-  const now = answerOf(kind, file);
+  return answersAsRecorded(`${kind}\0${file}`, kind, file, recorded);
+}
+
+function answersAsRecorded(key: string, kind: Kind, file: string, recorded: string): boolean {
+  const now = checkedAnswer(key, kind, file);
   if (now === recorded) return true;
   if (kind !== 'entries') return false;
   const statPart = (answer: string) => answer.split(':').slice(0, 3).join(':');
   return (
     statPart(now) === statPart(recorded) &&
-    recorded.slice(statPart(recorded).length + 1) === answerOf('list', file)
+    recorded.slice(statPart(recorded).length + 1) === checkedAnswer(`list\0${file}`, 'list', file)
   );
 }
 
@@ -435,6 +516,11 @@ export class ReadLedger {
     else this.askers.set(key, new Set([reader]));
   }
 
+  /** The answer recorded for `key` (`kind\0path`), if it was asked. */
+  answerTo(key: string): string | undefined {
+    return this.answers.get(key);
+  }
+
   /** The readers that asked `key` themselves in this run (none for a replayed answer). */
   readersOf(key: string): ReadonlySet<string> {
     return this.askers.get(key) ?? NO_READERS;
@@ -509,17 +595,20 @@ export class ReadLedger {
       // checked first, answers most calls (a body edit) without them.
       const resolutions: [string, string][] = [];
       for (const [key, answer] of this.answers) {
-        const [kind, file] = key.split('\0') as [Kind, string];
-        if (kind === 'resolve') resolutions.push([file, answer]);
-        else if (stillAnswers(kind, file, answer)) continue;
+        const cut = key.indexOf('\0');
+        const kind = key.slice(0, cut) as Kind;
+        const file = key.slice(cut + 1);
+        if (kind === 'resolve') resolutions.push([key, answer]);
+        else if (answersAsRecorded(key, kind, file, answer)) continue;
         else if (kind === 'entries' && probed && this.unprobedChange(file, answer, probed))
           continue;
         else return describe(kind, file);
       }
       const changed = resolutions.find(
-        ([question, answer]) => answerOf('resolve', question) !== answer,
+        ([key, answer]) =>
+          checkedAnswer(key, 'resolve', key.slice(key.indexOf('\0') + 1)) !== answer,
       );
-      return changed && describe('resolve', changed[0]);
+      return changed && describe('resolve', changed[0].slice(changed[0].indexOf('\0') + 1));
     });
   }
 
@@ -712,13 +801,16 @@ const memoAgingClockReaders: string[] = [];
  *   reads are aged by a timer instead, but no file's lint makes one (rules run
  *   synchronously: eslint-plugin-n resolves with `create.sync`); one made while a config
  *   loads is a held answer (worker-main.ts).
- * Such a read, in a call, answers "older than any lifetime": `process.hrtime(stamp)` an
- * age of MAX_SAFE_INTEGER seconds, `Date.now()` the far future (Infinity: every stamp plus
- * a lifetime is still no later), so every entry, one made in this call too, has expired
- * and the question is asked again, its reads recorded in the file lint that needs it
- * (kept-parts.ts), which is what a fresh process, whose memo starts empty, answers. Read
- * as the time, it would make every file lint that met a memo one that is never kept
- * (vuejs/core: 82 of 525 files linted again on every call; vite: all 1,340). A memo kept
+ * Such a read answers by the memo clock: one instant for each stretch of work (a file's
+ * lint, kept-parts.ts; the rest of a call; the time between calls), and for the next
+ * stretch a time past every lifetime. An entry made in a file's lint is used again in the
+ * same lint, from reads that lint recorded (its own question, asked once), but never in
+ * another: there every entry made before has expired, and the question is asked again and
+ * recorded in the file lint that needs it, which is what a fresh process, whose memo starts
+ * empty, answers. Read as the time, it would make every file lint that met a memo one that
+ * is never kept (vuejs/core: 82 of 525 files linted again on every call; vite: all 1,340);
+ * aged on every read ("expired" within a lint too), every lookup read the disk again and
+ * was recorded again (vite's utils.ts: 963 reads of 264 questions in one lint). A memo kept
  * for ever (an infinite lifetime) reads no time that matters: what it holds is held
  * answers (worker-main.ts), as any plugin memory is.
  */
@@ -728,10 +820,34 @@ export function clockAgesMemoOnly(pathEnd: string): void {
 
 const agesMemoOnly = (caller: string | undefined): boolean => endsIn(memoAgingClockReaders, caller);
 
-/** The age `process.hrtime(stamp)` answers a memo-aging reader in a call: older than any lifetime. */
-const MEMO_AGE: [number, number] = [Number.MAX_SAFE_INTEGER, 0];
-/** The time `Date.now()` answers a memo-aging reader in a call: later than any expiry. */
-const MEMO_NOW = Infinity;
+/**
+ * The memo clock's stretch (clockAgesMemoOnly): a new one starts when a file's lint, a call,
+ * or either's end does, so no memo entry outlives the stretch it was made in.
+ */
+let memoStretch = 0;
+const nextMemoStretch = () => void memoStretch++;
+/**
+ * `Date.now()` of a memo-aging reader: a stretch's instant, each 2^30 ms (12 days) past the
+ * last, above any real time. The Date.now memos named age entries by seconds (eslint-plugin-n:
+ * 5 s; enhanced-resolve: its duration, 4 s for eslint-plugin-n): every one made in an
+ * earlier stretch has expired. Past the integers a double holds exactly (a million
+ * stretches), the far future: every entry, this stretch's too, has expired then.
+ */
+function memoNow(): number {
+  const now = 2 ** 42 + memoStretch * 2 ** 30;
+  return Number.isSafeInteger(now + 2 ** 30) ? now : Infinity;
+}
+/**
+ * `process.hrtime()` of a memo-aging reader: the stretch's own stamp. `process.hrtime(stamp)`
+ * answers no age for this stretch's stamp and, for any other (an earlier stretch's, a real
+ * one), older than any lifetime (eslint-plugin-import-x's is a setting: any finite one).
+ */
+const memoStamp = (): [number, number] => [2 ** 42 + memoStretch, 0];
+function memoAge(stamp: unknown): [number, number] {
+  const [seconds, nanoseconds] = memoStamp();
+  const same = Array.isArray(stamp) && stamp[0] === seconds && stamp[1] === nanoseconds;
+  return same ? [0, 0] : [Number.MAX_SAFE_INTEGER, 0];
+}
 
 /** Files of a tool whose Math.random draws only make unique tokens (see below). */
 const tokenOnlyRandomDrawers = new Set<string>();
@@ -1168,7 +1284,7 @@ function installClockRecording(): void {
     const caller = nearestCaller();
     if (caller?.startsWith('node:') || (caller && timingOnlyClockReaders.has(caller))) return;
     if (endsIn(timingOnlyClockReaderEnds, caller)) return;
-    // Its stamps (hrtime() with no argument) only ever meet the aged answer below.
+    // Its stamps (hrtime() with no argument) are the memo clock's (below).
     if (what === 'process.hrtime' && agesMemoOnly(caller)) return;
     ledger.notReplayable(`the current time (${what})`);
   };
@@ -1176,7 +1292,7 @@ function installClockRecording(): void {
   const now = marked(function now() {
     const ledger = recordingLedger();
     if (ledger) {
-      if (agesMemoOnly(nearestCaller())) return MEMO_NOW;
+      if (agesMemoOnly(nearestCaller())) return memoNow();
       clock('Date.now')(ledger);
     }
     return RealDate.now();
@@ -1201,12 +1317,12 @@ function installClockRecording(): void {
   RealDate.prototype.constructor = RecordingDate;
 
   installPerformanceRecording(clock);
-  // A memo's age asked by a reader clockAgesMemoOnly names: older than any lifetime.
+  // A memo's stamp and age asked by a reader clockAgesMemoOnly names: the memo clock's.
   const realHrtime = process.hrtime;
   const agingHrtime = Object.assign(
     function hrtime(this: unknown, ...args: unknown[]) {
-      if (args[0] !== undefined && recordingLedger() && agesMemoOnly(nearestCaller()))
-        return [...MEMO_AGE];
+      if (recordingLedger() && agesMemoOnly(nearestCaller()))
+        return args[0] === undefined ? memoStamp() : memoAge(args[0]);
       return (realHrtime as AnyFunction).apply(this, args) as unknown;
     },
     { bigint: realHrtime.bigint },
@@ -1413,10 +1529,12 @@ export function recordBackground(ledger: ReadLedger): void {
 export function recordPartSync<T>(ledger: ReadLedger, work: () => T): T {
   const outer = active;
   active = ledger;
+  nextMemoStretch();
   try {
     return work();
   } finally {
     active = outer;
+    nextMemoStretch();
   }
 }
 
@@ -1429,10 +1547,12 @@ export function callLedger(): ReadLedger | undefined {
 export async function recordReads<T>(ledger: ReadLedger, work: () => Promise<T>): Promise<T> {
   active = ledger;
   openedDuringCall.clear();
+  nextMemoStretch();
   try {
     return await work();
   } finally {
     active = background;
     openedDuringCall.clear();
+    nextMemoStretch();
   }
 }

@@ -65,6 +65,12 @@ export interface ToolAdapter {
    * next call but the loaded tool): the worker collects it after the call (worker-main.ts).
    */
   releaseAfterCall?: boolean;
+  /**
+   * How far V8 may grow the heap past what survived its last full collection before it
+   * collects again, in percent (V8's --heap-growing-percent), set once the tool is loaded.
+   * Unset, V8 grows it up to 4x on a machine with memory to spare (worker-main.ts).
+   */
+  heapGrowingPercent?: number;
 }
 
 /**

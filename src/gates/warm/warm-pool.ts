@@ -163,7 +163,10 @@ type StopEnd = 'cancelled' | 'timed-out';
  * next one), or not reached (the call was still waiting for an earlier one).
  */
 type CallReply =
-  Reply | { type: 'stopped'; end: StopEnd; worker: 'killed' | 'kept' | 'not-reached' };
+  | Reply
+  | { type: 'stopped'; end: StopEnd; worker: 'killed' | 'kept' | 'not-reached' }
+  /** The worker went while the call waited for its turn: the call never reached it. */
+  | { type: 'gone'; reason: string };
 
 /**
  * Tools whose worker finishes a call its caller gave up on (a cancel, the budget), and
@@ -459,7 +462,7 @@ class WarmWorker {
       const turn = async () => {
         if (answered) return;
         if (this.exited || this.stopped)
-          return answer({ type: 'exited', reason: `the warm ${this.tool} worker was stopped` });
+          return answer({ type: 'gone', reason: `the warm ${this.tool} worker was stopped` });
         sent = true;
         this.busy = true;
         this.lastUsed = Date.now();
@@ -586,6 +589,8 @@ export class WarmPool {
    * changed, its memory, a hang): told by the next call, which starts a fresh one.
    */
   private readonly restartReasons = new Map<string, string>();
+  /** Closed: a call that finds its worker gone starts no other. */
+  private closed = false;
 
   constructor(options: WarmPoolOptions = {}) {
     this.maxWorkers = Math.max(1, options.maxWorkers ?? DEFAULT_MAX_WORKERS);
@@ -628,6 +633,7 @@ export class WarmPool {
    * worker the system has not let die yet is left to the exit hook).
    */
   async close(): Promise<void> {
+    this.closed = true;
     this.buildInfo.close();
     const going = [...this.live].map((worker) => worker.retire());
     this.workers.clear();
@@ -657,13 +663,14 @@ export class WarmPool {
       '\0',
     );
     const args = request.argv.slice(1);
-    const tooBig = this.tooBig.get(key);
-    if (tooBig) return { kind: 'not-warmable', reason: tooBig };
-
-    let restartedBecause = this.restartReasons.get(key);
-    this.restartReasons.delete(key);
-    // A stale worker exits; one fresh worker gets one try (it loads what is there now).
+    let restartedBecause: string | undefined;
+    // A stale worker exits (or went while the call waited); one fresh worker gets one try
+    // (it loads what is there now), unless a worker of this key was too big.
     for (let attempt = 0; attempt < 2; attempt++) {
+      const tooBig = this.tooBig.get(key);
+      if (tooBig) return { kind: 'not-warmable', reason: tooBig };
+      restartedBecause = this.restartReasons.get(key) ?? restartedBecause;
+      this.restartReasons.delete(key);
       let worker = this.workers.get(key);
       const startedWorker = !worker || worker.exited || worker.stopped;
       if (!worker || worker.exited || worker.stopped)
@@ -684,7 +691,11 @@ export class WarmPool {
         }[reply.worker];
         return { kind: 'failed', end: reply.end, reason: `${call}; ${worker}`, durationMs };
       }
-      if (reply.type === 'exited')
+      // The worker went while this call waited for its turn (an earlier call, one its
+      // caller gave up on included, found an input changed or the worker above its cap):
+      // a fresh worker answers, told why when the pool knows. Unless the pool is closing.
+      if (reply.type === 'gone' && !this.closed) continue;
+      if (reply.type === 'exited' || reply.type === 'gone')
         return { kind: 'failed', end: 'worker-died', reason: reply.reason, durationMs };
       if (reply.type === 'stale') {
         restartedBecause = reply.reason;

@@ -8,14 +8,18 @@ import { loadPrettierAdapter } from './prettier-adapter.js';
 import {
   callUnwatched,
   callWatched,
+  checkPassCounts,
   clearNativeCaches,
+  currentAnswer,
   describe,
   effectRefused,
   installReadRecording,
   type Kind,
+  openCheckPass,
   ReadLedger,
   recordBackground,
   recordReads,
+  resolverCachesUsed,
   stillAnswers,
   unitsOf,
   withinCheckPass,
@@ -36,8 +40,10 @@ import { startWorkerPhases, takeWorkerPhases, workerCount, workerTimed } from '.
 /**
  * Entry of a warm worker process: `node worker-main.js <root> <tool>`, cwd = root, spoken
  * to over its IPC channel only. It dies with its owner: when stdin or the IPC channel
- * closes, and (POSIX) when a watchdog thread sees its parent change, which also works
- * while a long check keeps this thread busy.
+ * closes, and (POSIX) when a watchdog on another thread sees its parent change, which also
+ * works while a long check keeps this thread busy. The watchdog runs on the module loader's
+ * thread (module-hooks.ts), which the worker has anyway: a thread of its own costs an
+ * isolate, about 10 MB of RSS.
  */
 
 const [root, tool] = process.argv.slice(2) as [string, WarmTool];
@@ -48,13 +54,19 @@ process.stdin.on('close', exitNow);
 process.stdin.resume();
 process.on('disconnect', exitNow);
 
-if (process.platform !== 'win32') {
+/** What the watchdog watches: the parent it must outlive (POSIX only, see above). */
+const watched =
+  process.platform === 'win32' ? undefined : { parent: process.ppid, self: process.pid };
+// module.register arrived in Node 20.6; without it loads cannot be recorded, so nothing runs warm.
+const registerHooks = (Module as { register?: (...args: unknown[]) => void }).register;
+
+if (watched && !registerHooks) {
   const watchdog = new Worker(
     `const { workerData } = require('node:worker_threads');
      setInterval(() => {
        if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL');
      }, 200);`,
-    { eval: true, workerData: { parent: process.ppid, self: process.pid } },
+    { eval: true, workerData: watched },
   );
   watchdog.unref();
 }
@@ -114,10 +126,8 @@ channel.port1.on('message', (message: LoaderReport) => {
   if (message.synced !== undefined) syncWaiters.get(message.synced)?.();
 });
 channel.port1.unref();
-// module.register arrived in Node 20.6; without it loads cannot be recorded, so nothing runs warm.
-const registerHooks = (Module as { register?: (...args: unknown[]) => void }).register;
 registerHooks?.('./module-hooks.js', import.meta.url, {
-  data: { port: channel.port2 },
+  data: { port: channel.port2, watched },
   transferList: [channel.port2],
 });
 
@@ -142,14 +152,29 @@ function recordRequiredModules(): void {
 async function loadAdapter(): Promise<ToolAdapter | string> {
   if (!registerHooks) return `warm gates need Node 20.6 or later (this is ${process.version})`;
   if (resolutionUnrecorded) return resolutionUnrecorded;
-  if (tool === 'eslint') return loadEslintAdapter(root);
-  if (tool === 'prettier') return loadPrettierAdapter(root);
-  if (tool === 'tsc')
-    return loadTscAdapter(root, collectGarbage && (() => withoutRecording(collectGarbage)));
-  return `no warm worker for ${String(tool)}`;
+  const adapter =
+    tool === 'eslint'
+      ? await loadEslintAdapter(root)
+      : tool === 'prettier'
+        ? await loadPrettierAdapter(root)
+        : tool === 'tsc'
+          ? loadTscAdapter(root, collectGarbage && (() => withoutRecording(collectGarbage)))
+          : `no warm worker for ${String(tool)}`;
+  /**
+   * V8 grows its old generation up to 4x what survived the last full collection before it
+   * collects again, so a call that makes garbage file after file peaks far above what it
+   * keeps. The factor only paces collections: no limit is lowered, nothing fails for it.
+   */
+  if (typeof adapter !== 'string' && adapter.heapGrowingPercent !== undefined)
+    v8.setFlagsFromString(`--heap-growing-percent=${adapter.heapGrowingPercent}`);
+  return adapter;
 }
 
 const send = (reply: WarmReply) => {
+  // How many checks the call's pass served, and how many questions it asked the tree for them.
+  const { asked, answered } = checkPassCounts();
+  workerCount('pass.checks.count', asked);
+  workerCount('pass.answers.count', answered);
   // The call's own phases go with its reply when timing is wanted (phase-timing.ts).
   const phases = takeWorkerPhases();
   const refused = effectRefused();
@@ -233,7 +258,32 @@ function keepResult(key: string, ledger: ReadLedger, output: ToolOutput): void {
  * and its dependencies: ownPackages) that has asked in more than one call is taken to ask
  * anew (a file it lints each time, now deleted or outside this call's paths).
  */
-const heldAnswers = new Map<string, { answer: string; askedAgain: boolean }>();
+const heldAnswers = new Map<string, HeldAnswer>();
+
+/**
+ * One held answer, by `kind\0path\0holder id` (holderIdOf): its question (`kind\0path`) and
+ * holder kept apart.
+ */
+interface HeldAnswer {
+  question: string;
+  kind: Kind;
+  file: string;
+  holder: string;
+  holderId: number;
+  answer: string;
+  askedAgain: boolean;
+}
+
+/**
+ * A number for each holder, which heldAnswers' keys carry: a holder is a reader's whole
+ * stack (kilobytes), and a key made of it would be hashed afresh on every call.
+ */
+const holderIds = new Map<string, number>();
+function holderIdOf(holder: string): number {
+  let id = holderIds.get(holder);
+  if (id === undefined) holderIds.set(holder, (id = holderIds.size));
+  return id;
+}
 
 /** The packages of the tool's own code (the tool and its dependencies); set on the first call. */
 let ownPackages: ReadonlySet<string> | undefined;
@@ -275,38 +325,51 @@ const holderName = (holder: string) =>
 
 /** Why the worker may hold an answer that is no longer true, after `call` ran; undefined when none. */
 function staleAfterCall(call: ReadLedger): string | undefined {
-  // One pass: a resolution many files asked is asked again once (native-resolvers.ts).
+  // One pass (the call's: handle): a question many holders asked is asked again once.
   return withinCheckPass(() => heldStaleAfterCall(call));
 }
 
 function heldStaleAfterCall(call: ReadLedger): string | undefined {
-  const asked = new Map<string, Set<string>>();
-  for (const [key] of call.questions())
-    asked.set(key, new Set([...call.readersOf(key)].map(holderOf)));
+  const asked = new Map<string, Map<number, string>>();
+  for (const [key] of call.questions()) {
+    const readers = call.readersOf(key);
+    if (readers.size === 0) continue;
+    const holders = new Map<number, string>();
+    for (const reader of readers) {
+      const holder = holderOf(reader);
+      holders.set(holderIdOf(holder), holder);
+    }
+    asked.set(key, holders);
+  }
+  // The tool ran since the pass emptied the native resolvers' caches: a resolution
+  // re-asked from here reads the tree as it is now.
+  resolverCachesUsed();
   let checked = 0;
-  for (const [heldKey, held] of heldAnswers) {
-    const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
-    if (asked.get(`${kind}\0${file}`)?.has(holder)) continue;
-    if (held.askedAgain && holder === TOOL) continue;
+  for (const held of heldAnswers.values()) {
+    if (asked.get(held.question)?.has(held.holderId)) continue;
+    if (held.askedAgain && held.holder === TOOL) continue;
     checked++;
-    if (!stillAnswers(kind, file, held.answer))
-      return `${describe(kind, file)} changed and ${holderName(holder)} did not ask again: it may keep the old answer`;
+    if (!stillAnswers(held.kind, held.file, held.answer))
+      return `${describe(held.kind, held.file)} changed and ${holderName(held.holder)} did not ask again: it may keep the old answer`;
   }
   workerCount('staleAfter.checked.count', checked);
   workerCount('staleAfter.held.count', heldAnswers.size);
-  for (const [key, answer] of call.questions()) {
+  for (const [key, holders] of asked) {
     // A kept part's replayed answer has no readers: replaying is not the tool asking again.
-    for (const holder of asked.get(key) ?? []) {
-      const heldKey = `${key}\0${holder}`;
-      heldAnswers.set(heldKey, { answer, askedAgain: heldAnswers.has(heldKey) });
+    const answer = call.answerTo(key)!;
+    const cut = key.indexOf('\0');
+    const kind = key.slice(0, cut) as Kind;
+    const file = key.slice(cut + 1);
+    for (const [holderId, holder] of holders) {
+      const heldKey = `${key}\0${holderId}`;
+      const askedAgain = heldAnswers.has(heldKey);
+      heldAnswers.set(heldKey, { question: key, kind, file, holder, holderId, answer, askedAgain });
     }
   }
   // What the worker holds from earlier calls fed this one: its result is reusable only
   // while those answers hold too (checked above: they do now).
-  for (const [heldKey, held] of heldAnswers) {
-    const [kind, file, holder] = heldKey.split('\0') as [Kind, string, string];
-    if (!(held.askedAgain && holder === TOOL)) call.holds(`${kind}\0${file}`, held.answer);
-  }
+  for (const held of heldAnswers.values())
+    if (!(held.askedAgain && held.holder === TOOL)) call.holds(held.question, held.answer);
   return undefined;
 }
 
@@ -315,7 +378,7 @@ function* recordedPaths(): Iterable<string> {
   // A resolve question names a resolution, not a path.
   for (const [key] of lifetime.questions())
     if (!key.startsWith('resolve\0')) yield key.slice(key.indexOf('\0') + 1);
-  for (const [key] of heldAnswers) if (!key.startsWith('resolve\0')) yield key.split('\0')[1]!;
+  for (const held of heldAnswers.values()) if (held.kind !== 'resolve') yield held.file;
   yield* inputs.files();
 }
 
@@ -324,7 +387,11 @@ function staleBeforeCall(): string | undefined {
   return withoutRecording(() => {
     workerCount('staleBefore.inputs.count', inputs.size);
     workerCount('staleBefore.lifetime.count', lifetime.size);
-    const stale = workerTimed('staleBefore.inputs', () => inputs.staleReason());
+    // A loaded module file is mostly a lifetime question too (its content, read as it
+    // loaded): signed once for both in the call's check pass.
+    const stale = workerTimed('staleBefore.inputs', () =>
+      inputs.staleReason((file) => currentAnswer('content', file)),
+    );
     if (stale) return stale;
     const change = workerTimed('staleBefore.lifetime', () =>
       lifetime.firstChange(resolutionMayProbe(recordedPaths)),
@@ -358,7 +425,30 @@ function releaseSoon(): void {
   release.unref();
 }
 
+/**
+ * Serves one call in one check pass (read-ledger.ts openCheckPass): the checks before the
+ * run (the loaded state, the kept result, the kept parts at the run's start) and after it
+ * (held answers) ask each question of the tree once, however many ledgers recorded it.
+ *
+ * Why the check after the run may take an answer given before it: an answer the pass gave
+ * was true when the pass first asked it, before the tool ran, and the tool's own reads are
+ * signed as they happen (never from the pass). So a held answer confirmed before the run
+ * says what the worker's memory held was the tree's when the run began; a change while the
+ * tool ran gives findings of either state, as a cold run's are when the tree moves under
+ * it (the gate keeps no such run: report/last-run.ts). It is not lost: the held answer and
+ * every ledger that recorded the question keep the answer recorded, never the pass's, so
+ * the next call's checks see the change (and replace the worker, or rerun what read it).
+ */
 async function handle(message: WarmRunMessage): Promise<void> {
+  const closeCheckPass = openCheckPass();
+  try {
+    await serve(message);
+  } finally {
+    closeCheckPass();
+  }
+}
+
+async function serve(message: WarmRunMessage): Promise<void> {
   clearTimeout(release);
   const rssBytes = () => withoutRecording(() => process.memoryUsage().rss);
   startWorkerPhases();
