@@ -17,9 +17,7 @@ export interface ServedGates {
 
 /** The gates of `root`'s mcp-gates.json, each command run as detection would run it (asDetected). */
 export function configuredGates(root: string): GateSpec[] | undefined {
-  return loadConfig(root)?.map((gate) =>
-    asDetected(gate, path.resolve(root, gate.cwd ?? '')),
-  );
+  return loadConfig(root)?.map((gate) => asDetected(gate, path.resolve(root, gate.cwd ?? '')));
 }
 
 /**
