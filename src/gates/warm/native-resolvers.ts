@@ -175,8 +175,8 @@ export function resolverCachesUsed(): void {
   passCleared = false;
 }
 
-/** Runs `work` within a pass (openResolutionPass): the open one, or its own. */
-export function withinCheckPass<T>(work: () => T): T {
+/** Runs `work` within a resolution pass (openResolutionPass): the open one, or its own. */
+function withinResolutionPass<T>(work: () => T): T {
   const close = openResolutionPass();
   try {
     return work();
@@ -187,7 +187,7 @@ export function withinCheckPass<T>(work: () => T): T {
 
 /** The answer `question` gets now, from a resolver with the same options on an emptied cache. */
 export function answerNow(question: string): string {
-  return withinCheckPass(() => {
+  return withinResolutionPass(() => {
     const known = passAnswers!.get(question);
     if (known !== undefined) return known;
     // Emptied once a pass, when its first resolution is asked: a check reads the tree as it is.
