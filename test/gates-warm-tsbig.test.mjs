@@ -9,8 +9,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { spawnSync } from 'node:child_process';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { loadTscAdapter } from '../dist/gates/warm/tsc-adapter.js';
@@ -38,6 +36,7 @@ import {
   writeBigProject,
 } from './fixtures/warm/big-project.mjs';
 import { installTools } from './fixtures/warm/tool-versions.mjs';
+import { privateCollector, trackTypes } from './fixtures/warm/ts-types.mjs';
 import { gateEnv, linkTypescript, makeWarmRepo, runCold } from './fixtures/warm/warm-fixture.mjs';
 
 const N = 60;
@@ -160,25 +159,10 @@ describe('warm gates on bigger projects (issue 19, items 3 and 4)', function () 
       if (process.env.MEMORY_PROOFS !== '1') this.skip();
       const root = bigProject(20);
       const ts = createRequire(path.join(root, 'package.json'))('typescript');
-      // The worker's own collector, made as worker-main.ts makes it.
-      v8.setFlagsFromString('--expose-gc');
-      const gc = vm.runInNewContext('gc');
-      v8.setFlagsFromString('--no-expose-gc');
+      const gc = privateCollector();
       // Every type the first call's checker makes, held weakly.
-      const made = [];
-      let tracking = true;
-      const allocator = ts.objectAllocator;
-      const Type = allocator.getTypeConstructor();
-      ts.setObjectAllocator({
-        ...allocator,
-        getTypeConstructor: () =>
-          function (...args) {
-            const type = Reflect.construct(Type, args, new.target);
-            if (tracking) made.push(new WeakRef(type));
-            return type;
-          },
-      });
-      const typesAlive = () => made.filter((type) => type.deref() !== undefined).length;
+      const types = trackTypes(ts);
+      const typesAlive = types.alive;
       const collections = [];
       let checksBefore = 0;
       const adapter = loadTscAdapter(root, () => {
@@ -203,7 +187,7 @@ describe('warm gates on bigger projects (issue 19, items 3 and 4)', function () 
           });
         };
         await call();
-        tracking = false;
+        types.stop();
         // A first program replaces none.
         expect(collections).to.deep.equal([]);
         expect(typesAlive()).to.be.above(100);
@@ -217,7 +201,7 @@ describe('warm gates on bigger projects (issue 19, items 3 and 4)', function () 
         expect(collections).to.deep.equal([{ checked: 0, typesAlive: 0 }]);
       } finally {
         ts.performance.disable();
-        ts.setObjectAllocator(allocator);
+        types.restore();
         process.chdir(cwd);
       }
     });

@@ -66,6 +66,12 @@ export interface ToolAdapter {
    */
   releaseAfterCall?: boolean;
   /**
+   * Drops, once a call's answer is sent and no call waits, what the tool keeps for the next
+   * call that the next call can do without; the release collection follows in the same
+   * task (worker-main.ts), so nothing runs between them. It reads nothing.
+   */
+  beforeRelease?(): void;
+  /**
    * How far V8 may grow the heap past what survived its last full collection before it
    * collects again, in percent (V8's --heap-growing-percent), set once the tool is loaded.
    * Unset, V8 grows it up to 4x on a machine with memory to spare (worker-main.ts).

@@ -51,6 +51,15 @@ interface BuilderProgramState {
   fileInfos: Map<string, { signature?: string }>;
 }
 
+/** What a program copy is made and checked with (programCopy), internal to TypeScript. */
+interface ProgramInternals {
+  getMissingFilePaths?(): { values(): Iterable<string> };
+  structureIsReused?: number;
+}
+interface HostInternals {
+  hasChangedAutomaticTypeDirectiveNames?(): boolean;
+}
+
 interface SourceFileEntry {
   text: string;
   /** The file's own creation options (CreateSourceFileOptions), as JSON. */
@@ -187,7 +196,13 @@ export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolA
   const probes = new Map<string, boolean>();
   const resolutionReads = new Map<string, string | undefined>();
   let previous:
-    { key: string; builder: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram } | undefined;
+    | {
+        key: string;
+        builder: TypeScript.EmitAndSemanticDiagnosticsBuilderProgram;
+        /** Its program was replaced by a copy without a checker, and collected (releaseChecker). */
+        released?: true;
+      }
+    | undefined;
   /** Source texts read at the start of this call (signChangedFiles), for the host to use. */
   let textsOfThisCall: Map<string, string | undefined> | undefined;
 
@@ -292,6 +307,105 @@ export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolA
     return false;
   };
 
+  /**
+   * A copy of `kept` without its checker, or why there is none: the same root names,
+   * options, SourceFile objects, resolutions and diagnostics, made by TypeScript's own
+   * reuse (createProgram with `kept` as the old program) from a host that answers only what
+   * `kept` was made from: its own SourceFile objects, the existence probes and files module
+   * resolution recorded (probes, resolutionReads) and its missing files as missing.
+   * Anything else ends the copy unmade: it reads nothing, so the ledgers have nothing to
+   * see, and the next call starts from what `kept` knew, as it would from `kept` itself.
+   * Once made, its host reads as the call's host does (a changed file's old signature is
+   * computed on it: signChangedFiles).
+   */
+  const programCopy = (kept: TypeScript.Program): TypeScript.Program | string => {
+    const options = kept.getCompilerOptions();
+    const files = new Map<string, TypeScript.SourceFile>();
+    for (const file of kept.getSourceFiles()) {
+      const { redirectInfo } = file as { redirectInfo?: { unredirected: TypeScript.SourceFile } };
+      files.set(file.fileName, redirectInfo?.unredirected ?? file);
+    }
+    // Asked by name (a map of path to name) or, before TypeScript 5.4, by path (a list).
+    const missingFiles = (kept as ProgramInternals).getMissingFilePaths?.();
+    if (!missingFiles) return 'this TypeScript does not say which files its program missed';
+    const missing = new Set<string>(missingFiles.values());
+    let copying = true;
+    const refused = (question: string): never => {
+      throw new CopyRefused(question);
+    };
+    const host = makeHost(options, new Map());
+    const { fileExists, directoryExists, readFile, getSourceFile } = host;
+    host.fileExists = (file) => {
+      if (!copying) return fileExists(file);
+      if (missing.has(file)) return false;
+      return probes.get(`f:${file}`) ?? refused(`whether ${file} exists`);
+    };
+    host.directoryExists = (directory) => {
+      if (!copying) return directoryExists!(directory);
+      return probes.get(`d:${directory}`) ?? refused(`whether ${directory} exists`);
+    };
+    host.readFile = (file) => {
+      if (!copying) return readFile(file);
+      return resolutionReads.has(file) ? resolutionReads.get(file) : refused(`${file}`);
+    };
+    host.getSourceFile = (fileName, ...rest) => {
+      if (!copying) return getSourceFile(fileName, ...rest);
+      return files.get(fileName) ?? refused(`the source file ${fileName}`);
+    };
+    for (const name of ['getDirectories', 'realpath', 'readDirectory'] as const) {
+      const ask = host[name] as ((...args: unknown[]) => unknown) | undefined;
+      if (ask)
+        (host as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+          copying ? refused(`${name}(${String(args[0])})`) : ask(...args);
+    }
+    // The automatic type directives are those `kept` found (TypeScript reads @types otherwise).
+    (host as HostInternals).hasChangedAutomaticTypeDirectiveNames = () => false;
+    let copy: TypeScript.Program;
+    try {
+      copy = ts.createProgram({
+        rootNames: kept.getRootFileNames(),
+        options,
+        host,
+        oldProgram: kept,
+        projectReferences: kept.getProjectReferences(),
+        configFileParsingDiagnostics: kept.getConfigFileParsingDiagnostics(),
+      });
+    } catch (error) {
+      if (error instanceof CopyRefused) return `it would ask ${error.question}`;
+      throw error;
+    } finally {
+      copying = false;
+    }
+    const reused = (copy as ProgramInternals).structureIsReused;
+    if (reused !== STRUCTURE_REUSED_COMPLETELY)
+      return `its structure was reused ${reused}, not completely`;
+    const keptFiles = kept.getSourceFiles();
+    const copyFiles = copy.getSourceFiles();
+    if (keptFiles.length !== copyFiles.length || keptFiles.some((file, i) => copyFiles[i] !== file))
+      return 'its source files are not the same objects';
+    return copy;
+  };
+
+  /**
+   * Once a call's answer is sent: the kept builder's program is replaced by its copy
+   * without a checker (programCopy), so the collection that follows (worker-main.ts)
+   * frees every type the last check made while the worker idles, not at the start of the
+   * next call. The next builder is made from the copy as from the program it copies.
+   */
+  const releaseChecker = (): void => {
+    const state = (previous?.builder as { state?: BuilderProgramState } | undefined)?.state;
+    const kept = state?.program;
+    if (!previous || previous.released || !state || !kept) return;
+    const copy = programCopy(kept);
+    if (typeof copy === 'string') return;
+    // The build info the builder hangs on its program, as on the one it replaces.
+    (copy as { getBuildInfo?: unknown }).getBuildInfo = (
+      kept as { getBuildInfo?: unknown }
+    ).getBuildInfo;
+    state.program = copy;
+    previous.released = true;
+  };
+
   /** The builder of this call, from the last one where it still applies (kept as `previous`). */
   const nextBuilder = (
     parsed: TypeScript.ParsedCommandLine,
@@ -368,7 +482,8 @@ export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolA
       return { notWarmable: 'tsc without --noEmit writes files: runs cold' };
 
     const sourceFilesOfOptions = sourceFilesOf(sourceFileOptionsKey(ts, parsed.options));
-    const replaced = previous !== undefined;
+    // Its checker's types were collected while the worker idled (releaseChecker).
+    const replaced = previous !== undefined && !previous.released;
     const builder = nextBuilder(parsed, sourceFilesOfOptions);
     // The last program and every type its checker made (vuejs/core: about half the heap)
     // are garbage now: collected before the check allocates the new ones, the worker's peak
@@ -398,5 +513,20 @@ export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolA
   // The tsconfig chain itself is re-read on every call; a project file under any name is
   // still recorded so that its edit restarts the worker like any config edit.
   const configFilesNamed = (args: string[]) => optionValues(root, args, ['--project', '-p']);
-  return { run, configFilesNamed };
+  return {
+    run,
+    configFilesNamed,
+    releaseAfterCall: collectGarbage !== undefined,
+    beforeRelease: releaseChecker,
+  };
+}
+
+/** TypeScript's StructureIsReused.Completely. */
+const STRUCTURE_REUSED_COMPLETELY = 2;
+
+/** A question the host of a program copy may not answer (programCopy). */
+class CopyRefused extends Error {
+  constructor(readonly question: string) {
+    super(`a program copy may not ask ${question}`);
+  }
 }

@@ -158,7 +158,12 @@ async function loadAdapter(): Promise<ToolAdapter | string> {
       : tool === 'prettier'
         ? await loadPrettierAdapter(root)
         : tool === 'tsc'
-          ? loadTscAdapter(root, collectGarbage && (() => withoutRecording(collectGarbage)))
+          ? loadTscAdapter(
+              root,
+              // Timed as the call's own `collect` phase: one a call made while idle skips it.
+              collectGarbage &&
+                (() => workerTimed('collect', () => withoutRecording(collectGarbage))),
+            )
           : `no warm worker for ${String(tool)}`;
   /**
    * V8 grows its old generation up to 4x what survived the last full collection before it
@@ -418,10 +423,17 @@ let callsServed = 0;
 const RELEASE_AFTER_MS = 200;
 let release: NodeJS.Timeout | undefined;
 
-function releaseSoon(): void {
+function releaseSoon(adapter: ToolAdapter): void {
   if (!collectGarbage) return;
   clearTimeout(release);
-  release = setTimeout(() => withoutRecording(collectGarbage), RELEASE_AFTER_MS);
+  release = setTimeout(
+    () =>
+      withoutRecording(() => {
+        adapter.beforeRelease?.();
+        collectGarbage();
+      }),
+    RELEASE_AFTER_MS,
+  );
   release.unref();
 }
 
@@ -539,7 +551,7 @@ async function serve(message: WarmRunMessage): Promise<void> {
     notReusedBecause: reusable.why,
     rssBytes: rssBytes(),
   });
-  if (adapter.releaseAfterCall) releaseSoon();
+  if (adapter.releaseAfterCall) releaseSoon(adapter);
 }
 
 /** The id of the call the worker runs or ran last, and of the last call abandoned. */
