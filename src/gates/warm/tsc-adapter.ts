@@ -325,7 +325,7 @@ export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolA
       const { redirectInfo } = file as { redirectInfo?: { unredirected: TypeScript.SourceFile } };
       files.set(file.fileName, redirectInfo?.unredirected ?? file);
     }
-    // Asked by name (a map of path to name) or, before TypeScript 5.4, by path (a list).
+    // Asked as listed: a map of path to name, or (older versions) a list of paths.
     const missingFiles = (kept as ProgramInternals).getMissingFilePaths?.();
     if (!missingFiles) return 'this TypeScript does not say which files its program missed';
     const missing = new Set<string>(missingFiles.values());
