@@ -358,10 +358,10 @@ function unitOf(name: string): string {
  * come before it, and Node's module loader, a dozen frames deep, while a module loads.
  */
 const NEAREST_FRAMES = [8, 32];
-/** A frame as a reader names it: its file, then where in it. */
+/** A frame as a reader names it: its file, where in it, and where its function starts. */
 const siteOf = (site: NodeJS.CallSite) =>
-  `${site.getFileName() ?? ''}\0${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}`;
-const fileOf = (site: NodeJS.CallSite) => `${site.getFileName() ?? ''}\0`;
+  `${site.getFileName() ?? ''}\0${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}\0${site.getEnclosingLineNumber() ?? 0}:${site.getEnclosingColumnNumber() ?? 0}`;
+const fileOf = (site: NodeJS.CallSite) => `${site.getFileName() ?? ''}\0\0`;
 /** Readers seen, each kept once: many questions share one (a rule reading file after file). */
 const readers = new Map<string, string>();
 const MAX_REMEMBERED_READERS = 10_000;
@@ -381,11 +381,22 @@ const MAX_REMEMBERED_READERS = 10_000;
  */
 function readerOf(below: (...args: never[]) => unknown, chain: boolean): string {
   const lines: string[] = [];
+  // The file of the frame a once-calling helper's frame called (callsOnceForAll), until
+  // the helper's caller is taken; the last file taken.
+  let calledOnce: string | undefined;
+  let last: string | undefined;
   const take = (site: string) => {
-    const cut = site.indexOf('\0');
-    const unit = unitOf(site.slice(0, cut));
-    const where = site.slice(cut + 1);
-    if (unit !== '') lines.push(`${unit}\t${site.slice(0, cut)}${where ? `:${where}` : ''}`);
+    const [file, where, start] = site.split('\0') as [string, string, string];
+    const unit = unitOf(file);
+    if (unit === '') return;
+    let at = where;
+    // The helper's caller, in the file of the callback it called: named by its function, so
+    // every line of it that asks the helper is one reader (see callsOnceForAll).
+    if (calledOnce !== undefined && file === calledOnce && start !== '')
+      at = `function at ${start}`;
+    calledOnce = callsOnce(file) ? last : undefined;
+    last = file;
+    lines.push(`${unit}\t${file}${at ? `:${at}` : ''}`);
   };
   // Outside a part the file names the code: a frame's line and column cost V8 a parse of
   // its function the first time (a worker's first call, loading every module, asks thousands).
@@ -401,6 +412,43 @@ function readerOf(below: (...args: never[]) => unknown, chain: boolean): string 
   if (readers.size >= MAX_REMEMBERED_READERS) readers.clear();
   readers.set(reader, reader);
   return reader;
+}
+
+/** Ends of the paths (inside node_modules) of files whose closures call their callback once (see below). */
+const onceCallers: string[] = [];
+/** A frame's file name -> whether it is a once-calling helper's (callsOnceForAll). */
+const onceCallerFiles = new Map<string, boolean>();
+
+/**
+ * Names a helper file, by the end of its path inside node_modules, whose closures call
+ * the callback they were made with once, at their first call, and hand its result to every
+ * later call, known by reading its code for the versions an adapter serves:
+ * eslint-plugin-import-x's `lazy` (4.x lib/utils/lazy-value.js). What the callback reads
+ * is read by the frame that first calls the closure: import-x's ExportMap.for makes
+ * `stats = lazy(() => fs.statSync(file))` and calls it on one line to compare the kept
+ * exports' mtime and on another to stamp exports it parsed again, so after an edit the
+ * stamp gets the comparing line's read, and as two readers the stamping one "did not ask
+ * again" and the worker was replaced after every edit of an imported module (every call
+ * with import-x/named). A read inside such a callback, called from a frame of the
+ * callback's own file, is that frame's function's reader, whatever its line: the lines of
+ * one function that call a closure it made share one read, as they would share
+ * `const stats = fs.statSync(file)` read on the closure's line, which is one reader. The
+ * closures import-x makes are each called only in the function that made them (or made
+ * once, at module level); a closure called from another file keeps its caller's line.
+ */
+export function callsOnceForAll(pathEnd: string): void {
+  addPathEnd(onceCallers, pathEnd);
+  onceCallerFiles.clear();
+}
+
+function callsOnce(name: string): boolean {
+  let once = onceCallerFiles.get(name);
+  if (once === undefined) {
+    once = endsIn(onceCallers, name.startsWith('file:') ? fileURLToPath(name) : name);
+    if (onceCallerFiles.size >= MAX_REMEMBERED_UNITS) onceCallerFiles.clear();
+    onceCallerFiles.set(name, once);
+  }
+  return once;
 }
 
 /** The code units of a reader (readerOf), nearest first: packages by name, repository files by path. */
