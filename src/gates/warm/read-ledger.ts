@@ -325,8 +325,13 @@ function stackSites(
   return Array.isArray(names) ? (names as string[]) : undefined;
 }
 
-/** Frames a reader's stack is read to: rules run many frames below ESLint's own code. */
-const READER_FRAMES = 200;
+/**
+ * Frames a reader's stack is read to: all of them. What tells two readers apart may be the
+ * farthest frame (the rule below a resolver's pipeline: enhanced-resolve alone runs up to
+ * 230 frames deep), and a stack cut short of it would make a rule that keeps what it read
+ * and one that reads each time one reader, which asks again each time.
+ */
+const READER_FRAMES = Infinity;
 const MAX_REMEMBERED_UNITS = 100_000;
 /** A frame's file name -> its unit ('' for Node's own and the ledger's code). */
 const units = new Map<string, string>();
