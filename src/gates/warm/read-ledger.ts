@@ -509,9 +509,12 @@ const onceCallers: string[] = [];
  * with import-x/named). A read inside such a callback, called from a frame of the
  * callback's own file, is that frame's function's reader, whatever its line: the lines of
  * one function that call a closure it made share one read, as they would share
- * `const stats = fs.statSync(file)` read on the closure's line, which is one reader. The
- * closures import-x makes are each called only in the function that made them (or made
- * once, at module level); a closure called from another file keeps its caller's line.
+ * `const stats = fs.statSync(file)` read on the closure's line, which is one reader. Read
+ * for import-x 4.17: the closures that read (ExportMap.for's stat; parse's tsconfig, through
+ * isEsModuleInteropTrue) are called only in the invocation that made them, and the one
+ * made at module level (no-duplicates' TypeScript version) is one for ever;
+ * `unambiguouslyESM`, also called from the `parseGoal` getter it escapes into, reads
+ * nothing (it looks at the AST). A closure called from another file keeps its caller's line.
  */
 export function callsOnceForAll(pathEnd: string): void {
   addPathEnd(onceCallers, pathEnd);
