@@ -96,8 +96,8 @@ const COLD_ONLY_OPTIONS = [
  * How far V8 may grow the heap past what survived its last full collection (worker-main.ts).
  * A check keeps most of what it allocates (its checker's types) and the worker holds its
  * program between calls: with V8's default growth the worker peaked above `tsc
- * --incremental` on vuejs/core's exported-type edits (861-919 MB against 854 MB), at 1.3x
- * it peaks at 843-846 MB, with no CPU cost beyond the noise (bench/RESULTS.md).
+ * --incremental` on vuejs/core's exported-type edits (861-919 MB against 854-856 MB); at
+ * 1.3x it peaks at 843-860 MB, with no CPU cost beyond the noise (bench/RESULTS.md).
  */
 const TSC_HEAP_GROWING_PERCENT = 30;
 
