@@ -381,7 +381,8 @@ export function loadTscAdapter(root: string, collectGarbage?: () => void): ToolA
       });
     } catch (error) {
       if (error instanceof CopyRefused) return `it would ask ${error.question}`;
-      throw error;
+      // Idle work has no call to fail: the builder keeps the program it had.
+      return `TypeScript failed to make it: ${(error as Error)?.message ?? String(error)}`;
     } finally {
       copying = false;
     }
