@@ -22,7 +22,9 @@
 // git work tree of the repository with its pnpm install; the bench commits `init --hooks
 // claude-code`'s file there once); MCP_GATES_BENCH_NAME_TOOLS=<dir> where the anchors
 // (eslint_d, tsgo, pnpm) are installed; MCP_GATES_BENCH_CORPUS=<dir> where vue's snapshot is
-// (default ../shared/corpus); MCP_GATES_BENCH_VITE_GIT=<git dir or URL> what vite is cloned
+// (default ../shared/corpus); MCP_GATES_BENCH_HOOK_PAUSE_MS=<ms> a pause before each hooks
+// round's edit, as an agent's edits come apart (default none: each edit as the last answer
+// came); MCP_GATES_BENCH_VITE_GIT=<git dir or URL> what vite is cloned
 // from (default its GitHub repository).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,6 +55,8 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const cacheOf = (repo) => path.join(os.tmpdir(), `mcp-gates-bench-${repo.name}`);
 export const VUE_FAMILIES = ['lint', 'format', 'typecheck-ts6', 'typecheck-ts7', 'hooks'];
 const CALL_TIMEOUT_MS = 15 * 60 * 1000;
+/** A pause before each hooks round's edit (MCP_GATES_BENCH_HOOK_PAUSE_MS). */
+const HOOK_PAUSE_MS = Number(process.env.MCP_GATES_BENCH_HOOK_PAUSE_MS ?? 0);
 
 /** The snapshot tarball of vuejs/core in the corpus directory. */
 function snapshot() {
@@ -481,6 +485,8 @@ async function benchHooks(repo, project, rounds, progress) {
       row.sessionStart = start.ms;
       progress(`${repo.name}: hooks ${id} session_start: ${Math.round(start.ms)} ms`);
       for (let round = 0; round <= rounds; round++) {
+        if (round > 0 && HOOK_PAUSE_MS > 0)
+          await new Promise((resolve) => setTimeout(resolve, HOOK_PAUSE_MS));
         fs.writeFileSync(edited, bodyEdit.apply(pristine[bodyEdit.file], round + 1));
         const input = { ...editInput, path: edited };
         if (round === 0) input.budgetMs = CALL_TIMEOUT_MS;
