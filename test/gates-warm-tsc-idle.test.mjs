@@ -129,6 +129,14 @@ describe('warm tsc: the last check freed while the worker idles (issue 30 items 
       expect(typeEdit.phases).to.not.have.property('collect');
       expect(atOnce.phases.collect).to.be.a('number');
       asCold(atOnce);
+      // A repeat answered from the kept result at once, as a hook's does, cancels the
+      // release as it starts and sets it again as it ends.
+      editBody(root, 10);
+      await warmCall();
+      expect((await warmCall()).reused).to.equal(true);
+      await sleep(1000);
+      editBody(root, 11);
+      expect(asCold(await warmCall())).to.not.have.property('collect');
     } finally {
       await pool.close();
     }

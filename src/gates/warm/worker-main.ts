@@ -422,13 +422,20 @@ let callsServed = 0;
  */
 const RELEASE_AFTER_MS = 200;
 let release: NodeJS.Timeout | undefined;
+/**
+ * The adapter whose release has yet to run: a call cancels the timer as it starts, and one
+ * that does not run the tool (a kept answer reused at once) sets it again as it ends.
+ */
+let releaseOwed: ToolAdapter | undefined;
 
 function releaseSoon(adapter: ToolAdapter): void {
   if (!collectGarbage) return;
   clearTimeout(release);
+  releaseOwed = adapter;
   release = setTimeout(
     () =>
       withoutRecording(() => {
+        releaseOwed = undefined;
         adapter.beforeRelease?.();
         collectGarbage();
       }),
@@ -457,6 +464,7 @@ async function handle(message: WarmRunMessage): Promise<void> {
     await serve(message);
   } finally {
     closeCheckPass();
+    if (releaseOwed) releaseSoon(releaseOwed);
   }
 }
 
