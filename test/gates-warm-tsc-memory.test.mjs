@@ -7,14 +7,13 @@
 // ones (npm test: 1 seed of 4 steps; WARM_LONG=1, .ci/run's warm-long stage: 4 seeds of 24;
 // WARM_SEED=<n> replays one).
 import { expect } from 'chai';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, makeTempDir, REPO_ROOT } from './fixtures/gates-support.mjs';
 import { installTools } from './fixtures/warm/tool-versions.mjs';
 import { itSeeds, pick, seededRandom, sequenceSize } from './fixtures/warm/sequence.mjs';
-import { gateEnv, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, runCold, treeDigest } from './fixtures/warm/warm-fixture.mjs';
 
 const env = gateEnv();
 const TSC = ['tsc', '--noEmit', '--pretty', 'false'];
@@ -99,22 +98,6 @@ export function h(n: number): number {
   write(root, 'src/script-one.ts', 'const shared = 1;\n');
   write(root, 'src/script-two.ts', 'const shared = 2;\n');
   return root;
-}
-
-/** The bytes of every file under `root` and where each link points, as one digest. */
-function treeDigest(root) {
-  const hash = createHash('sha256');
-  const walk = (relative) => {
-    for (const entry of fs.readdirSync(path.join(root, relative), { withFileTypes: true })) {
-      const file = path.join(relative, entry.name);
-      hash.update(`${file}\0`);
-      if (entry.isSymbolicLink()) hash.update(`-> ${fs.readlinkSync(path.join(root, file))}\0`);
-      else if (entry.isDirectory()) walk(file);
-      else hash.update(fs.readFileSync(path.join(root, file))).update('\0');
-    }
-  };
-  walk('.');
-  return hash.digest('hex');
 }
 
 /**
