@@ -19,6 +19,7 @@
 // WARM_STEPS size a run, WARM_LOG=1 prints every step. WARM_ESLINT=<version> runs it on
 // that ESLint release; a run on WARM_PRETTIER alone skips it. The plugins are installed
 // from npm once, into the temp directory (skipped, saying why, when npm cannot be reached).
+import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -395,6 +396,25 @@ describe('warm gates: seeded sequences on the real resolving plugins (warm equal
     }
   });
   after(cleanupTemporary);
+
+  it("import-x/named: an edit of an imported module's exports keeps the worker (its stat, read once through import-x's lazy for two lines, is one reader's)", async function () {
+    const root = resolversRepo(eslintDirectory);
+    const env = gateEnv();
+    const pool = new WarmPool();
+    try {
+      await pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+      for (const exports of [ONE[1], ONE[0]]) {
+        write(root, 'src/lib/one.js', exports);
+        const hot = await pool.run({ root, argv: ARGV, timeoutMs: 90000, env });
+        const cold = await runColdAsync(root, ARGV, env);
+        expect(answersAsCold(hot, cold), 'the warm answer is the cold one').to.equal(true);
+        expect(hot.restartedBecause, 'why the worker was replaced').to.equal(undefined);
+        expect(hot.startedWorker).to.equal(false);
+      }
+    } finally {
+      pool.close();
+    }
+  });
 
   itSeeds(
     FIRST_SEED,

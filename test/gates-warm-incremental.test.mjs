@@ -358,6 +358,44 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
     expect(warm.exitCode).to.equal(1);
   });
 
+  it('answers as cold when two rules read one file far below them, one keeping it and one reading it each time', async () => {
+    // A resolver's pipeline is as deep (enhanced-resolve: up to 230 frames for a package
+    // with exports): what tells the rule that keeps its read from the one that reads each
+    // time lies below all of it, and a reader cut short of it would make them one reader,
+    // which asks again each time.
+    const root = incrementalRepo();
+    localPlugin(
+      root,
+      'deep',
+      `import fs from 'node:fs';
+const readDeep = (depth) => (depth === 0 ? fs.readFileSync('data/banned.txt', 'utf8').trim() : readDeep(depth - 1));
+let kept;
+const rule = (check) => ({ meta: { type: 'problem', schema: [] }, create: (context) => ({ Program: (node) => check(context, node) }) });
+export default {
+  rules: {
+    rule: rule((context, node) => {
+      kept ??= readDeep(300);
+      if (context.sourceCode.text.includes(kept)) context.report({ node, message: 'banned' });
+    }),
+    fresh: rule(() => readDeep(300)),
+  },
+};
+`,
+    );
+    const config = path.join(root, 'eslint.config.js');
+    fs.writeFileSync(
+      config,
+      fs
+        .readFileSync(config, 'utf8')
+        .replace("'local/rule': 'error'", "'local/rule': 'error', 'local/fresh': 'error'"),
+    );
+    write(root, 'data/banned.txt', 'nothing-matches\n');
+    await warmEqualsCold(root);
+    write(root, 'data/banned.txt', 'export\n');
+    const warm = await warmEqualsCold(root);
+    expect(warm.exitCode).to.equal(1);
+  });
+
   it('lints again every time a file whose lint read the clock', async () => {
     const root = incrementalRepo(`if (context.filename.endsWith('f2.js')) performance.now();`);
     await warmEqualsCold(root);

@@ -151,6 +151,16 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
     expect(await survivors(pids, 2000)).to.deep.equal([]);
   });
 
+  it('a bare script awaiting a call across a worker replacement gets its answer before it exits', async function () {
+    const replaced = makeWarmRepo('mcp-gates-warm-replace-');
+    const { child, firstLine } = startOwner(replaced, 'replace');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const [line, code] = await Promise.all([firstLine.catch((error) => error), exited]);
+    expect(code).to.equal(0);
+    expect(line).to.include({ kind: 'ran', startedWorker: true });
+    expect(line.restartedBecause).to.include('.prettierrc.json');
+  });
+
   it('a worker above its memory cap after its first call is stopped, and its gate runs cold saying why', async function () {
     const pool = newPool({ memoryCapBytes: 1 });
     const first = await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });

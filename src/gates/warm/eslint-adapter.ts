@@ -17,6 +17,7 @@ import { contentSignature } from './input-fingerprint.js';
 import {
   answerOf,
   callLedger,
+  callsOnceForAll,
   clockAgesMemoOnly,
   clockReadsOnlyTime,
   clockReadsOnlyTimeIn,
@@ -438,6 +439,8 @@ export function loadEslintAdapter(root: string): ToolAdapter | string {
   clockAgesMemoOnly(path.join('eslint-plugin-n', 'lib', 'util', 'cache.js'));
   clockAgesMemoOnly(path.join('enhanced-resolve', 'lib', 'CachedInputFileSystem.js'));
   clockReadsOnlyTimeIn(path.join('graceful-fs', 'graceful-fs.js'));
+  // eslint-plugin-import-x (4.x) reads a module's stat once per ExportMap.for, for two lines.
+  callsOnceForAll(path.join('eslint-plugin-import-x', 'lib', 'utils', 'lazy-value.js'));
   // eslintrc (8.57) times each plugin load for its DEBUG log.
   try {
     clockReadsOnlyTime(requireFromEslint.resolve('@eslint/eslintrc'));

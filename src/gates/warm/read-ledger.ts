@@ -308,25 +308,39 @@ function stackSites(
   below: (...args: never[]) => unknown,
   describe: (site: NodeJS.CallSite) => string,
 ): string[] | undefined {
+  return stackOf(frames, below, (sites) => sites.map(describe));
+}
+
+/** What `read` makes of the nearest `frames` frames below `below` (structured call sites). */
+function stackOf<T>(
+  frames: number,
+  below: (...args: never[]) => unknown,
+  read: (sites: NodeJS.CallSite[]) => T,
+): T | undefined {
   const limit = Error.stackTraceLimit;
   const prepare = Error.prepareStackTrace;
   const holder: { stack?: unknown } = {};
-  let names: unknown;
+  let made: unknown;
   try {
     Error.stackTraceLimit = frames;
-    Error.prepareStackTrace = (_error, sites) => sites.map(describe);
+    Error.prepareStackTrace = (_error, sites) => ({ made: read(sites) });
     Error.captureStackTrace(holder, below);
     // V8 formats the stack when it is first read: read it while prepareStackTrace is ours.
-    names = holder.stack;
+    made = holder.stack;
   } finally {
     Error.stackTraceLimit = limit;
     Error.prepareStackTrace = prepare;
   }
-  return Array.isArray(names) ? (names as string[]) : undefined;
+  return typeof made === 'object' && made !== null ? (made as { made: T }).made : undefined;
 }
 
-/** Frames a reader's stack is read to: rules run many frames below ESLint's own code. */
-const READER_FRAMES = 200;
+/**
+ * Frames a reader's stack is read to: all of them. What tells two readers apart may be the
+ * farthest frame (the rule below a resolver's pipeline: enhanced-resolve alone runs up to
+ * 230 frames deep), and a stack cut short of it would make a rule that keeps what it read
+ * and one that reads each time one reader, which asks again each time.
+ */
+const READER_FRAMES = Infinity;
 const MAX_REMEMBERED_UNITS = 100_000;
 /** A frame's file name -> its unit ('' for Node's own and the ledger's code). */
 const units = new Map<string, string>();
@@ -358,13 +372,6 @@ function unitOf(name: string): string {
  * come before it, and Node's module loader, a dozen frames deep, while a module loads.
  */
 const NEAREST_FRAMES = [8, 32];
-/** A frame as a reader names it: its file, then where in it. */
-const siteOf = (site: NodeJS.CallSite) =>
-  `${site.getFileName() ?? ''}\0${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}`;
-const fileOf = (site: NodeJS.CallSite) => `${site.getFileName() ?? ''}\0`;
-/** Readers seen, each kept once: many questions share one (a rule reading file after file). */
-const readers = new Map<string, string>();
-const MAX_REMEMBERED_READERS = 10_000;
 
 /**
  * Who asks a question ("a reader"): the call sites on the stack below `below`, nearest
@@ -380,27 +387,139 @@ const MAX_REMEMBERED_READERS = 10_000;
  * same file to lint it.
  */
 function readerOf(below: (...args: never[]) => unknown, chain: boolean): string {
-  const lines: string[] = [];
-  const take = (site: string) => {
-    const cut = site.indexOf('\0');
-    const unit = unitOf(site.slice(0, cut));
-    const where = site.slice(cut + 1);
-    if (unit !== '') lines.push(`${unit}\t${site.slice(0, cut)}${where ? `:${where}` : ''}`);
-  };
   // Outside a part the file names the code: a frame's line and column cost V8 a parse of
   // its function the first time (a worker's first call, loading every module, asks thousands).
   if (!chain)
     for (const frames of NEAREST_FRAMES) {
-      for (const site of stackSites(frames, below, fileOf) ?? []) take(site);
-      if (lines.length > 0) return lines[0]!;
+      for (const name of stackFiles(frames, below) ?? []) {
+        const unit = unitOf(name);
+        if (unit !== '') return `${unit}\t${name}`;
+      }
     }
-  for (const site of stackSites(READER_FRAMES, below, siteOf) ?? []) take(site);
-  const reader = lines.join('\n');
-  const known = readers.get(reader);
-  if (known !== undefined) return known;
-  if (readers.size >= MAX_REMEMBERED_READERS) readers.clear();
-  readers.set(reader, reader);
+  return stackOf(READER_FRAMES, below, readerAt) ?? '';
+}
+
+/**
+ * A file a frame runs in, as readers know it: a number (readerAt's keys), its unit
+ * (unitOf) and whether its closures call their callback once (callsOnceForAll).
+ */
+interface FrameFile {
+  id: number;
+  unit: string;
+  once: boolean;
+}
+const frameFiles = new Map<string, FrameFile>();
+/** The next file's number: never one given before, so no key of readerTree means two files. */
+let nextFrameFile = 0;
+
+function frameFileOf(name: string): FrameFile {
+  let known = frameFiles.get(name);
+  if (known === undefined) {
+    if (frameFiles.size >= MAX_REMEMBERED_UNITS) frameFiles.clear();
+    const file = name.startsWith('file:') ? fileURLToPath(name) : name;
+    known = { id: nextFrameFile++, unit: unitOf(name), once: endsIn(onceCallers, file) };
+    frameFiles.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * Readers seen, as a tree of their frames from the nearest (`parent\0file\0place` -> the
+ * node: each frame's file by number, its place by position in the file), and each node
+ * that ended a reader -> the reader, made once: a read costs a lookup per frame, and no
+ * text (a whole stack is hundreds of frames under a resolver, read thousands of times a
+ * call; vite: 6,578 of 19,600 reads in 180 files' lints were 200 to 675 frames deep).
+ */
+const readerTree = new Map<string, number>();
+const readerTexts = new Map<number, string>();
+/** Nodes of the tree kept at most (it is emptied past that, and grows again as read). */
+const MAX_READER_NODES = 1_000_000;
+
+/** The reader of these call sites (readerOf: the whole stack, nearest first). */
+function readerAt(sites: NodeJS.CallSite[]): string {
+  if (readerTree.size >= MAX_READER_NODES) {
+    readerTree.clear();
+    readerTexts.clear();
+  }
+  let node = 0;
+  eachReaderFrame(sites, (site, file, helperCaller) => {
+    const key = `${node}\0${file.id}\0${helperCaller ?? site.getPosition()}`;
+    let next = readerTree.get(key);
+    if (next === undefined) readerTree.set(key, (next = readerTree.size + 1));
+    node = next;
+  });
+  let reader = readerTexts.get(node);
+  if (reader === undefined) {
+    reader = readerText(sites);
+    readerTexts.set(node, reader);
+  }
   return reader;
+}
+
+/** A reader as text: a line `unit<TAB>file:line:column` a frame, as readerAt tells them apart. */
+function readerText(sites: NodeJS.CallSite[]): string {
+  const lines: string[] = [];
+  eachReaderFrame(sites, (site, file, helperCaller) => {
+    const at = helperCaller ?? `${site.getLineNumber() ?? 0}:${site.getColumnNumber() ?? 0}`;
+    lines.push(`${file.unit}\t${site.getFileName() ?? ''}:${at}`);
+  });
+  return lines.join('\n');
+}
+
+/**
+ * Calls `frame` with each frame a reader is made of (of a unit: unitOf), nearest first,
+ * and, for the caller of a once-calling helper in the file of the callback it called, the
+ * helper's caller named by its function: every line of it that asks the helper is one
+ * reader (callsOnceForAll).
+ */
+function eachReaderFrame(
+  sites: NodeJS.CallSite[],
+  frame: (site: NodeJS.CallSite, file: FrameFile, helperCaller: string | undefined) => void,
+): void {
+  let last: string | undefined;
+  // The file of the frame a once-calling helper's frame called, until the helper's caller.
+  let calledOnce: string | undefined;
+  for (const site of sites) {
+    const name = site.getFileName() ?? '';
+    const file = frameFileOf(name);
+    if (file.unit === '') continue;
+    const helperCaller =
+      calledOnce === name
+        ? `function at ${site.getEnclosingLineNumber() ?? 0}:${site.getEnclosingColumnNumber() ?? 0}`
+        : undefined;
+    calledOnce = file.once ? last : undefined;
+    last = name;
+    frame(site, file, helperCaller);
+  }
+}
+
+/** Ends of the paths (inside node_modules) of files whose closures call their callback once (see below). */
+const onceCallers: string[] = [];
+
+/**
+ * Names a helper file, by the end of its path inside node_modules, whose closures call
+ * the callback they were made with once, at their first call, and hand its result to every
+ * later call, known by reading its code for the versions an adapter serves:
+ * eslint-plugin-import-x's `lazy` (4.x lib/utils/lazy-value.js). What the callback reads
+ * is read by the frame that first calls the closure: import-x's ExportMap.for makes
+ * `stats = lazy(() => fs.statSync(file))` and calls it on one line to compare the kept
+ * exports' mtime and on another to stamp exports it parsed again, so after an edit the
+ * stamp gets the comparing line's read, and as two readers the stamping one "did not ask
+ * again" and the worker was replaced after every edit of an imported module (every call
+ * with import-x/named). A read inside such a callback, called from a frame of the
+ * callback's own file, is that frame's function's reader, whatever its line: the lines of
+ * one function that call a closure it made share one read, as they would share
+ * `const stats = fs.statSync(file)` read on the closure's line, which is one reader. Read
+ * for import-x 4.17: the closures that read (ExportMap.for's stat; parse's tsconfig, through
+ * isEsModuleInteropTrue) are called only in the invocation that made them, and the one
+ * made at module level (no-duplicates' TypeScript version) is one for ever;
+ * `unambiguouslyESM`, also called from the `parseGoal` getter it escapes into, reads
+ * nothing (it looks at the AST). A closure called from another file keeps its caller's line.
+ */
+export function callsOnceForAll(pathEnd: string): void {
+  addPathEnd(onceCallers, pathEnd);
+  // Files met before are known again, with the helper among them.
+  frameFiles.clear();
 }
 
 /** The code units of a reader (readerOf), nearest first: packages by name, repository files by path. */

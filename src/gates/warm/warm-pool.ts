@@ -186,6 +186,9 @@ const FINISHES_ABANDONED_CALLS: ReadonlySet<WarmTool> = new Set(['tsc']);
  */
 const FINISHES_ABANDONED_UNWATCHED: ReadonlySet<WarmTool> = new Set(['eslint']);
 
+/** The period of the timer a call holds the event loop with (it never fires in practice). */
+const HOLD_INTERVAL_MS = 2 ** 30;
+
 /** Workers not yet gone, of every pool: the server's exit ends them (see endAtExit). */
 const liveWorkers = new Set<WarmWorker>();
 let exitHookInstalled = false;
@@ -643,7 +646,21 @@ export class WarmPool {
     clearTimeout(timer);
   }
 
+  /**
+   * Runs one call, holding the event loop until its answer: a worker holds it only while it
+   * answers, so between a stale worker's reply and its replacement's start nothing would,
+   * and a script awaiting only this call would end mid-call.
+   */
   async run(request: WarmRunRequest): Promise<WarmRunResult> {
+    const held = setInterval(() => {}, HOLD_INTERVAL_MS);
+    try {
+      return await this.answer(request);
+    } finally {
+      clearInterval(held);
+    }
+  }
+
+  private async answer(request: WarmRunRequest): Promise<WarmRunResult> {
     const started = Date.now();
     const tool = request.tool ?? warmToolOf(request.argv);
     if (!tool)
