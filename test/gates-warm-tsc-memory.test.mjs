@@ -3,13 +3,17 @@
 // another (two gates of one project, an extended config in node_modules that changed,
 // moduleDetection), and a call that is cancelled or runs out of its budget leaves the
 // worker's program to the next call, which is incremental and equal to a cold run.
+// The option sets: the scripted changes of gate and extended config, then seeded random
+// ones (npm test: 1 seed of 4 steps; WARM_LONG=1, .ci/run's warm-long stage: 4 seeds of 24;
+// WARM_SEED=<n> replays one).
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary, makeTempDir, REPO_ROOT } from './fixtures/gates-support.mjs';
 import { installTools } from './fixtures/warm/tool-versions.mjs';
-import { gateEnv, runCold } from './fixtures/warm/warm-fixture.mjs';
+import { itSeeds, pick, seededRandom, sequenceSize } from './fixtures/warm/sequence.mjs';
+import { gateEnv, runCold, treeDigest } from './fixtures/warm/warm-fixture.mjs';
 
 const env = gateEnv();
 const TSC = ['tsc', '--noEmit', '--pretty', 'false'];
@@ -50,6 +54,9 @@ function tsProject(typescript = path.join(REPO_ROOT, 'node_modules', 'typescript
       compilerOptions: {
         noEmit: true,
         strict: true,
+        // The libs' own checking is the same under every option set here, and was most
+        // of each program's cost (their binding, where the options act, is kept).
+        skipLibCheck: true,
         target: 'es2022',
         module: 'esnext',
         moduleResolution: 'bundler',
@@ -93,15 +100,24 @@ export function h(n: number): number {
   return root;
 }
 
+/**
+ * The cold run of `argv` on `root`'s tree now. tsc names files relative to the root, so a
+ * tree with the same bytes (the same project built again, a config flipped back) has the
+ * same cold answer: it is run once per command and tree (the machine is shared).
+ */
+const colds = new Map();
+function coldOf(root, argv) {
+  const key = `${argv.join(' ')}\0${treeDigest(root)}`;
+  if (!colds.has(key)) colds.set(key, runCold(root, argv));
+  return colds.get(key);
+}
+
 /** Each command through the pool and cold, in order: equal each time. Returns the cold outputs. */
-async function sequence(pool, root, commands, colds = new Map()) {
+async function sequence(pool, root, commands) {
   const outputs = [];
   for (const [index, argv] of commands.entries()) {
     const warm = await pool.run({ root, argv, timeoutMs: 120000, env });
-    // The tree is the same between calls: one cold run per command (the machine is shared).
-    const key = argv.join(' ');
-    if (!colds.has(key)) colds.set(key, runCold(root, argv));
-    const cold = colds.get(key);
+    const cold = coldOf(root, argv);
     expect(warm.kind, warm.reason).to.equal('ran');
     // One worker answers them all: the gates share its memory.
     if (index > 0) expect(warm.startedWorker, `${argv.join(' ')} restarted`).to.equal(false);
@@ -130,45 +146,97 @@ describe('warm tsc: what the worker keeps in memory', function () {
   after(cleanupTemporary);
 
   describe('source files per option set (issue 29 item 1)', function () {
-    it('gates with different binder options or moduleDetection answer as cold, in any order', async function () {
-      const root = tsProject();
-      const pool = newPool();
-      // Each change of gate is one a shared source file would answer wrongly: TS7029
-      // missing, TS7029 kept, TS2451 kept (scripts under auto are modules under force).
-      const outputs = await sequence(pool, root, [TSC, STRICT, TSC, FORCE]);
-      expect(codes(outputs[0])).to.deep.equal(['TS2451']);
-      expect(codes(outputs[1])).to.include('TS7029');
-      expect(outputs[3]).to.equal('');
-    });
-
-    it('a config extended from node_modules that flips binder options is followed', async function () {
-      const root = tsProject();
-      const base = path.join('node_modules', '@acme', 'tsconfig');
+    /**
+     * One project whose tsconfig.json extends a config in node_modules; a state is a gate
+     * and that config's binder options (on or off). Every step's answer equals cold, comes
+     * from the one worker, and says what its options make of the sources: the switch
+     * fallthrough (TS7029) under the binder's options alone, the scripts' shared name
+     * (TS2451) unless moduleDetection forces them to be modules.
+     */
+    const GATES = { tsc: TSC, strict: STRICT, force: FORCE };
+    const BASE = path.join('node_modules', '@acme', 'tsconfig');
+    const flip = (root, on) =>
       write(
         root,
-        path.join(base, 'package.json'),
-        json({ name: '@acme/tsconfig', version: '1.0.0' }),
+        path.join(BASE, 'base.json'),
+        json({ compilerOptions: on ? BINDER_OPTIONS : { noFallthroughCasesInSwitch: false } }),
       );
-      const flip = (on) =>
+    /** The changes a shared source file would answer wrongly (TS7029 missing, TS7029 kept,
+     * TS2451 kept) and an extended config's flip followed there and back. */
+    const SCRIPTED = [
+      ['tsc', false],
+      ['strict', false],
+      ['tsc', false],
+      ['force', false],
+      ['tsc', true],
+      ['tsc', false],
+    ];
+    const SIZE = sequenceSize({ firstSeed: 29101, quick: [1, 4], long: [4, 24] });
+
+    itSeeds(
+      SIZE.firstSeed,
+      SIZE.seeds,
+      `gates with different binder options or moduleDetection, and an extended config in node_modules that flips them: ${SCRIPTED.length} scripted steps and ${SIZE.steps} random, every answer equals cold`,
+      async (seed, log) => {
+        const root = tsProject();
         write(
           root,
-          path.join(base, 'base.json'),
-          json({ compilerOptions: on ? BINDER_OPTIONS : { noFallthroughCasesInSwitch: false } }),
+          path.join(BASE, 'package.json'),
+          json({ name: '@acme/tsconfig', version: '1.0.0' }),
         );
-      const config = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.json'), 'utf8'));
-      write(root, 'tsconfig.json', json({ extends: '@acme/tsconfig/base.json', ...config }));
-      const pool = newPool();
-      const colds = new Map();
-      flip(false);
-      const [off] = await sequence(pool, root, [TSC], colds);
-      flip(true);
-      const [on] = await sequence(pool, root, [TSC]);
-      // Back to the first tree, byte for byte: its cold answer is the first one.
-      flip(false);
-      await sequence(pool, root, [TSC], colds);
-      expect(codes(off)).to.deep.equal(['TS2451']);
-      expect(codes(on)).to.include('TS7029');
-    });
+        const config = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.json'), 'utf8'));
+        write(root, 'tsconfig.json', json({ extends: '@acme/tsconfig/base.json', ...config }));
+        const pool = newPool();
+        const random = seededRandom(seed);
+        const states = Object.keys(GATES).flatMap((gate) => [
+          [gate, false],
+          [gate, true],
+        ]);
+        const steps = [...SCRIPTED];
+        for (let index = 0; index < SIZE.steps; index++) {
+          const [gate, on] = steps.at(-1);
+          steps.push(
+            pick(
+              random,
+              states.filter(([g, o]) => g !== gate || o !== on),
+            ),
+          );
+        }
+        const mismatches = [];
+        for (const [index, [gate, on]] of steps.entries()) {
+          flip(root, on);
+          const argv = GATES[gate];
+          const warm = await pool.run({ root, argv, timeoutMs: 120000, env });
+          const cold = coldOf(root, argv);
+          const binder = on || gate === 'strict';
+          // TS7027 unreachable code, TS7028 the unused label, TS7029 the fallthrough.
+          const expected = [
+            ...(gate === 'force' ? [] : ['TS2451']),
+            ...(binder ? ['TS7027', 'TS7028', 'TS7029'] : []),
+          ];
+          const step = `step ${index + 1}: ${gate}, extended binder options ${on ? 'on' : 'off'}`;
+          log.push(`${step}: ${codes(cold.stdout).join(' ') || 'clean'}`);
+          const actual = {
+            kind: warm.kind,
+            ...(index > 0 && { startedWorker: warm.startedWorker }),
+            exitCode: warm.exitCode,
+            stdout: warm.stdout,
+          };
+          const wanted = {
+            kind: 'ran',
+            ...(index > 0 && { startedWorker: false }),
+            exitCode: cold.exitCode,
+            stdout: cold.stdout,
+          };
+          if (JSON.stringify(actual) !== JSON.stringify(wanted))
+            mismatches.push({ step, reason: warm.reason, warm: actual, cold: wanted });
+          // What the cold run says is what the options ask for (the project is as meant).
+          if (JSON.stringify(codes(cold.stdout)) !== JSON.stringify(expected))
+            mismatches.push({ step, cold: cold.stdout, expected });
+        }
+        return mismatches;
+      },
+    );
 
     it('TypeScript 5, whose binder reports unreachable code and unused labels, answers as cold', async function () {
       // reason: another TypeScript than the repository's is the version matrix's, run by

@@ -55,10 +55,13 @@ const GATES = {
   typecheck: { command: ['tsc', '--noEmit', '--pretty', 'false'], parser: 'tsc' },
 };
 
-/** The warm fixture, committed: src/main.ts holds old errors (no-console, a TODO). */
-function committedRepo() {
+/**
+ * The warm fixture, committed: src/main.ts holds old errors (no-console, a TODO). `gates`:
+ * mcp-gates.json's, every one of GATES unless a test needs fewer.
+ */
+function committedRepo(gates = GATES) {
   const root = makeWarmRepo('mcp-gates-hooks-');
-  fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates: GATES }, null, 2));
+  fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates }, null, 2));
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
   git(root, 'init', '-q');
   git(root, 'add', '.');
@@ -251,7 +254,8 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
   });
 
   it('keeps the reason within 4,000 characters, errors first, and says how many it left out', async () => {
-    const root = committedRepo();
+    // The lint alone: every finding is its (no warm format and typecheck workers to start).
+    const root = committedRepo({ lint: GATES.lint });
     const { combination, session } = await serveClient(root);
     const call = hookCaller(session);
     try {
@@ -277,7 +281,8 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
   });
 
   it('before_stop checks the work the agent committed on its branch (the merge base with main)', async () => {
-    const root = committedRepo();
+    // The lint alone: the finding at stake is its (no warm format and typecheck workers).
+    const root = committedRepo({ lint: GATES.lint });
     git(root, 'checkout', '-q', '-b', 'work');
     const { combination, session } = await serveClient(root);
     try {
@@ -438,9 +443,12 @@ describe('command hooks through the server running for the root (local channel)'
   this.timeout(240000);
   after(cleanupTemporary);
 
-  /** A serve of a committed repo whose hook channel lives under `runtime`. */
+  /**
+   * A serve of a committed repo whose hook channel lives under `runtime`. The lint alone:
+   * what the channel carries is any gate's answer (no format and typecheck runs to pay).
+   */
   async function served(runtime) {
-    const root = committedRepo();
+    const root = committedRepo({ lint: GATES.lint });
     const { session } = await serveClient(root, { env: { XDG_RUNTIME_DIR: runtime } });
     // The channel listens once the server serves: a first call proves it is up.
     await session.client.listTools();
