@@ -6,10 +6,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import ts from 'typescript';
 import { REPO_ROOT, cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
 import { Conversation } from './helpers/conversation.mjs';
 
-const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const MODULES = fs.realpathSync(path.join(REPO_ROOT, 'node_modules'));
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'typed');
 
 /** The ts/js code blocks of a page (`from`: the section whose heading starts so), in order. */
@@ -63,9 +64,44 @@ function project(files, compilerOptions = {}, { type = 'module' } = {}) {
   return root;
 }
 
+// This repository's node_modules parsed once for every compile: TypeScript's default library
+// (DOM included) and @types/node were most of each `tsc -p` (a second each, a process each),
+// and a parsed file is the same in every program whose options parse it alike.
+const parsed = new Map();
+
+/** `tsc -p root` in this process: its status (0: no error) and its diagnostics as tsc prints them. */
 function compile(root) {
-  const result = spawnSync(process.execPath, [TSC, '-p', root], { encoding: 'utf8' });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+  const host = ts.createCompilerHost(config.options);
+  const parse = host.getSourceFile;
+  host.getSourceFile = (fileName, version, ...rest) => {
+    // The project's own files and the package under test (copied into it) are parsed afresh.
+    if (!fs.existsSync(fileName) || !fs.realpathSync(fileName).startsWith(MODULES))
+      return parse(fileName, version, ...rest);
+    const { options } = config;
+    const key = JSON.stringify([fileName, version, options.module, options.moduleDetection]);
+    if (!parsed.has(key)) parsed.set(key, parse(fileName, version, ...rest));
+    return parsed.get(key);
+  };
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences,
+    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(config),
+    host,
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  const output = ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (fileName) => fileName,
+    getCurrentDirectory: () => root,
+    getNewLine: () => '\n',
+  });
+  return { status: diagnostics.length === 0 ? 0 : 1, output };
 }
 
 function fixture(name) {
