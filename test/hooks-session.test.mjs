@@ -49,6 +49,14 @@ function scriptRepo(scripts = SCRIPTS) {
   return root;
 }
 
+/**
+ * The gates of `root` named in `names` alone: the warm fixture's eslint, prettier and tsc
+ * configs are gates of their own beside a script's, and a test of one gate's finding need
+ * not pay for the others' runs at the start and now.
+ */
+const gatesNamed = (root, ...names) =>
+  loadGates(root).gates.filter((gate) => names.includes(gate.name));
+
 function hook(root, session = new HookSession(), gates = loadGates(root).gates) {
   const request = {
     gates,
@@ -177,7 +185,7 @@ describe('hook sessions: every gate shape after an edit', function () {
   it('runs the typecheck for a deleted module and reports what its importers lost', async () => {
     const root = scriptRepo({ typecheck: 'tsc --noEmit' });
     fs.rmSync(path.join(root, 'src/math.ts'));
-    const outcome = await hook(root).edit('src/math.ts');
+    const outcome = await hook(root, undefined, gatesNamed(root, 'typecheck')).edit('src/math.ts');
     expect(ran(outcome)).to.include('typecheck');
     expect(rules(outcome)).to.include('typecheck:TS2307');
     expect(outcome.verdict.block).to.equal(true);
@@ -190,7 +198,7 @@ describe('hook sessions: every gate shape after an edit', function () {
     append(root, 'src/math.ts', '\nconsole.log(1);\n');
     const { session } = hook(root);
     const request = {
-      gates: loadGates(root).gates,
+      gates: gatesNamed(root, 'lint'),
       context: hookContext(new AbortController().signal, 'test'),
       options: { root, env: gateEnv() },
       session,
@@ -207,7 +215,7 @@ describe('hook sessions: the stop sees everything the session changed', function
 
   it('blocks on a deleted module that another file imports', async () => {
     const root = scriptRepo({ typecheck: 'tsc --noEmit' });
-    const { stop } = hook(root);
+    const { stop } = hook(root, undefined, gatesNamed(root, 'typecheck'));
     fs.rmSync(path.join(root, 'src/math.ts'));
     const outcome = await stop();
     expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
@@ -216,7 +224,7 @@ describe('hook sessions: the stop sees everything the session changed', function
 
   it('blocks on work committed on the default branch after the session began', async () => {
     const root = scriptRepo({ lint: 'eslint .' });
-    const { start, stop } = hook(root);
+    const { start, stop } = hook(root, undefined, gatesNamed(root, 'lint'));
     await start();
     append(root, 'src/math.ts', '\nconsole.log(1);\n');
     git(root, 'commit', '-qam', 'the agent commits on main');
@@ -230,7 +238,7 @@ describe('hook sessions: the stop sees everything the session changed', function
     git(root, 'checkout', '-q', '-b', 'work');
     append(root, 'src/math.ts', '\nconsole.log(1);\n');
     git(root, 'commit', '-qam', 'work on a branch');
-    const outcome = await hook(root).stop();
+    const outcome = await hook(root, undefined, gatesNamed(root, 'lint')).stop();
     expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
     expect(outcome.newFindings.map((finding) => finding.file)).to.deep.equal(['src/math.ts']);
   });
@@ -314,7 +322,7 @@ describe('hook sessions: what is new, whatever git prints', function () {
     git(root, 'commit', '-qm', 'spaced');
     git(root, 'config', 'diff.mnemonicPrefix', 'true');
     append(root, 'src/with space.ts', 'console.log(one);\n');
-    const outcome = await hook(root).edit('src/with space.ts');
+    const outcome = await hook(root, undefined, gatesNamed(root, 'lint')).edit('src/with space.ts');
     expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.deep.equal([
       'src/with space.ts lint:no-console',
     ]);
