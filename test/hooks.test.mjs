@@ -226,7 +226,8 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
   }
 
   it('session_start takes the baseline before the first edit: what that edit breaks elsewhere is new', async () => {
-    const root = committedRepo();
+    // No format gate: the findings at stake are the typecheck's and the lint's.
+    const root = committedRepo({ lint: GATES.lint, typecheck: GATES.typecheck });
     const { combination, session } = await serveClient(root);
     const call = hookCaller(session);
     try {
@@ -376,13 +377,15 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
   this.timeout(600000);
   // The first host's session runs cold (no server for its root); the others run theirs, one
   // after the other, through one server's channel, warm. Host formats are the same code
-  // either way, and a cold session cost each host a minute of the suite's CPU.
+  // either way, and a cold session cost each host a minute of the suite's CPU. The lint
+  // alone: every finding at stake is its (the three gates together are the MCP tests').
   const warmHosts = HOOK_HOSTS.slice(1);
+  const lintOnly = () => committedRepo({ lint: GATES.lint });
   let served;
   before(async function () {
     const runtime = makeTempDir('mcp-gates-runtime-');
     fs.chmodSync(runtime, 0o700);
-    const root = committedRepo();
+    const root = lintOnly();
     const { session } = await serveClient(root, { env: { XDG_RUNTIME_DIR: runtime } });
     // The channel listens once the server serves: a first call proves it is up.
     await session.client.listTools();
@@ -396,7 +399,7 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
   for (const host of HOOK_HOSTS) {
     const warm = warmHosts.includes(host);
     it(`${host}: edit → block at file:line, fix → nothing, old errors never, stop never twice (${warm ? 'warm, through the server' : 'cold'})`, async () => {
-      const root = warm ? served.root : committedRepo();
+      const root = warm ? served.root : lintOnly();
       const env = warm ? served.env : {};
       const cache = makeTempDir('mcp-gates-hook-cache-');
       const edit = edits(root);
