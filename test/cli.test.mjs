@@ -202,20 +202,27 @@ describe('mcp-gates CLI', function () {
         /gates\.lint: duplicate key at line 2/,
       ],
     ];
-    for (const [what, text, message] of cases) {
+    // Every command on the first two (a parse error and a validation error); one command
+    // each, in turn, on the rest: each command reads the config through the same loader, and
+    // a process per command and case was most of this file's CPU.
+    const COMMANDS = [['list'], ['run', 'lint'], ['serve'], ['doctor', '--json']];
+    for (const [index, [what, text, message]] of cases.entries()) {
       it(`reports ${what} with file, key path and fix`, () => {
         const root = makeRepo({ 'mcp-gates.json': text });
-        for (const args of [['list'], ['run', 'lint'], ['serve']]) {
+        // doctor says which part failed; the others print the message.
+        const commands = index < 2 ? COMMANDS : [COMMANDS[index % 3]];
+        for (const args of commands) {
           const result = runCli([...args, '--root', root]);
           expect(result.code, args.join(' ')).to.equal(2);
+          if (args[0] === 'doctor') {
+            expect(JSON.parse(result.stdout).config.status).to.equal('error');
+            continue;
+          }
           expect(result.stderr).to.include(path.join(root, 'mcp-gates.json'));
           expect(result.stderr).to.match(message);
           expect(result.stderr).to.include('fix:');
           expect(result.stdout, 'nothing on stdout (serve never started)').to.equal('');
         }
-        const doctor = runCli(['doctor', '--json', '--root', root]);
-        expect(doctor.code).to.equal(2);
-        expect(JSON.parse(doctor.stdout).config.status).to.equal('error');
       });
     }
   });
