@@ -23,6 +23,7 @@ import {
 import { loadGates } from '../dist/gates/load-gates.js';
 import { cleanupTemporary, envWithTools, makeTempDir } from './fixtures/gates-support.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+import { inJavaScript } from './fixtures/js-sources.mjs';
 import {
   blockText,
   hookInput,
@@ -44,40 +45,12 @@ function shownText(host, event, answer) {
 }
 
 /**
- * The warm fixture's sources as plain JavaScript, its ESLint config without
- * typescript-eslint: every verdict here is the lint's, and loading TypeScript was two thirds
- * of each of the file's twenty eslint runs. main.js has an old console.log error and TODO
- * warning, math.js an old eqeqeq error.
- */
-const JS_SOURCES = {
-  'eslint.config.js': [
-    "import local from 'eslint-plugin-local';",
-    "import base from './eslint-base.js';",
-    '',
-    'export default [',
-    "  { ignores: ['node_modules/', 'ignored/'] },",
-    '  ...base,',
-    "  { plugins: { local }, rules: { 'local/no-todo': 'warn', 'no-console': 'error' } },",
-    '];',
-    '',
-  ].join('\n'),
-  'src/main.js':
-    "import { add } from './math.js';\n\n// TODO: remove the log\nconsole.log(add(1, 2));\nconst label = 'main';\nexport { label };\n",
-  'src/math.js':
-    'export function add(a, b) {\n  return a + b;\n}\n\nexport function same(a, b) {\n  return a == b;\n}\n',
-};
-
-/**
- * The warm fixture in JavaScript (JS_SOURCES), committed, with its gates in mcp-gates.json
- * (`gates` overrides them); `mainJs` replaces src/main.js, and then math.js loses its old
- * eqeqeq error too.
+ * The warm fixture in JavaScript (every verdict here is the lint's), committed, with its
+ * gates in mcp-gates.json (`gates` overrides them); `mainJs` replaces src/main.js (default:
+ * its old console.log error and TODO warning), and then math.js loses its old eqeqeq error too.
  */
 function committedRepo({ gates = {}, mainJs } = {}) {
-  const root = makeWarmRepo('mcp-gates-hooks-verdict-');
-  fs.rmSync(path.join(root, 'src'), { recursive: true });
-  fs.mkdirSync(path.join(root, 'src'));
-  for (const [file, text] of Object.entries(JS_SOURCES))
-    fs.writeFileSync(path.join(root, file), text);
+  const root = inJavaScript(makeWarmRepo('mcp-gates-hooks-verdict-'));
   const all = {
     lint: { command: ['eslint', '--format', 'json', '.'], parser: 'eslint-json', paths: 'append' },
     ...gates,
