@@ -64,9 +64,11 @@ function project(files, compilerOptions = {}, { type = 'module' } = {}) {
   return root;
 }
 
-// This repository's node_modules parsed once for every compile: TypeScript's default library
-// (DOM included) and @types/node were most of each `tsc -p` (a second each, a process each),
-// and a parsed file is the same in every program whose options parse it alike.
+// This repository's declaration files parsed once for every compile: TypeScript's default
+// library (DOM included) and @types/node were most of each `tsc -p` (a second each, a
+// process each). A .d.ts parses and binds alike under every module setting (module
+// detection forces no declaration file to be a module): the key is its name and what
+// TypeScript passes to parse it (language version, module format).
 const parsed = new Map();
 
 /** `tsc -p root` in this process: its status (0: no error) and its diagnostics as tsc prints them. */
@@ -81,10 +83,12 @@ function compile(root) {
   const parse = host.getSourceFile;
   host.getSourceFile = (fileName, version, ...rest) => {
     // The project's own files and the package under test (copied into it) are parsed afresh.
-    if (!fs.existsSync(fileName) || !fs.realpathSync(fileName).startsWith(MODULES))
-      return parse(fileName, version, ...rest);
-    const { options } = config;
-    const key = JSON.stringify([fileName, version, options.module, options.moduleDetection]);
+    const shared =
+      fileName.endsWith('.d.ts') &&
+      fs.existsSync(fileName) &&
+      fs.realpathSync(fileName).startsWith(MODULES);
+    if (!shared) return parse(fileName, version, ...rest);
+    const key = JSON.stringify([fileName, version]);
     if (!parsed.has(key)) parsed.set(key, parse(fileName, version, ...rest));
     return parsed.get(key);
   };
