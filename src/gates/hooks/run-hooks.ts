@@ -283,6 +283,8 @@ async function runPlanned(call: HookCall): Promise<
 /** The session's start tree of one hook call, written on first need, removed at its end. */
 interface StartTree {
   root: string | undefined;
+  /** Its files: it is no git work tree, so gates that list theirs with git are given these. */
+  files?: string[];
   /** Why it could not be written. */
   problem?: string;
 }
@@ -305,7 +307,7 @@ async function startTreeRun(
   if (tree.root === undefined) {
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-start-'));
     try {
-      await extractTree(options.root, call.since!, directory, {
+      tree.files = await extractTree(options.root, call.since!, directory, {
         signal: context.signal,
         ...(options.env ? { env: options.env } : {}),
       });
@@ -328,6 +330,7 @@ async function startTreeRun(
     root: tree.root,
     ownTranscript: true,
     ...(options.env ? { env: options.env } : {}),
+    ...(tree.files ? { projectFiles: tree.files } : {}),
   };
   const { result, run } = await runGateCall(planned.gate, false, args, context, startOptions);
   const status = (result.structuredContent as unknown as GateStructuredContent).status;

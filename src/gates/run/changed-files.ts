@@ -601,14 +601,16 @@ export async function listProjectFiles(
  * Writes the tree of `commit` below the root (the root's part of it, when the root is a
  * subdirectory of its work tree) into the empty directory `into`, read-only for the
  * repository (`git archive` into `tar`), then links in what git ignores there (node_modules,
- * a virtual environment, build outputs), so tools run in `into` as in the root.
+ * a virtual environment, build outputs), so tools run in `into` as in the root. Returns the
+ * files written (as listProjectFiles lists them): `into` is no git work tree, so a gate that
+ * lists its files with git is given these.
  */
 export async function extractTree(
   root: string,
   commit: string,
   into: string,
   options: Omit<ChangedFilesOptions, 'base'> = {},
-): Promise<void> {
+): Promise<string[]> {
   const run = gitRunIn(root, options);
   const prefix = await workTreePrefix(run);
   const treeish = prefix === '' ? commit : `${commit}:${prefix.replace(/\/$/, '')}`;
@@ -689,5 +691,10 @@ export async function extractTree(
     } catch {
       // A name the platform cannot link: the tool runs without it, as on a fresh clone.
     }
-  }
+  } // Files only, as listProjectFiles: no link (mode 120000), no submodule (a commit entry).
+  const entries = splitPaths(await gitOutput(run, ['ls-tree', '-r', '-z', '--full-tree', treeish]));
+  return entries
+    .filter((entry) => /^100[0-7]{3} blob /.test(entry))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1))
+    .sort();
 }

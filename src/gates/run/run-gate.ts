@@ -60,6 +60,11 @@ export interface GateToolOptions {
   warm?: WarmPool;
   /** Tree watches (`serve` only): the fingerprints around a call cost the changes, not the tree. */
   trees?: TreeWatches;
+  /**
+   * The root's files (root-relative) where the root is no git work tree: the session's start
+   * tree, written from a commit. A gate that lists its files with git is given these.
+   */
+  projectFiles?: readonly string[];
 }
 
 /** The fingerprint of the tree where a gate runs: through the server's watch when it has one. */
@@ -202,6 +207,7 @@ export async function runGateCall(
       runDir,
       env,
       signal: context.signal,
+      ...(options.projectFiles ? { projectFiles: options.projectFiles } : {}),
     }),
   );
   if ('error' in files) return fail(files.error);

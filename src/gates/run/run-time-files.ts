@@ -27,10 +27,17 @@ interface RunWhere {
   runDir: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** The root's files, given where the root is no git work tree (GateToolOptions.projectFiles). */
+  projectFiles?: readonly string[];
 }
 
 /** The project's files where the gate runs, listed with git (runDir-relative), or why not. */
 async function projectFiles(where: RunWhere, what: string): Promise<string[] | { error: string }> {
+  if (where.projectFiles)
+    return where.projectFiles
+      .map((file) => path.relative(where.runDir, path.join(where.root, file)))
+      .filter((file) => file !== '' && !file.startsWith('..') && !path.isAbsolute(file))
+      .map((file) => file.split(path.sep).join('/'));
   try {
     return await listProjectFiles(where.runDir, { env: where.env, signal: where.signal });
   } catch (error) {

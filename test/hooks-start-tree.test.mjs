@@ -1,0 +1,49 @@
+// The session's start tree (a copy written from the start commit, no git work tree) answers for
+// gates that list their files with git: a gate run whole there (a settings edit, or a gate that
+// takes no paths) lists the start commit's files, so its old findings stay old (pallets/click's
+// codespell, docs/acceptance-34.md: 11 old findings blocked every hook as new).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadGates } from '../dist/gates/load-gates.js';
+import { HookSession } from '../dist/gates/hooks/hook-session.js';
+import { hookContext, runBeforeStop } from '../dist/gates/hooks/run-hooks.js';
+import {
+  cleanupTemporary,
+  hasCommand,
+  makeTempDir,
+  treeSnapshot,
+} from './fixtures/gates-support.mjs';
+import { gateEnv, git } from './fixtures/warm/warm-fixture.mjs';
+
+describe('hooks: the start tree lists its files for gates that list them with git', function () {
+  this.timeout(60_000);
+  after(cleanupTemporary);
+
+  it('a settings edit runs shellcheck whole on the start tree too: an old finding is not new', async function () {
+    if (!hasCommand('shellcheck')) this.skip(); // reason: ShellCheck not installed
+    const root = makeTempDir('mcp-gates-start-tree-');
+    git(root, 'init', '-q');
+    fs.writeFileSync(path.join(root, '.shellcheckrc'), '# the project keeps the defaults\n');
+    fs.writeFileSync(path.join(root, 'old.sh'), '#!/bin/sh\necho $1\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    // No baseline (a cold session-start records none): the stop asks the start tree.
+    fs.appendFileSync(path.join(root, '.shellcheckrc'), 'disable=SC2034\n');
+    const before = treeSnapshot(root);
+    const outcome = await runBeforeStop(
+      {
+        gates: loadGates(root).gates.filter((gate) => gate.name === 'shellcheck'),
+        context: hookContext(new AbortController().signal, 'test'),
+        options: { root, env: gateEnv() },
+        session: new HookSession(),
+      },
+      { loopFlag: false },
+    );
+    expect(outcome.rows.map((row) => row.gate)).to.deep.equal(['shellcheck']);
+    expect(outcome.verdict.note).to.not.include('could not be checked');
+    expect(outcome.newFindings, outcome.verdict.note).to.deep.equal([]);
+    expect(outcome.verdict.block).to.equal(false);
+    expect(treeSnapshot(root)).to.deep.equal(before);
+  });
+});
