@@ -10,6 +10,7 @@ import {
   copyRepo,
   envWithTools,
   hasCommand,
+  makeTempDir,
   toolContext,
 } from './fixtures/gates-support.mjs';
 
@@ -157,6 +158,43 @@ describe('gates with real tools on fixture repositories', function () {
         'removed Cargo.lock, which the tool generated during the check',
       );
       expect(fs.existsSync(path.join(cleanRoot, 'Cargo.lock'))).to.equal(false);
+    });
+
+    it('cargo clippy reports the findings of every target, whichever fails first (--keep-going)', async () => {
+      // A lint of the library alone (cfg(not(test))) and one of its test build alone (an item
+      // after the test module): at one job cargo stops at the first
+      // target that fails, so without --keep-going one went unreported, which one depending
+      // on the build order (scoped-tls: a warm stop missed what cold ground truth reported).
+      const root = makeTempDir('mcp-gates-clippy-targets-');
+      fs.writeFileSync(
+        path.join(root, 'Cargo.toml'),
+        '[package]\nname = "targets"\nversion = "0.1.0"\nedition = "2021"\n',
+      );
+      fs.mkdirSync(path.join(root, 'src'));
+      fs.writeFileSync(
+        path.join(root, 'src/lib.rs'),
+        [
+          '#[cfg(not(test))]',
+          'pub fn same(x: u32) -> bool {',
+          '    x == x',
+          '}',
+          '',
+          '#[cfg(test)]',
+          'mod tests {}',
+          '',
+          'pub fn after() {}',
+          '',
+        ].join('\n'),
+      );
+      const tools = createGateTools(detectGates(root).gates, {
+        root,
+        env: { ...envWithTools(), CARGO_BUILD_JOBS: '1' },
+      });
+      const result = await tools.find((tool) => tool.name === 'clippy').run({}, toolContext());
+      expect(located(result), result.text).to.include.members([
+        'src/lib.rs:3 error clippy::eq_op',
+        'src/lib.rs:7 error clippy::items_after_test_module',
+      ]);
     });
 
     it('cargo fmt --check (rustfmt) finds the unformatted hunk; rustfmt_fix fixes it', async () => {

@@ -49,7 +49,8 @@ export function moves(o) {
       name: 'error-fixed',
       files: [o.fixAgain.file],
       apply: (r) => write(r, o.fixAgain.file, before),
-      absent: [{ file: o.fixAgain.file }],
+      // Where the file keeps another finding of the session, `absent` names the fixed one.
+      absent: o.fixAgain.absent ?? [{ file: o.fixAgain.file }],
     });
   }
   if (o.branch) {

@@ -19,6 +19,10 @@ export const clippy: ToolDescriptor = {
         'clippy',
         ...(/^\s*\[workspace\]/m.test(project.readText('Cargo.toml') ?? '') ? ['--workspace'] : []),
         '--all-targets',
+        // Every target is checked even when one fails: cargo otherwise stops at the first
+        // failure, and which target's findings are missing depends on the build order
+        // (stable since cargo 1.74).
+        '--keep-going',
         '--message-format=json',
         '--',
         '-D',
