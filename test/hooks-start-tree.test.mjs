@@ -7,7 +7,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
-import { hookContext, runBeforeStop } from '../dist/gates/hooks/run-hooks.js';
+import {
+  hookContext,
+  runAfterEdit,
+  runBeforeStop,
+  startSession,
+} from '../dist/gates/hooks/run-hooks.js';
 import {
   cleanupTemporary,
   hasCommand,
@@ -45,5 +50,40 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     expect(outcome.newFindings, outcome.verdict.note).to.deep.equal([]);
     expect(outcome.verdict.block).to.equal(false);
     expect(treeSnapshot(root)).to.deep.equal(before);
+  });
+
+  it("an edit made while session_start's baseline runs is no start: what it breaks on an unchanged line blocks", async () => {
+    const root = makeTempDir('mcp-gates-start-race-');
+    git(root, 'init', '-q');
+    // A check that reads the tree a second after it starts: an edit lands in the meantime,
+    // and what it breaks is reported on a line the edit did not change (as clippy reports an
+    // item after the test module when a function is appended below it: scoped-tls warm).
+    const check =
+      "sleep 1; if grep -q BREAK b.txt; then echo 'a.txt:1:1: error: b.txt broke it'; exit 1; fi";
+    fs.writeFileSync(
+      path.join(root, 'mcp-gates.json'),
+      JSON.stringify({ gates: { check: { command: ['sh', '-c', check], parser: 'generic' } } }),
+    );
+    fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
+    fs.writeFileSync(path.join(root, 'b.txt'), 'two\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    const session = new HookSession();
+    const request = {
+      gates: loadGates(root).gates,
+      context: hookContext(new AbortController().signal, 'test'),
+      options: { root, env: gateEnv() },
+      session,
+    };
+    await startSession(request);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.appendFileSync(path.join(root, 'b.txt'), 'BREAK\n');
+    await session.priming;
+    const outcome = await runAfterEdit(request, [path.join(root, 'b.txt')]);
+    expect(
+      outcome.newFindings.map((finding) => `${finding.file}:${finding.line}`),
+      outcome.verdict.note,
+    ).to.deep.equal(['a.txt:1']);
+    expect(outcome.verdict.block).to.equal(true);
   });
 });

@@ -210,7 +210,11 @@ async function runPlanned(call: HookCall): Promise<
       const overBudget = status === 'cancelled' && !context.signal.aborted;
       let fresh: Finding[] = [];
       let newFailure = false;
-      if (data && (status === 'passed' || status === 'failed')) {
+      // A baseline the tree changed under (the agent edited while it ran) is no record of the
+      // start: what the edit broke on unchanged lines would be taken as old. Its findings stay
+      // unseen, for the start tree to answer when a later run meets them.
+      const movedBaseline = call.liveIsStart === true && (structured.changedFiles?.length ?? 0) > 0;
+      if (data && !movedBaseline && (status === 'passed' || status === 'failed')) {
         ranNames.push(planned.gate.name);
         if (planned.whole) wholeRuns.push(`${planned.gate.name} (${planned.whole})`);
         const findings = data.parsed.findings;
