@@ -20,6 +20,7 @@ import {
 } from '../run/changed-files.js';
 import { confinePaths } from '../run/confine-paths.js';
 import { runGateCall, type GateToolOptions } from '../run/run-gate.js';
+import { fingerprintTree, sameTree } from '../run/tree-fingerprint.js';
 import { timed, underPhase } from '../phase-timing.js';
 import type { HookEvent, HookVerdict } from './hook-hosts.js';
 import { pathArgument, planRuns, type PlannedRun } from './hook-plan.js';
@@ -210,11 +211,7 @@ async function runPlanned(call: HookCall): Promise<
       const overBudget = status === 'cancelled' && !context.signal.aborted;
       let fresh: Finding[] = [];
       let newFailure = false;
-      // A baseline the tree changed under (the agent edited while it ran) is no record of the
-      // start: what the edit broke on unchanged lines would be taken as old. Its findings stay
-      // unseen, for the start tree to answer when a later run meets them.
-      const movedBaseline = call.liveIsStart === true && (structured.changedFiles?.length ?? 0) > 0;
-      if (data && !movedBaseline && (status === 'passed' || status === 'failed')) {
+      if (data && (status === 'passed' || status === 'failed')) {
         ranNames.push(planned.gate.name);
         if (planned.whole) wholeRuns.push(`${planned.gate.name} (${planned.whole})`);
         const findings = data.parsed.findings;
@@ -600,7 +597,24 @@ export async function startSession(given: HookRequest): Promise<'started' | 'alr
     skipped: [],
     budgetMs: request.budgetMs ?? DEFAULT_BUDGET_MS.sessionStart,
   };
-  session.priming = runPlanned(call).catch(() => undefined);
+  // The baseline is the start only if the tree is as session_start found it when it ends:
+  // an edit made before or while it ran (the agent does not wait for it) would make what the
+  // edit broke on unchanged lines old. Then it records nothing, and the start tree answers.
+  const { root } = request.options;
+  const env = request.options.env ?? process.env;
+  const print = () =>
+    request.options.trees
+      ? request.options.trees.fingerprint(root, env)
+      : fingerprintTree(root, env);
+  const atStart = await print();
+  const before = structuredClone(session.state.gates);
+  session.priming = runPlanned(call)
+    .then(async () => {
+      if (sameTree(atStart, await print())) return;
+      for (const gate of Object.keys(session.state.gates)) delete session.state.gates[gate];
+      Object.assign(session.state.gates, before);
+    })
+    .catch(() => undefined);
   return 'started';
 }
 
