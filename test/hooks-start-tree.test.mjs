@@ -86,4 +86,31 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     ).to.deep.equal(['a.txt:1']);
     expect(outcome.verdict.block).to.equal(true);
   });
+
+  it('new warnings of a gate that failed at the start already do not block: the start tree says how it ended', async function () {
+    if (!hasCommand('shellcheck')) this.skip(); // reason: ShellCheck not installed
+    const root = makeTempDir('mcp-gates-start-status-');
+    git(root, 'init', '-q');
+    fs.writeFileSync(path.join(root, '.shellcheckrc'), '# defaults\n');
+    // An old warning fails shellcheck before the session (SC2154: never assigned).
+    fs.writeFileSync(path.join(root, 'old.sh'), '#!/bin/sh\necho "$never_set"\n');
+    fs.writeFileSync(path.join(root, 'new.sh'), '#!/bin/sh\necho hello\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    fs.appendFileSync(path.join(root, 'new.sh'), 'echo "$also_never_set"\n');
+    const outcome = await runAfterEdit(
+      {
+        gates: loadGates(root).gates.filter((gate) => gate.name === 'shellcheck'),
+        context: hookContext(new AbortController().signal, 'test'),
+        options: { root, env: gateEnv() },
+        session: new HookSession(),
+      },
+      [path.join(root, 'new.sh')],
+    );
+    expect(
+      outcome.newFindings.map((finding) => `${finding.file}:${finding.line} ${finding.rule}`),
+    ).to.deep.equal(['new.sh:3 shellcheck:SC2154']);
+    expect(outcome.verdict.block, outcome.verdict.note).to.equal(false);
+    expect(outcome.verdict.note).to.include('shellcheck failed before');
+  });
 });

@@ -245,7 +245,7 @@ for (const mode of modes)
       // Not new at the stop (fixed again, on another branch, ignored): naming it is a false block.
       stop.absent = spec.steps
         .flatMap((s) => s.absent ?? [])
-        .map((e) => ({ ...e, named: mentions(stop.text, e) }));
+        .map((e) => ({ ...e, named: mentions(stop.text, { ...e, file: `${e.file}:` }) }));
       calls.push(stop);
       if (!truthFinal) truthFinal = groundTruth('final');
     } finally {

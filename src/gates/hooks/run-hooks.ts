@@ -241,6 +241,24 @@ async function runPlanned(call: HookCall): Promise<
             `${planned.gate.name}: the session's start could not be checked, so its ${undecided.length} finding(s) on unchanged lines count as new`,
           );
         fresh = gatePhase('compare', () => session.newFindings(options.root, view, start));
+        // New warnings alone fail the gate anew only if it passed at the start: with no record
+        // of how it ended there, its whole run on the start tree says, once per session (the
+        // run's old findings are only those of the files at hand: distrobox's shellcheck failed
+        // on old warnings elsewhere, and its new ones blocked as failing it).
+        const memory = session.state.gates[planned.gate.name];
+        if (
+          status === 'failed' &&
+          call.since &&
+          !call.liveIsStart &&
+          memory?.startStatus === undefined &&
+          fresh.length > 0 &&
+          !fresh.some((finding) => finding.severity === 'error')
+        ) {
+          const ended = await gatePhase('startStatus', () =>
+            startTreeRun(call, planned, [], startTree, gateContext, true),
+          );
+          if (ended !== 'unknown') memory!.startStatus = ended.status;
+        }
         newFailure = failsAnew(session, planned, status, findings, fresh);
       }
       const named = fresh.map((finding) => ({
@@ -293,8 +311,9 @@ interface StartTree {
 /**
  * The gate run on the tree the session started from (a private copy outside the root, its
  * ignored environments linked in), cold, on the files whose first-seen findings lie on
- * unchanged lines (a gate that takes no paths, or a whole run: the whole project). 'unknown'
- * when the tree cannot be written or the gate gives no verdict there.
+ * unchanged lines (a gate that takes no paths, or a whole run: the whole project; `wholeRun`:
+ * the whole project, for how the gate ended at the start). 'unknown' when the tree cannot be
+ * written or the gate gives no verdict there.
  */
 async function startTreeRun(
   call: HookCall,
@@ -302,7 +321,8 @@ async function startTreeRun(
   undecided: readonly Finding[],
   tree: StartTree,
   context: ToolContext,
-): Promise<StartRun | 'unknown'> {
+  wholeRun = false,
+): Promise<(StartRun & { status: 'passed' | 'failed' }) | 'unknown'> {
   const { options } = call;
   if (tree.problem !== undefined || context.signal.aborted) return 'unknown';
   if (tree.root === undefined) {
@@ -322,6 +342,7 @@ async function startTreeRun(
   }
   const files = [...new Set(undecided.flatMap((finding) => (finding.file ? [finding.file] : [])))];
   const whole =
+    wholeRun ||
     planned.scope === 'all' ||
     !takesPaths(planned.gate) ||
     undecided.some((finding) => finding.file === null);
@@ -336,7 +357,7 @@ async function startTreeRun(
   const { result, run } = await runGateCall(planned.gate, false, args, context, startOptions);
   const status = (result.structuredContent as unknown as GateStructuredContent).status;
   if (!run || (status !== 'passed' && status !== 'failed')) return 'unknown';
-  return { root: tree.root, findings: run.parsed.findings, scope: whole ? 'all' : files };
+  return { root: tree.root, findings: run.parsed.findings, scope: whole ? 'all' : files, status };
 }
 
 /** What the answer says about gates that did not give a verdict. */
