@@ -6,7 +6,7 @@ import { inParallel } from '../check-tool.js';
 import { gateCommands } from '../detect/gate-commands.js';
 import { takesPaths, type GateSpec } from '../gate-spec.js';
 import { GatesError } from '../gates-error.js';
-import type { Finding } from '../report/finding.js';
+import { createFinding, type Finding } from '../report/finding.js';
 import type { GateStatus, GateStructuredContent } from '../report/gate-result.js';
 import {
   baseCommitOf,
@@ -241,6 +241,18 @@ async function runPlanned(call: HookCall): Promise<
           );
         fresh = gatePhase('compare', () => session.newFindings(options.root, view, start));
         newFailure = failsAnew(session, planned, status, findings, fresh);
+      } else if (
+        status === 'error' &&
+        !call.liveIsStart &&
+        (await underPhase(planned.gate.name, () =>
+          timed('startTree', () => ranAtStart(call, planned, startTree, gateContext)),
+        ))
+      ) {
+        // It gave a verdict at the session's start and cannot now: the session broke it (a
+        // module its config imports deleted, a config that no longer loads). That blocks as
+        // a new error does, its cause named; "no verdict" alone would let the stop pass.
+        fresh = [brokenFinding(result.text ?? '')];
+        newFailure = true;
       }
       const named = fresh.map((finding) => ({
         ...finding,
@@ -278,6 +290,37 @@ async function runPlanned(call: HookCall): Promise<
     context.signal.removeEventListener('abort', onCancel);
     if (startTree.root !== undefined) fs.rmSync(startTree.root, { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether the gate gave a verdict (passed or failed) at the session's start: as the session
+ * recorded it, else run whole on the start tree.
+ */
+async function ranAtStart(
+  call: HookCall,
+  planned: PlannedRun,
+  tree: StartTree,
+  context: ToolContext,
+): Promise<boolean> {
+  if (call.session.state.gates[planned.gate.name]?.startStatus !== undefined) return true;
+  if (call.since === undefined) return false;
+  const whole: PlannedRun = { ...planned, scope: 'all' };
+  return (await startTreeRun(call, whole, [], tree, context)) !== 'unknown';
+}
+
+/**
+ * A gate the session broke, as the finding that blocks, with the error's first line (no
+ * timing in it: a stop never blocks twice on the same findings, so they must read the same).
+ */
+function brokenFinding(text: string): Finding {
+  const lines = text
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('$ '));
+  const cause = lines.find((line) => /error/i.test(line)) ?? lines[0];
+  const message = `no verdict now, where it gave one at the session's start${cause ? `: ${cause}` : ''}`;
+  return createFinding({ file: null, message: message.slice(0, 500) });
 }
 
 /** The session's start tree of one hook call, written on first need, removed at its end. */
@@ -342,6 +385,8 @@ function troubles(rows: readonly HookGateRow[], budgetMs: number): string[] {
       return [`${row.gate} did not finish within the hook's ${seconds(budgetMs)} budget`];
     // A failed run whose findings could not be read is no pass either.
     if (row.unread) return [`${row.gate}: ${row.verdict}`];
+    // Broken by the session: listed with the findings that block.
+    if (row.status === 'error' && row.newFailure) return [];
     if (row.status === 'passed' || row.status === 'failed') return [];
     if (row.status === 'nothing-to-check') return [];
     return [`${row.gate} gave no verdict: ${row.verdict}`];
@@ -354,7 +399,16 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 function blockingCount(blocking: readonly Finding[], rows: readonly HookGateRow[]): string {
   const errors = blocking.filter((finding) => finding.severity === 'error').length;
   const others = blocking.length - errors;
-  const failing = rows.filter((row) => row.newFailure).map((row) => row.gate);
+  // The gates those warnings fail, not every gate that fails anew (a typecheck's new error).
+  const failing = rows
+    .filter(
+      (row) =>
+        row.newFailure &&
+        blocking.some(
+          (finding) => finding.severity !== 'error' && finding.rule?.startsWith(`${row.gate}:`),
+        ),
+    )
+    .map((row) => row.gate);
   const warnings =
     others === 0
       ? ''

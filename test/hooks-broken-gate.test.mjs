@@ -1,0 +1,104 @@
+// A gate the session broke blocks: eslint's config imports a module the agent deleted
+// (prettier/eslint-config-prettier's eslint.config.mjs imports ./prettier.js), so lint now
+// crashes where it gave a verdict at the session's start. The stop used to let the session
+// end on "lint gave no verdict". A gate that could not run at the start either is no new
+// failure and does not block. Also: the count names only the gates the new warnings fail.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { HookSession } from '../dist/gates/hooks/hook-session.js';
+import { hookContext, runAfterEdit, runBeforeStop } from '../dist/gates/hooks/run-hooks.js';
+import { loadGates } from '../dist/gates/load-gates.js';
+import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+
+/**
+ * The warm fixture (eslint.config.js imports ./eslint-base.js) without its old findings,
+ * committed, with `gates`.
+ */
+function committedRepo(gates) {
+  const root = makeWarmRepo('mcp-gates-hooks-broken-');
+  fs.writeFileSync(path.join(root, 'src', 'main.ts'), "export const label: string = 'main';\n");
+  const math = path.join(root, 'src', 'math.ts');
+  fs.writeFileSync(math, fs.readFileSync(math, 'utf8').replace('a == b', 'a === b'));
+  fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates }, null, 2));
+  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
+  git(root, 'init', '-q');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'start');
+  return root;
+}
+
+function hookRequest(root) {
+  return {
+    gates: loadGates(root).gates,
+    context: hookContext(new AbortController().signal, 'test'),
+    options: { root },
+    session: new HookSession(),
+    budgetMs: 60_000,
+  };
+}
+
+const LINT = {
+  lint: { command: ['eslint', '--format', 'json', '.'], parser: 'eslint-json', paths: 'append' },
+};
+
+describe('hooks: a gate the session broke blocks', function () {
+  this.timeout(120000);
+  after(cleanupTemporary);
+
+  it('deleting a module the eslint config imports blocks the stop, naming the cause, once', async () => {
+    const root = committedRepo(LINT);
+    const request = hookRequest(root);
+    // The session's first hook is the stop: no baseline, the start tree decides.
+    fs.rmSync(path.join(root, 'eslint-base.js'));
+    const stop = await runBeforeStop(request, { loopFlag: false });
+    expect(stop.rows.find((row) => row.gate === 'lint')?.status).to.equal('error');
+    expect(stop.verdict.block, stop.verdict.note).to.equal(true);
+    expect(stop.verdict.reason).to.match(/1 new error since the session began remains/);
+    expect(stop.verdict.reason).to.match(
+      /\(project\) error lint: no verdict now, where it gave one at the session's start: .*eslint-base\.js/,
+    );
+    // Not twice in a row on the same breakage.
+    const again = await runBeforeStop(request, { loopFlag: true });
+    expect(again.verdict.block, again.verdict.reason).to.equal(false);
+    expect(again.verdict.note).to.match(/not blocking again/);
+  });
+
+  it('a gate that could not run at the session start either does not block: it is named', async () => {
+    const root = committedRepo({
+      strict: {
+        command: ['eslint', '--config', 'missing.config.js', '--format', 'json', '.'],
+        parser: 'eslint-json',
+        paths: 'append',
+      },
+    });
+    const file = path.join(root, 'src', 'math.ts');
+    fs.appendFileSync(file, '\nexport const more = 1;\n');
+    const edit = await runAfterEdit(hookRequest(root), [file]);
+    expect(edit.verdict.block, edit.verdict.reason).to.equal(false);
+    expect(edit.verdict.note).to.match(/strict gave no verdict/);
+  });
+
+  it('new warnings are counted against the gates they fail, not every gate failing anew', async () => {
+    // lint fails anew (a new error) and its new warning with it; strict fails on an error only.
+    const root = committedRepo({
+      ...LINT,
+      strict: {
+        command: ['eslint', '--rule', '{"local/no-todo": "off"}', '--format', 'json', '.'],
+        parser: 'eslint-json',
+        paths: 'append',
+      },
+    });
+    const file = path.join(root, 'src', 'clean.ts');
+    fs.appendFileSync(file, '\n// TODO: new\nconsole.log(1);\n');
+    const edit = await runAfterEdit(hookRequest(root), [file]);
+    expect(edit.verdict.block, edit.verdict.note).to.equal(true);
+    expect(edit.rows.filter((row) => row.newFailure).map((row) => row.gate)).to.have.members([
+      'lint',
+      'strict',
+    ]);
+    expect(edit.verdict.reason).to.match(/new warnings? that fails? lint since/);
+    expect(edit.verdict.reason).to.not.match(/fails? lint, strict/);
+  });
+});
