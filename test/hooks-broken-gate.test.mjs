@@ -65,6 +65,30 @@ describe('hooks: a gate the session broke blocks', function () {
     expect(again.verdict.note).to.match(/not blocking again/);
   });
 
+  it('where the config imports itself through node_modules (a self-linked package), a verdict earlier in the session decides', async () => {
+    // eslint-config-prettier's shape: node_modules/<its name> links back to the root, so the
+    // start tree's config imports the live tree's modules and cannot show the start.
+    const root = committedRepo(LINT);
+    fs.symlinkSync(root, path.join(root, 'node_modules', 'warm-fixture'));
+    const config = path.join(root, 'eslint.config.js');
+    fs.writeFileSync(
+      config,
+      fs
+        .readFileSync(config, 'utf8')
+        .replace("from './eslint-base.js'", "from 'warm-fixture/eslint-base.js'"),
+    );
+    git(root, 'commit', '-qam', 'config through the self link');
+    const request = hookRequest(root);
+    const file = path.join(root, 'src', 'math.ts');
+    fs.appendFileSync(file, '\nexport const more = 1;\n');
+    const edit = await runAfterEdit(request, [file]);
+    expect(edit.rows.find((row) => row.gate === 'lint')?.status).to.equal('passed');
+    fs.rmSync(path.join(root, 'eslint-base.js'));
+    const stop = await runBeforeStop(request, { loopFlag: false });
+    expect(stop.verdict.block, stop.verdict.note).to.equal(true);
+    expect(stop.verdict.reason).to.match(/error lint: no verdict now, .*eslint-base\.js/);
+  });
+
   it('a gate that could not run at the session start either does not block: it is named', async () => {
     const root = committedRepo({
       strict: {

@@ -38,6 +38,11 @@ export interface GateMemory {
    * as first seen): whether its old findings alone fail it, e.g. under `--max-warnings`.
    */
   startStatus?: 'passed' | 'failed';
+  /**
+   * The gate gave a verdict (passed or failed) in this session: if it errs later, the
+   * session's changes since broke it.
+   */
+  gaveVerdict?: boolean;
 }
 
 export interface SessionState {

@@ -241,6 +241,7 @@ async function runPlanned(call: HookCall): Promise<
           );
         fresh = gatePhase('compare', () => session.newFindings(options.root, view, start));
         newFailure = failsAnew(session, planned, status, findings, fresh);
+        session.state.gates[planned.gate.name]!.gaveVerdict = true;
       } else if (
         status === 'error' &&
         !call.liveIsStart &&
@@ -293,8 +294,9 @@ async function runPlanned(call: HookCall): Promise<
 }
 
 /**
- * Whether the gate gave a verdict (passed or failed) at the session's start: as the session
- * recorded it, else run whole on the start tree.
+ * Whether the gate gave a verdict (passed or failed) at the session's start or since: as the
+ * session recorded it, else run whole on the start tree (which cannot show it where the
+ * project's node_modules links back to the live tree: a package that depends on itself).
  */
 async function ranAtStart(
   call: HookCall,
@@ -302,7 +304,8 @@ async function ranAtStart(
   tree: StartTree,
   context: ToolContext,
 ): Promise<boolean> {
-  if (call.session.state.gates[planned.gate.name]?.startStatus !== undefined) return true;
+  const memory = call.session.state.gates[planned.gate.name];
+  if (memory?.startStatus !== undefined || memory?.gaveVerdict) return true;
   if (call.since === undefined) return false;
   const whole: PlannedRun = { ...planned, scope: 'all' };
   return (await startTreeRun(call, whole, [], tree, context)) !== 'unknown';
