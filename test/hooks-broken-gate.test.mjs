@@ -57,7 +57,7 @@ describe('hooks: a gate the session broke blocks', function () {
     expect(stop.verdict.block, stop.verdict.note).to.equal(true);
     expect(stop.verdict.reason).to.match(/1 new error since the session began remains/);
     expect(stop.verdict.reason).to.match(
-      /\(project\) error lint: no verdict now, where it gave one at the session's start: .*eslint-base\.js/,
+      /\(project\) error lint: no verdict now, where it gave one earlier in the session: .*eslint-base\.js/,
     );
     // Not twice in a row on the same breakage.
     const again = await runBeforeStop(request, { loopFlag: true });

@@ -322,7 +322,7 @@ function brokenFinding(text: string): Finding {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('$ '));
   const cause = lines.find((line) => /error/i.test(line)) ?? lines[0];
-  const message = `no verdict now, where it gave one at the session's start${cause ? `: ${cause}` : ''}`;
+  const message = `no verdict now, where it gave one earlier in the session${cause ? `: ${cause}` : ''}`;
   return createFinding({ file: null, message: message.slice(0, 500) });
 }
 
