@@ -126,3 +126,19 @@ describe('hooks: a gate the session broke blocks', function () {
     expect(edit.verdict.reason).to.not.match(/fails? lint, strict/);
   });
 });
+
+describe('hooks: a note that blocks nothing names the new warnings', function () {
+  this.timeout(120000);
+  after(cleanupTemporary);
+
+  it('names where each new warning is and its rule (unjs/defu: oxlint warns on `debugger`)', async () => {
+    const root = committedRepo(LINT);
+    const file = path.join(root, 'src', 'math.ts');
+    fs.appendFileSync(file, '\n// TODO: one\n// TODO: two\n// TODO: three\n// TODO: four\n');
+    const edit = await runAfterEdit(hookRequest(root), [file]);
+    expect(edit.verdict.block).to.equal(false);
+    expect(edit.verdict.note).to.match(
+      /4 new warnings, no new error: src\/math\.ts:\d+:\d+ lint:local\/no-todo, src\/math\.ts:\d+:\d+ lint:local\/no-todo, src\/math\.ts:\d+:\d+ lint:local\/no-todo and 1 more$/,
+    );
+  });
+});

@@ -422,6 +422,16 @@ function blockingCount(blocking: readonly Finding[], rows: readonly HookGateRow[
     : `${plural(errors, 'new error')} and ${warnings}`;
 }
 
+/** The first new warnings by place and rule, for a note that blocks nothing but should say what. */
+function warningsNamed(findings: readonly Finding[], most = 3): string {
+  const named = findings
+    .slice(0, most)
+    .map((finding) => `${location(finding)} ${finding.rule ?? ''}`);
+  return findings.length > most
+    ? `${named.join(', ')} and ${findings.length - most} more`
+    : named.join(', ');
+}
+
 function verdictOf(
   call: HookCall,
   ran: Awaited<ReturnType<typeof runPlanned>>,
@@ -471,7 +481,7 @@ function verdictOf(
     : blocking.length > 0
       ? `mcp-gates: ${count} ${remain} (${ranText}); not blocking again for the same findings`
       : newCount > 0
-        ? `mcp-gates: ${ranText}: ${plural(newCount, 'new warning')}, no new error`
+        ? `mcp-gates: ${ranText}: ${plural(newCount, 'new warning')}, no new error: ${warningsNamed(ran.newFindings)}`
         : `mcp-gates: ${ranText}: nothing new`;
   const note = [summary, ...failedBefore, ...problems].join('; ');
   return {
