@@ -7,9 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { HookSession } from '../dist/gates/hooks/hook-session.js';
-import { hookContext, runAfterEdit, runBeforeStop } from '../dist/gates/hooks/run-hooks.js';
+import {
+  hookContext,
+  runAfterEdit,
+  runBeforeStop,
+  startSession,
+} from '../dist/gates/hooks/run-hooks.js';
 import { loadGates } from '../dist/gates/load-gates.js';
-import { cleanupTemporary } from './fixtures/gates-support.mjs';
+import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
 
 /**
@@ -140,5 +145,40 @@ describe('hooks: a note that blocks nothing names the new warnings', function ()
     expect(edit.verdict.note).to.match(
       /4 new warnings, no new error: src\/math\.ts:\d+:\d+ lint:local\/no-todo, src\/math\.ts:\d+:\d+ lint:local\/no-todo, src\/math\.ts:\d+:\d+ lint:local\/no-todo and 1 more$/,
     );
+  });
+});
+
+describe('hooks: an edit made while the baseline runs', function () {
+  this.timeout(120000);
+  after(cleanupTemporary);
+
+  it('does not record the gate as failing at the start: a new failure is still new', async () => {
+    // eslint reads the tree, says so (a marker outside it), then the command waits: the
+    // agent's edit lands while it runs, so the run fails as "changed the tree". That became
+    // the gate's start status ("failed"), and a new failure was taken for an old one (unjs/defu
+    // warm: its new warning stopped counting as what fails lint).
+    const marker = path.join(makeTempDir('mcp-gates-hooks-marker-'), 'read');
+    const root = committedRepo({
+      lint: {
+        command: [
+          'sh',
+          '-c',
+          `eslint --max-warnings 1 --format json .; status=$?; : > ${marker}; sleep 2; exit $status`,
+        ],
+        parser: 'eslint-json',
+      },
+    });
+    const main = path.join(root, 'src', 'main.ts');
+    fs.writeFileSync(main, `// TODO: an old one\n${fs.readFileSync(main, 'utf8')}`);
+    git(root, 'commit', '-qam', 'one old warning: within --max-warnings 1');
+    const request = hookRequest(root);
+    await startSession(request);
+    while (!fs.existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 50));
+    const file = path.join(root, 'src', 'math.ts');
+    fs.appendFileSync(file, '\n// TODO: a new one\n');
+    const edit = await runAfterEdit(request, [file]);
+    expect(request.session.state.gates.lint.startStatus).to.not.equal('failed');
+    expect(edit.rows[0]).to.include({ status: 'failed', newFindings: 1, newFailure: true });
+    expect(edit.verdict.block, edit.verdict.note).to.equal(true);
   });
 });

@@ -150,10 +150,17 @@ function failsAnew(
   status: 'passed' | 'failed',
   findings: readonly Finding[],
   fresh: readonly Finding[],
+  treeMoved = false,
 ): boolean {
   const memory = session.state.gates[run.gate.name];
   // The first whole-project run with nothing new is how the gate ends on old findings.
-  if (memory && memory.startStatus === undefined && run.scope === 'all' && fresh.length === 0)
+  if (
+    memory &&
+    memory.startStatus === undefined &&
+    run.scope === 'all' &&
+    fresh.length === 0 &&
+    !treeMoved
+  )
     memory.startStatus = status;
   if (status !== 'failed' || fresh.length === 0) return false;
   if (memory?.startStatus !== undefined) return memory.startStatus === 'passed';
@@ -240,7 +247,10 @@ async function runPlanned(call: HookCall): Promise<
             `${planned.gate.name}: the session's start could not be checked, so its ${undecided.length} finding(s) on unchanged lines count as new`,
           );
         fresh = gatePhase('compare', () => session.newFindings(options.root, view, start));
-        newFailure = failsAnew(session, planned, status, findings, fresh);
+        // A run the tree changed under (the agent edits while the baseline runs) fails for
+        // that, not on its findings: it says nothing of how the gate ended at the start.
+        const treeMoved = (structured.changedFiles?.length ?? 0) > 0;
+        newFailure = failsAnew(session, planned, status, findings, fresh, treeMoved);
         session.state.gates[planned.gate.name]!.gaveVerdict = true;
       } else if (
         status === 'error' &&
