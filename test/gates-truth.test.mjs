@@ -459,6 +459,21 @@ describe('typecheck follows project references', function () {
     }
   });
 
+  it('notes a project that references none as such (pinia), not as "the 0 project(s)"', () => {
+    const root = makeRepo({
+      'tsconfig.json': { compilerOptions: { strict: true, types: [] }, include: ['src'] },
+      'src/main.ts': 'export const n = 1;\n',
+    });
+    const plan = planTscBuild(root, 'tsc', 'tsconfig.json');
+    try {
+      expect(plan.notes[0]).to.match(
+        /^checks tsconfig\.json \(it references no other project\) through a wrapper config \(in a private directory/,
+      );
+    } finally {
+      plan.cleanup();
+    }
+  });
+
   it('a shared base with ${configDir} still means each project directory', async () => {
     const root = makeRepo({
       'tsconfig.base.json': {

@@ -295,8 +295,14 @@ export function planTscBuild(root: string, program: string, project: string): Ts
       `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
     );
   }
+  // pinia's `tsc --build ./tsconfig.json` references nothing: "and the 0 project(s)" read oddly.
+  const referenced = wrappers.size - 1;
+  const projects =
+    referenced === 0
+      ? `${project} (it references no other project) through a wrapper config (in a private directory`
+      : `${project} and the ${referenced} project(s) it references through wrapper configs (in private directories`;
   const notes = [
-    `checks ${project} and the ${wrappers.size - 1} project(s) it references through wrapper configs (in private directories under node_modules/.cache, where TypeScript resolves "types" as from the original configs) whose every output goes to a private temporary directory; all are removed after the run`,
+    `checks ${projects} under node_modules/.cache, where TypeScript resolves "types" as from the original configs) whose every output goes to a private temporary directory; all are removed after the run`,
   ];
   if (state.typesFromOutput.length > 0)
     notes.push(
