@@ -67,6 +67,38 @@ interface PlanState {
   createdCaches: string[];
 }
 
+/** A wrapper directory's name: the prefix, the pid of the process that made it, a random part. */
+const WRAPPER_PREFIX = 'mcp-gates-tsc-';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the wrapper directories a killed run left in `cache` (a host that kills a hook at its
+ * timeout, SIGTERM or SIGKILL, ends the run before its cleanup): those whose process is gone.
+ * A live process's (a server's run going on) are left alone.
+ */
+function sweepLeftWrappers(cache: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(cache);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = new RegExp(`^${WRAPPER_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    fs.rmSync(path.join(cache, name), { recursive: true, force: true });
+  }
+}
+
 /**
  * Where a project's wrapper config goes. TypeScript resolves `types` entries and the
  * automatic `@types` packages from the directory of the config it was given, so a
@@ -88,7 +120,8 @@ function wrapperDirectory(projectDirectory: string, state: PlanState): string {
           fs.mkdirSync(cache);
           state.createdCaches.push(cache);
         }
-        chosen = fs.mkdtempSync(path.join(cache, 'mcp-gates-tsc-'));
+        sweepLeftWrappers(cache);
+        chosen = fs.mkdtempSync(path.join(cache, `${WRAPPER_PREFIX}${process.pid}-`));
       } catch {
         // read-only node_modules: the temp directory still works for projects without `types`
       }
