@@ -104,9 +104,16 @@ describe('hooks: a gate the session broke blocks', function () {
     });
     const file = path.join(root, 'src', 'math.ts');
     fs.appendFileSync(file, '\nexport const more = 1;\n');
-    const edit = await runAfterEdit(hookRequest(root), [file]);
+    const request = hookRequest(root);
+    const edit = await runAfterEdit(request, [file]);
     expect(edit.verdict.block, edit.verdict.reason).to.equal(false);
     expect(edit.verdict.note).to.match(/strict gave no verdict/);
+    // Recorded once: the next calls do not run the start tree again for it.
+    expect(request.session.state.erredAtStart).to.deep.equal(['strict']);
+    fs.appendFileSync(file, 'export const again = 2;\n');
+    const next = await runAfterEdit(request, [file]);
+    expect(next.verdict.block, next.verdict.reason).to.equal(false);
+    expect(request.session.state.erredAtStart).to.deep.equal(['strict']);
   });
 
   it('new warnings are counted against the gates they fail, not every gate failing anew', async () => {

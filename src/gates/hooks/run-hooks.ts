@@ -314,11 +314,15 @@ async function ranAtStart(
   tree: StartTree,
   context: ToolContext,
 ): Promise<boolean> {
-  const memory = call.session.state.gates[planned.gate.name];
+  const { state } = call.session;
+  const memory = state.gates[planned.gate.name];
   if (memory?.startStatus !== undefined || memory?.gaveVerdict) return true;
-  if (call.since === undefined) return false;
+  if (call.since === undefined || state.erredAtStart?.includes(planned.gate.name)) return false;
   const whole: PlannedRun = { ...planned, scope: 'all' };
-  return (await startTreeRun(call, whole, [], tree, context)) !== 'unknown';
+  if ((await startTreeRun(call, whole, [], tree, context)) !== 'unknown') return true;
+  // Once per session: a gate broken before it began would cost a start-tree run per call.
+  if (!context.signal.aborted) (state.erredAtStart ??= []).push(planned.gate.name);
+  return false;
 }
 
 /**
