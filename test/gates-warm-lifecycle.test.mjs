@@ -112,9 +112,11 @@ describe('warm gates: worker lifecycle', function () {
       // reason: the watchdog watches for the parent pid to change, which Windows does not do.
       this.skip();
     }
-    // A rule that blocks the worker's main thread for 20 s: neither stdin nor the IPC
-    // channel can be noticed there, only the watchdog thread can end it.
+    // A rule that blocks the worker's main thread for 20 s (asleep, not spinning a core the
+    // machine shares): neither stdin nor the IPC channel can be noticed there, only the
+    // watchdog thread can end it. It marks that it blocks first.
     const spinning = makeTempDir('mcp-gates-warm-spin-');
+    const mark = path.join(makeTempDir('mcp-gates-warm-spin-mark-'), 'blocked');
     fs.symlinkSync(
       path.join(root, 'node_modules'),
       path.join(spinning, 'node_modules'),
@@ -124,16 +126,21 @@ describe('warm gates: worker lifecycle', function () {
     fs.writeFileSync(path.join(spinning, 'spin.js'), 'export const spin = 1;\n');
     fs.writeFileSync(
       path.join(spinning, 'eslint.config.js'),
-      `const spin = { create: () => ({ Program() { const end = Date.now() + 20000; while (Date.now() < end); } }) };
+      `import fs from 'node:fs';
+const spin = { create: () => ({ Program() { fs.writeFileSync(${JSON.stringify(mark)}, ''); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000); } }) };
 export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin': 'error' } }];\n`,
     );
     for (const mode of ['spin', 'spin-bare']) {
       // spin-bare: a worker off the lifeline (no addon's watchdog process kills its group),
       // so only its own watchdog, on the module loader's thread, can end it.
+      fs.rmSync(mark, { force: true });
       const { child, firstLine } = startOwner(spinning, mode);
       const { pids } = await firstLine;
-      // Long enough for the worker to load eslint and enter the rule (its loading is async).
-      await sleep(4000);
+      // Until the worker has loaded eslint and entered the rule (its loading is async).
+      for (let waited = 0; !fs.existsSync(mark); waited += 50) {
+        if (waited > 30000) expect.fail(`${mode}: the blocking rule never ran`);
+        await sleep(50);
+      }
       expect(alive(pids[0]), mode).to.equal(true);
       child.kill('SIGKILL');
       const left = await survivors(pids, 2000);
