@@ -44,10 +44,10 @@ const TSC = ['tsc', '--noEmit', '--pretty', 'false'];
 const MB = 1024 * 1024;
 const env = gateEnv();
 
-/** The generated project with the worktree's typescript (6) as its own. */
-function bigProject(n = N) {
+/** The generated project with the worktree's typescript (6) as its own; `options` over its tsconfig's. */
+function bigProject(n = N, options = {}) {
   const root = makeTempDir('mcp-gates-tsbig-');
-  writeBigProject(root, n);
+  writeBigProject(root, n, options);
   return linkTypescript(root);
 }
 
@@ -132,7 +132,8 @@ describe('warm gates on bigger projects (issue 19, items 3 and 4)', function () 
     }
 
     it('runs warm on the project through the pool, equal to cold after edits', async function () {
-      const root = bigProject();
+      // What is checked again after an edit is the sequence above's: the libs go unchecked.
+      const root = bigProject(N, { skipLibCheck: true });
       const pool = new WarmPool();
       try {
         const call = () => pool.run({ root, argv: TSC, timeoutMs: 120000, env });

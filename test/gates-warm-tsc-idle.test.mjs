@@ -5,8 +5,6 @@
 // collect, and its answer is still a cold tsc's.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { WarmPool } from '../dist/gates/warm/index.js';
@@ -25,11 +23,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function bigProject(n) {
   const root = makeTempDir('mcp-gates-tsc-idle-');
-  writeBigProject(root, n);
-  const tsconfig = path.join(root, 'tsconfig.json');
-  const config = JSON.parse(fs.readFileSync(tsconfig, 'utf8'));
-  config.compilerOptions.skipLibCheck = true;
-  fs.writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
+  writeBigProject(root, n, { skipLibCheck: true });
   return linkTypescript(root);
 }
 
