@@ -33,10 +33,10 @@ const COMMANDS = {
 };
 const LONG = process.env.WARM_LONG === '1';
 const SEED = Number(process.env.WARM_SEED ?? 20261130);
-// 13 of the 16 scripted steps in npm test (random edits, adds, deletes and renames are the
-// seeded differential's too); .ci/run's warm-long stage adds the other three (`long`: a
-// config file edited, as in the edits kept, whose every worker the test below shows stale)
-// and 60 random ones.
+// 12 of the 16 scripted steps in npm test (random edits, adds, deletes and renames are the
+// seeded differential's too); .ci/run's warm-long stage adds the other four (`long`: a
+// config file edited, whose every worker the test below shows stale; npm test restarts
+// every worker on a config file added, an install and a branch switch) and 60 random ones.
 const RANDOM_STEPS = LONG ? 60 : 0;
 
 /** Upgrades a local package the way an install would: its code, version, lockfile and install record. */
@@ -109,6 +109,7 @@ const SCRIPTED_STEPS = [
     name: 'eslint config edit',
     restarts: ['eslint', 'prettier', 'tsc'],
     config: 'eslint.config.js',
+    long: true,
     run: (root) =>
       edit(root, 'eslint.config.js', (text) =>
         text.replace("'no-console': 'error'", "'no-console': 'warn'"),
