@@ -73,6 +73,13 @@ describe('warm gates: worker lifecycle', function () {
   afterEach(function () {
     while (pools.length > 0) pools.pop().close();
   });
+  /**
+   * One pool for the invocation tests (what runs warm and what runs cold), whose workers
+   * answer one call after another whatever the last said: one start of each tool.
+   */
+  let invocations;
+  const invocationPool = () => (invocations ??= new WarmPool());
+  after(() => invocations?.close());
   after(cleanupTemporary);
 
   it('a worker SIGKILLed mid-call fails that call honestly; the next call starts a fresh one', async function () {
@@ -297,7 +304,7 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
   });
 
   it('option variants answer as the cold command does (--max-warnings, --quiet, -l, -p, print)', async function () {
-    const pool = newPool();
+    const pool = invocationPool();
     const variants = [
       ['eslint', 'src', '--format', 'json', '--max-warnings', '0'],
       ['eslint', 'src', '--format', 'json', '--quiet'],
@@ -320,7 +327,7 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
   });
 
   it('says not-warmable, with the reason, for invocations only the cold command reproduces', async function () {
-    const pool = newPool();
+    const pool = invocationPool();
     const cases = [
       [['eslint', '--fix', '.'], /--fix runs cold/],
       [['eslint', '--cache', '.'], /--cache runs cold/],
