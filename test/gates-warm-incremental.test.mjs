@@ -180,7 +180,7 @@ describe('warm gates: per-file incremental lint (ESLint)', function () {
   // A rule that takes a while on each file, asleep (no clock read: its result stays keepable;
   // no core spun on a shared machine), so a call over every file lasts long enough to be
   // cancelled mid-run.
-  const SLOW = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);';
+  const SLOW = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);';
   const editAll = (root, version) => {
     for (let index = 0; index < FILES; index++)
       write(root, `src/f${index}.js`, `export const f${index} = ${index + version};\n`);
