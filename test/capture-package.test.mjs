@@ -29,8 +29,11 @@ const tool = await withCapture(async () => {
 console.log(JSON.stringify({ mode, text: tool.text }));
 `;
 
-/** Not copied into the staging copy: installs, build output, VCS and bench scratch. */
-const NOT_STAGED = new Set(['node_modules', '.git', 'build', 'prebuilds', 'bench']);
+/**
+ * Not copied into the staging copy: installs, build output, VCS and bench scratch, and the
+ * tests (not in package.json's files; their fixtures were most of the copy's CPU).
+ */
+const NOT_STAGED = new Set(['node_modules', '.git', 'build', 'prebuilds', 'bench', 'test']);
 
 let work;
 let tarballs; // { prebuild, bare }: with and without a prebuild for this platform

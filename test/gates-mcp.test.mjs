@@ -102,14 +102,17 @@ const textOf = (result) =>
 
 describe('mcp-gates serve through the official clients', function () {
   this.timeout(60000);
-  afterEach(cleanupTemporary);
+  after(cleanupTemporary);
 
   for (const { label, connect } of CLIENTS) {
+    // One server per client for its tests: a call changes nothing in the tree (and the
+    // cancel test checks the server is still usable after), and a server per test was
+    // most of this file's CPU.
     describe(label, () => {
       let session;
       let pidFile;
 
-      beforeEach(async () => {
+      before(async () => {
         pidFile = path.join(
           fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'gates-pids-')),
           'pids.json',
@@ -117,7 +120,7 @@ describe('mcp-gates serve through the official clients', function () {
         session = await connect(servedRepo(pidFile));
       });
 
-      afterEach(async () => {
+      after(async () => {
         await session?.client.close();
         fs.rmSync(path.dirname(pidFile), { recursive: true, force: true });
       });

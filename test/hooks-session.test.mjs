@@ -28,6 +28,7 @@ import {
   treeSnapshot,
 } from './fixtures/gates-support.mjs';
 import { gateEnv, git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+import { inJavaScript } from './fixtures/js-sources.mjs';
 
 const SCRIPTS = {
   lint: 'eslint .',
@@ -35,9 +36,14 @@ const SCRIPTS = {
   typecheck: 'tsc --noEmit',
 };
 
-/** The warm fixture with the commonest shape: one-command package.json scripts, committed on main. */
-function scriptRepo(scripts = SCRIPTS) {
+/**
+ * The warm fixture with the commonest shape: one-command package.json scripts, committed on
+ * main. `javascript`: its sources in JavaScript (src/main.js, src/math.js), for a test whose
+ * findings are all the lint's (no TypeScript for ESLint to load).
+ */
+function scriptRepo(scripts = SCRIPTS, { javascript = false } = {}) {
   const root = makeWarmRepo('mcp-gates-session-');
+  if (javascript) inJavaScript(root);
   const manifestPath = path.join(root, 'package.json');
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   fs.writeFileSync(manifestPath, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
@@ -48,6 +54,14 @@ function scriptRepo(scripts = SCRIPTS) {
   git(root, 'commit', '-qm', 'start');
   return root;
 }
+
+/**
+ * The gates of `root` named in `names` alone: the warm fixture's eslint, prettier and tsc
+ * configs are gates of their own beside a script's, and a test of one gate's finding need
+ * not pay for the others' runs at the start and now.
+ */
+const gatesNamed = (root, ...names) =>
+  loadGates(root).gates.filter((gate) => names.includes(gate.name));
 
 function hook(root, session = new HookSession(), gates = loadGates(root).gates) {
   const request = {
@@ -177,25 +191,25 @@ describe('hook sessions: every gate shape after an edit', function () {
   it('runs the typecheck for a deleted module and reports what its importers lost', async () => {
     const root = scriptRepo({ typecheck: 'tsc --noEmit' });
     fs.rmSync(path.join(root, 'src/math.ts'));
-    const outcome = await hook(root).edit('src/math.ts');
+    const outcome = await hook(root, undefined, gatesNamed(root, 'typecheck')).edit('src/math.ts');
     expect(ran(outcome)).to.include('typecheck');
     expect(rules(outcome)).to.include('typecheck:TS2307');
     expect(outcome.verdict.block).to.equal(true);
   });
 
   it("takes an edited file named through a symlink to the root as the root's", async () => {
-    const root = scriptRepo({ lint: 'eslint .' });
+    const root = scriptRepo({ lint: 'eslint .' }, { javascript: true });
     const link = path.join(makeTempDir('mcp-gates-link-'), 'workspace');
     fs.symlinkSync(root, link);
-    append(root, 'src/math.ts', '\nconsole.log(1);\n');
+    append(root, 'src/math.js', '\nconsole.log(1);\n');
     const { session } = hook(root);
     const request = {
-      gates: loadGates(root).gates,
+      gates: gatesNamed(root, 'lint'),
       context: hookContext(new AbortController().signal, 'test'),
       options: { root, env: gateEnv() },
       session,
     };
-    const outcome = await runAfterEdit(request, [path.join(link, 'src', 'math.ts')]);
+    const outcome = await runAfterEdit(request, [path.join(link, 'src', 'math.js')]);
     expect(outcome.verdict.note).to.not.match(/outside the project root/);
     expect(rules(outcome)).to.include('lint:no-console');
   });
@@ -207,7 +221,7 @@ describe('hook sessions: the stop sees everything the session changed', function
 
   it('blocks on a deleted module that another file imports', async () => {
     const root = scriptRepo({ typecheck: 'tsc --noEmit' });
-    const { stop } = hook(root);
+    const { stop } = hook(root, undefined, gatesNamed(root, 'typecheck'));
     fs.rmSync(path.join(root, 'src/math.ts'));
     const outcome = await stop();
     expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
@@ -215,10 +229,10 @@ describe('hook sessions: the stop sees everything the session changed', function
   });
 
   it('blocks on work committed on the default branch after the session began', async () => {
-    const root = scriptRepo({ lint: 'eslint .' });
-    const { start, stop } = hook(root);
+    const root = scriptRepo({ lint: 'eslint .' }, { javascript: true });
+    const { start, stop } = hook(root, undefined, gatesNamed(root, 'lint'));
     await start();
-    append(root, 'src/math.ts', '\nconsole.log(1);\n');
+    append(root, 'src/math.js', '\nconsole.log(1);\n');
     git(root, 'commit', '-qam', 'the agent commits on main');
     const outcome = await stop();
     expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
@@ -226,20 +240,20 @@ describe('hook sessions: the stop sees everything the session changed', function
   });
 
   it("without session_start, counts errors committed on a feature branch as the session's", async () => {
-    const root = scriptRepo({ lint: 'eslint .' });
+    const root = scriptRepo({ lint: 'eslint .' }, { javascript: true });
     git(root, 'checkout', '-q', '-b', 'work');
-    append(root, 'src/math.ts', '\nconsole.log(1);\n');
+    append(root, 'src/math.js', '\nconsole.log(1);\n');
     git(root, 'commit', '-qam', 'work on a branch');
-    const outcome = await hook(root).stop();
+    const outcome = await hook(root, undefined, gatesNamed(root, 'lint')).stop();
     expect(outcome.verdict.block, outcome.verdict.note).to.equal(true);
-    expect(outcome.newFindings.map((finding) => finding.file)).to.deep.equal(['src/math.ts']);
+    expect(outcome.newFindings.map((finding) => finding.file)).to.deep.equal(['src/math.js']);
   });
 
   for (const withStart of [true, false]) {
     it(`lints the whole project when the session turned a rule on in eslint.config.js (${withStart ? 'with' : 'without'} session_start)`, async () => {
-      const root = scriptRepo({});
+      const root = scriptRepo({}, { javascript: true });
       configuredLint(root);
-      write(root, 'src/extra.ts', 'let count = 0;\ncount++;\nexport { count };\n');
+      write(root, 'src/extra.js', 'let count = 0;\ncount++;\nexport { count };\n');
       git(root, 'add', '.');
       git(root, 'commit', '-qm', 'configured, and a file no-plusplus would flag');
       const { start, stop } = hook(root);
@@ -257,14 +271,14 @@ describe('hook sessions: the stop sees everything the session changed', function
         outcome.verdict.note,
       ).to.deep.equal(['lint']);
       expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.deep.equal(
-        ['src/extra.ts lint:no-plusplus'],
+        ['src/extra.js lint:no-plusplus'],
       );
       expect(outcome.verdict.block).to.equal(true);
     });
   }
 
   it('runs a paths-taking gate whole past 1,000 changed files, and passes a name starting with "-"', async () => {
-    const root = scriptRepo({});
+    const root = scriptRepo({}, { javascript: true });
     configuredLint(root);
     git(root, 'add', '.');
     git(root, 'commit', '-qm', 'configured');
@@ -273,11 +287,11 @@ describe('hook sessions: the stop sees everything the session changed', function
     const plan = planRuns(gates, root, { files: many, deleted: [] }, false);
     expect(plan.runs).to.have.length(1);
     expect(plan.runs[0].scope).to.equal('all');
-    write(root, '-x.ts', 'console.log(1);\nexport {};\n');
+    write(root, '-x.js', 'console.log(1);\nexport {};\n');
     const outcome = await hook(root).stop();
     expect(outcome.rows.map((row) => row.status)).to.deep.equal(['failed']);
     expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.include(
-      '-x.ts lint:no-console',
+      '-x.js lint:no-console',
     );
     expect(outcome.verdict.block).to.equal(true);
   });
@@ -308,15 +322,15 @@ describe('hook sessions: what is new, whatever git prints', function () {
   });
 
   it('an edit in a file with a space in its name is new for the session', async () => {
-    const root = scriptRepo({ lint: 'eslint .' });
-    write(root, 'src/with space.ts', 'export const one = 1;\n');
+    const root = scriptRepo({ lint: 'eslint .' }, { javascript: true });
+    write(root, 'src/with space.js', 'export const one = 1;\n');
     git(root, 'add', '.');
     git(root, 'commit', '-qm', 'spaced');
     git(root, 'config', 'diff.mnemonicPrefix', 'true');
-    append(root, 'src/with space.ts', 'console.log(one);\n');
-    const outcome = await hook(root).edit('src/with space.ts');
+    append(root, 'src/with space.js', 'console.log(one);\n');
+    const outcome = await hook(root, undefined, gatesNamed(root, 'lint')).edit('src/with space.js');
     expect(outcome.newFindings.map((finding) => `${finding.file} ${finding.rule}`)).to.deep.equal([
-      'src/with space.ts lint:no-console',
+      'src/with space.js lint:no-console',
     ]);
     expect(outcome.verdict.block).to.equal(true);
   });

@@ -23,6 +23,7 @@ import {
 import { loadGates } from '../dist/gates/load-gates.js';
 import { cleanupTemporary, envWithTools, makeTempDir } from './fixtures/gates-support.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+import { inJavaScript } from './fixtures/js-sources.mjs';
 import {
   blockText,
   hookInput,
@@ -44,21 +45,21 @@ function shownText(host, event, answer) {
 }
 
 /**
- * The warm fixture, committed, with its gates in mcp-gates.json (`gates` overrides them);
- * `mainTs` replaces src/main.ts (default: its old console.log error and TODO warning), and
- * then math.ts loses its old eqeqeq error too.
+ * The warm fixture in JavaScript (every verdict here is the lint's), committed, with its
+ * gates in mcp-gates.json (`gates` overrides them); `mainJs` replaces src/main.js (default:
+ * its old console.log error and TODO warning), and then math.js loses its old eqeqeq error too.
  */
-function committedRepo({ gates = {}, mainTs } = {}) {
-  const root = makeWarmRepo('mcp-gates-hooks-verdict-');
+function committedRepo({ gates = {}, mainJs } = {}) {
+  const root = inJavaScript(makeWarmRepo('mcp-gates-hooks-verdict-'));
   const all = {
     lint: { command: ['eslint', '--format', 'json', '.'], parser: 'eslint-json', paths: 'append' },
     ...gates,
   };
   fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates: all }, null, 2));
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
-  if (mainTs !== undefined) {
-    fs.writeFileSync(path.join(root, 'src', 'main.ts'), mainTs);
-    const math = path.join(root, 'src', 'math.ts');
+  if (mainJs !== undefined) {
+    fs.writeFileSync(path.join(root, 'src', 'main.js'), mainJs);
+    const math = path.join(root, 'src', 'math.js');
     fs.writeFileSync(math, fs.readFileSync(math, 'utf8').replace('a == b', 'a === b'));
   }
   git(root, 'init', '-q');
@@ -85,10 +86,10 @@ const MAX_WARNINGS_LINT = {
     paths: 'append',
   },
 };
-/** main.ts with only an old warning (a TODO): under --max-warnings 0 lint fails on it. */
-const MAIN_WITH_OLD_WARNING = "// TODO: an old one\nexport const label: string = 'main';\n";
-const MAIN_CLEAN = "export const label: string = 'main';\n";
-/** --max-warnings 1: one warning is allowed; main.ts with two old warnings fails it at the start. */
+/** main.js with only an old warning (a TODO): under --max-warnings 0 lint fails on it. */
+const MAIN_WITH_OLD_WARNING = "// TODO: an old one\nexport const label = 'main';\n";
+const MAIN_CLEAN = "export const label = 'main';\n";
+/** --max-warnings 1: one warning is allowed; main.js with two old warnings fails it at the start. */
 const MAX_ONE_WARNING_LINT = {
   lint: {
     ...MAX_WARNINGS_LINT.lint,
@@ -98,7 +99,7 @@ const MAX_ONE_WARNING_LINT = {
 const MAIN_WITH_TWO_OLD_WARNINGS = `// TODO: an old one\n// TODO: another\n${MAIN_CLEAN}`;
 
 function addTodo(root) {
-  const file = path.join(root, 'src', 'math.ts');
+  const file = path.join(root, 'src', 'math.js');
   fs.appendFileSync(file, '\n// TODO: a new one\n');
   return file;
 }
@@ -108,7 +109,7 @@ describe('hooks: the verdict is the gate’s', function () {
   after(cleanupTemporary);
 
   it('a new warning that makes the gate fail (--max-warnings 0) blocks after the edit and at the stop; the note says what the reason says', async () => {
-    const root = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_CLEAN });
+    const root = committedRepo({ gates: MAX_WARNINGS_LINT, mainJs: MAIN_CLEAN });
     const request = hookRequest(root);
     const file = addTodo(root);
     const edit = await runAfterEdit(request, [file]);
@@ -116,7 +117,7 @@ describe('hooks: the verdict is the gate’s', function () {
     expect(edit.verdict.reason).to.match(
       /the edited file now has 1 new warning that fails lint since the session began/,
     );
-    expect(edit.verdict.reason).to.match(/src\/math\.ts:\d+:\d+ warning lint:local\/no-todo/);
+    expect(edit.verdict.reason).to.match(/src\/math\.js:\d+:\d+ warning lint:local\/no-todo/);
     expect(edit.rows[0].newFailure).to.equal(true);
     // Never "no new error" beside a block.
     expect(edit.verdict.note).to.not.match(/no new error/);
@@ -132,7 +133,7 @@ describe('hooks: the verdict is the gate’s', function () {
 
   it('a new warning under a gate that passes does not block; under --max-warnings 1 already failed at the session start it does not either, and says so; under --max-warnings 0 it blocks', async () => {
     // Without --max-warnings the gate passes with warnings: nothing blocks.
-    const passing = committedRepo({ mainTs: MAIN_CLEAN });
+    const passing = committedRepo({ mainJs: MAIN_CLEAN });
     const plain = await runAfterEdit(hookRequest(passing), [addTodo(passing)]);
     expect(plain.verdict.block).to.equal(false);
     expect(plain.verdict.note).to.match(/1 new warning, no new error/);
@@ -140,7 +141,7 @@ describe('hooks: the verdict is the gate’s', function () {
     // Failing at the start on old warnings past --max-warnings 1: the new one is no new failure.
     const failing = committedRepo({
       gates: MAX_ONE_WARNING_LINT,
-      mainTs: MAIN_WITH_TWO_OLD_WARNINGS,
+      mainJs: MAIN_WITH_TWO_OLD_WARNINGS,
     });
     const session = new HookSession();
     const request = hookRequest(failing, session);
@@ -155,7 +156,7 @@ describe('hooks: the verdict is the gate’s', function () {
 
     // Under --max-warnings 0 every warning fails the gate: a new one blocks even where old
     // warnings already failed it (fixing those would still leave the gate failing on it).
-    const strict = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_WITH_OLD_WARNING });
+    const strict = committedRepo({ gates: MAX_WARNINGS_LINT, mainJs: MAIN_WITH_OLD_WARNING });
     const strictSession = new HookSession();
     const strictRequest = hookRequest(strict, strictSession);
     await startSession(strictRequest);
@@ -164,7 +165,7 @@ describe('hooks: the verdict is the gate’s', function () {
     expect(strictEdit.verdict.block, strictEdit.verdict.note).to.equal(true);
 
     // Passing at the start: the same edit blocks.
-    const clean = committedRepo({ gates: MAX_WARNINGS_LINT, mainTs: MAIN_CLEAN });
+    const clean = committedRepo({ gates: MAX_WARNINGS_LINT, mainJs: MAIN_CLEAN });
     const cleanSession = new HookSession();
     const cleanRequest = hookRequest(clean, cleanSession);
     await startSession(cleanRequest);
@@ -175,8 +176,8 @@ describe('hooks: the verdict is the gate’s', function () {
   });
 
   it('a blocking answer with new errors never says "no new error" in its note', async () => {
-    const root = committedRepo({ mainTs: MAIN_CLEAN });
-    const file = path.join(root, 'src', 'math.ts');
+    const root = committedRepo({ mainJs: MAIN_CLEAN });
+    const file = path.join(root, 'src', 'math.js');
     fs.appendFileSync(file, '\nconsole.log(add(1, 2));\n// TODO: too\n');
     const edit = await runAfterEdit(hookRequest(root), [file]);
     expect(edit.verdict.block).to.equal(true);
@@ -200,14 +201,14 @@ describe('hooks: the answer says where the findings are and what ran whole', fun
           paths: 'none',
         },
       },
-      mainTs: MAIN_CLEAN,
+      mainJs: MAIN_CLEAN,
     });
     const request = hookRequest(root);
-    const math = path.join(root, 'src', 'math.ts');
+    const math = path.join(root, 'src', 'math.js');
     fs.appendFileSync(math, '\nconsole.log(add(1, 2));\n');
     const first = await runAfterEdit(request, [math]);
     expect(first.verdict.reason).to.match(/the edited file now has 1 new error /);
-    const main = path.join(root, 'src', 'main.ts');
+    const main = path.join(root, 'src', 'main.js');
     fs.appendFileSync(main, '\nconsole.log(label);\n');
     const second = await runAfterEdit(request, [main]);
     expect(second.verdict.block, second.verdict.note).to.equal(true);
@@ -217,11 +218,11 @@ describe('hooks: the answer says where the findings are and what ran whole', fun
     expect(second.verdict.reason).to.not.match(/the edit introduced/);
     // The edited file's finding comes first.
     const lines = second.verdict.reason.split('\n');
-    expect(lines[1]).to.match(/^src\/main\.ts:/);
+    expect(lines[1]).to.match(/^src\/main\.js:/);
   });
 
   it('a stop after a settings edit says the gate ran on the whole project and why, not "on the N files changed"', async () => {
-    const root = committedRepo({ mainTs: MAIN_CLEAN });
+    const root = committedRepo({ mainJs: MAIN_CLEAN });
     const request = hookRequest(root);
     const config = path.join(root, 'eslint.config.js');
     fs.appendFileSync(config, '\n// a settings edit\n');
@@ -269,7 +270,7 @@ describe('hooks: what was not checked is named on every host', function () {
       },
     });
     const cache = makeTempDir('mcp-gates-hook-cache-');
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     fs.appendFileSync(file, '\nexport const more = 1;\n');
     for (const event of ['after-edit', 'before-stop']) {
       const result = await runHook(
@@ -326,7 +327,7 @@ describe('hooks: bad input is answered, never blocks forever', function () {
     expect(JSON.parse(badBudget.stdout).systemMessage).to.match(/--budget-ms needs a whole number/);
 
     fs.writeFileSync(path.join(root, 'mcp-gates.json'), '{"gates": {"lint": {"command": 7}}}');
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     const config = await runHook(
       root,
       'gemini',
@@ -378,11 +379,11 @@ describe('hooks: budgets are ones a timer holds', function () {
   after(cleanupTemporary);
 
   it('the tool schema and the tool refuse a budget over 2^31-1 ms with a message; the CLI clamps it and says so', async () => {
-    const root = committedRepo({ mainTs: MAIN_CLEAN });
+    const root = committedRepo({ mainJs: MAIN_CLEAN });
     const tools = createHookTools(loadGates(root).gates, { root });
     const afterEdit = tools.find((tool) => tool.name === 'after_edit');
     expect(afterEdit.inputSchema.properties.budgetMs.maximum).to.equal(TIMER_MAX);
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     const refused = await afterEdit.run(
       { path: file, budgetMs: TIMER_MAX + 1 },
       hookContext(new AbortController().signal, 'test'),
@@ -408,7 +409,7 @@ describe('hooks: budgets are ones a timer holds', function () {
     expect(result.code, result.stderr).to.equal(0);
     const answer = JSON.parse(result.stdout);
     expect(answer.decision, result.stdout).to.equal('block');
-    expect(answer.reason).to.match(/src\/math\.ts:\d+:\d+ error lint:no-console/);
+    expect(answer.reason).to.match(/src\/math\.js:\d+:\d+ error lint:no-console/);
     expect(result.stderr).to.match(
       /--budget-ms 2147483648 is over 2147483647.*ran with 2147483647 ms/,
     );

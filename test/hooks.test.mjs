@@ -23,6 +23,7 @@ import {
   runCli,
 } from './fixtures/gates-support.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
+import { inJavaScript } from './fixtures/js-sources.mjs';
 import {
   blockText,
   hookInput,
@@ -60,7 +61,16 @@ const GATES = {
  * mcp-gates.json's, every one of GATES unless a test needs fewer.
  */
 function committedRepo(gates = GATES) {
-  const root = makeWarmRepo('mcp-gates-hooks-');
+  return commit(makeWarmRepo('mcp-gates-hooks-'), gates);
+}
+
+/**
+ * The warm fixture in JavaScript (src/main.js, src/math.js), served with the lint alone:
+ * for the tests whose every finding is the lint's (no TypeScript for ESLint to load).
+ */
+const lintRepo = () => commit(inJavaScript(makeWarmRepo('mcp-gates-hooks-')), { lint: GATES.lint });
+
+function commit(root, gates) {
   fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates }, null, 2));
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
   git(root, 'init', '-q');
@@ -96,9 +106,10 @@ function hookCaller(session) {
   };
 }
 
-/** The edits of the scripted session, on src/math.ts. */
+/** The edits of the scripted session, on src/math.ts (src/math.js in a lintRepo). */
 function edits(root) {
-  const file = path.join(root, 'src', 'math.ts');
+  const ts = path.join(root, 'src', 'math.ts');
+  const file = fs.existsSync(ts) ? ts : path.join(root, 'src', 'math.js');
   const original = fs.readFileSync(file, 'utf8');
   return {
     file,
@@ -226,7 +237,8 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
   }
 
   it('session_start takes the baseline before the first edit: what that edit breaks elsewhere is new', async () => {
-    const root = committedRepo();
+    // No format gate: the findings at stake are the typecheck's and the lint's.
+    const root = committedRepo({ lint: GATES.lint, typecheck: GATES.typecheck });
     const { combination, session } = await serveClient(root);
     const call = hookCaller(session);
     try {
@@ -255,7 +267,7 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
 
   it('keeps the reason within 4,000 characters, errors first, and says how many it left out', async () => {
     // The lint alone: every finding is its (no warm format and typecheck workers to start).
-    const root = committedRepo({ lint: GATES.lint });
+    const root = lintRepo();
     const { combination, session } = await serveClient(root);
     const call = hookCaller(session);
     try {
@@ -282,7 +294,7 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
 
   it('before_stop checks the work the agent committed on its branch (the merge base with main)', async () => {
     // The lint alone: the finding at stake is its (no warm format and typecheck workers).
-    const root = committedRepo({ lint: GATES.lint });
+    const root = lintRepo();
     git(root, 'checkout', '-q', '-b', 'work');
     const { combination, session } = await serveClient(root);
     try {
@@ -294,7 +306,7 @@ describe('hook tools through a real MCP client (mcp_tool hooks)', function () {
       const stop = await session.call({ name: 'before_stop', arguments: {} });
       const answer = JSON.parse(textOf(stop));
       expect(answer.decision).to.equal('block');
-      expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+      expect(answer.reason).to.match(/src\/math\.js:9:\d+ error lint:no-console/);
       expect(answer.reason).to.match(
         /on the 1 file changed against the session start and the merge base with main/,
       );
@@ -376,13 +388,14 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
   this.timeout(600000);
   // The first host's session runs cold (no server for its root); the others run theirs, one
   // after the other, through one server's channel, warm. Host formats are the same code
-  // either way, and a cold session cost each host a minute of the suite's CPU.
+  // either way, and a cold session cost each host a minute of the suite's CPU. The lint
+  // alone: every finding at stake is its (the three gates together are the MCP tests').
   const warmHosts = HOOK_HOSTS.slice(1);
   let served;
   before(async function () {
     const runtime = makeTempDir('mcp-gates-runtime-');
     fs.chmodSync(runtime, 0o700);
-    const root = committedRepo();
+    const root = lintRepo();
     const { session } = await serveClient(root, { env: { XDG_RUNTIME_DIR: runtime } });
     // The channel listens once the server serves: a first call proves it is up.
     await session.client.listTools();
@@ -396,7 +409,7 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
   for (const host of HOOK_HOSTS) {
     const warm = warmHosts.includes(host);
     it(`${host}: edit → block at file:line, fix → nothing, old errors never, stop never twice (${warm ? 'warm, through the server' : 'cold'})`, async () => {
-      const root = warm ? served.root : committedRepo();
+      const root = warm ? served.root : lintRepo();
       const env = warm ? served.env : {};
       const cache = makeTempDir('mcp-gates-hook-cache-');
       const edit = edits(root);
@@ -421,8 +434,8 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
       expect(start.answer).to.deep.equal({});
       edit.consoleLog();
       let { text } = await hook('after-edit');
-      expect(text).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
-      expect(text).to.not.include('src/main.ts');
+      expect(text).to.match(/src\/math\.js:9:\d+ error lint:no-console/);
+      expect(text).to.not.include('src/main.js');
 
       edit.restore();
       ({ text } = await hook('after-edit'));
@@ -430,7 +443,7 @@ describe('command hooks in each host format (mcp-gates hook)', function () {
 
       edit.consoleLog();
       ({ text } = await hook('before-stop'));
-      expect(text).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
+      expect(text).to.match(/src\/math\.js:9:\d+ error lint:no-console/);
       ({ text } = await hook('before-stop', { loop: true }));
       expect(text).to.equal(undefined);
       edit.restore();
@@ -448,7 +461,7 @@ describe('command hooks through the server running for the root (local channel)'
    * what the channel carries is any gate's answer (no format and typecheck runs to pay).
    */
   async function served(runtime) {
-    const root = committedRepo({ lint: GATES.lint });
+    const root = lintRepo();
     const { session } = await serveClient(root, { env: { XDG_RUNTIME_DIR: runtime } });
     // The channel listens once the server serves: a first call proves it is up.
     await session.client.listTools();
@@ -489,8 +502,8 @@ describe('command hooks through the server running for the root (local channel)'
       expect(result.stderr).to.include('answered by the server running for this root (warm)');
       let answer = JSON.parse(result.stdout);
       expectHostFormat('codex', 'after-edit', answer);
-      expect(answer.reason).to.match(/src\/math\.ts:9:\d+ error lint:no-console/);
-      expect(answer.reason).to.not.include('src/main.ts');
+      expect(answer.reason).to.match(/src\/math\.js:9:\d+ error lint:no-console/);
+      expect(answer.reason).to.not.include('src/main.js');
       edit.restore();
       result = await runHook(root, 'codex', 'after-edit', input, cache, env);
       answer = JSON.parse(result.stdout);
@@ -500,11 +513,11 @@ describe('command hooks through the server running for the root (local channel)'
       const inSrc = {
         ...input,
         cwd: path.join(root, 'src'),
-        tool_input: { command: '*** Begin Patch\n*** Update File: math.ts\n*** End Patch\n' },
+        tool_input: { command: '*** Begin Patch\n*** Update File: math.js\n*** End Patch\n' },
       };
       result = await runHook(root, 'codex', 'after-edit', inSrc, cache, env);
       expect(JSON.parse(result.stdout).reason).to.match(
-        /src\/math\.ts:9:\d+ error lint:no-console/,
+        /src\/math\.js:9:\d+ error lint:no-console/,
       );
       edit.restore();
       // Nothing was kept on disk for it: the server held the session.
@@ -540,7 +553,7 @@ describe('command hooks through the server running for the root (local channel)'
       const answer = JSON.parse(result.stdout);
       expectHostFormat('gemini', 'after-edit', answer);
       expect(blockText('gemini', 'after-edit', answer)).to.match(
-        /src\/math\.ts:9:\d+ error lint:no-console/,
+        /src\/math\.js:9:\d+ error lint:no-console/,
       );
       expect(fs.readdirSync(path.join(runtime, 'mcp-gates'))).to.deep.equal([]);
     } finally {

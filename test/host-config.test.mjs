@@ -26,12 +26,6 @@ function installedProject() {
   return root;
 }
 
-function printed(host, root) {
-  const result = runCli(['init', '--host', host, '--root', root]);
-  expect(result.code, result.stderr).to.equal(0);
-  return result.stdout;
-}
-
 /** command and args of the printed config, JSON or Codex's TOML. */
 function launchOf(host, text) {
   if (host === 'codex') {
@@ -67,16 +61,28 @@ const TITLES = {
 
 describe('mcp-gates init --host', function () {
   this.timeout(60000);
-  afterEach(() => {
-    killAllServers();
-    cleanupTemporary();
+  afterEach(killAllServers);
+  after(cleanupTemporary);
+
+  // What init prints for each host, once, in one installed project: a project file's entry
+  // names no path of this machine (the first test of each host checks it), so the tests
+  // that read a print share it; a process per host and test was most of this file's CPU.
+  let project;
+  const prints = {};
+  before(() => {
+    project = installedProject();
+    for (const host of HOSTS) {
+      const result = runCli(['init', '--host', host, '--root', project]);
+      expect(result.code, result.stderr).to.equal(0);
+      prints[host] = result;
+    }
   });
 
   for (const host of HOSTS) {
     it(`${host}: the printed command answers initialize where ${host} starts it, with PATH=/usr/bin:/bin`, async function () {
       if (process.platform === 'win32') this.skip(); // reason: a POSIX PATH and root
-      const root = installedProject();
-      const text = printed(host, root);
+      const root = project;
+      const text = prints[host].stdout;
       const { command } = launchOf(host, text);
       let { args } = launchOf(host, text);
       const main = path.join(root, 'node_modules', 'mcp-gates', 'dist', 'cli', 'main.js');
@@ -107,8 +113,8 @@ describe('mcp-gates init --host', function () {
     });
 
     it(`${host}: the documented snippet is what it prints, with the paths as placeholders`, () => {
-      const root = installedProject();
-      const text = printed(host, root)
+      const root = project;
+      const text = prints[host].stdout
         .split(JSON.stringify(process.execPath).slice(1, -1))
         .join(PLACEHOLDER.node)
         .split(root)
@@ -129,14 +135,14 @@ describe('mcp-gates init --host', function () {
     expect(result.code, result.stderr).to.equal(0);
     const written = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(written.servers.other).to.deep.equal({ type: 'stdio', command: 'x' });
-    expect(written.servers.gates).to.deep.equal(launchOf('vscode', printed('vscode', root)));
+    expect(written.servers.gates).to.deep.equal(launchOf('vscode', prints.vscode.stdout));
     const again = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
     expect(again.code).to.equal(2);
     expect(again.stderr).to.include('already has a "gates" server; init never overwrites it');
     // Codex: a TOML table appended; Claude Desktop: no project file, says where instead.
     expect(runCli(['init', '--host', 'codex', '--write', '--root', root]).code).to.equal(0);
     expect(fs.readFileSync(path.join(root, '.codex', 'config.toml'), 'utf8')).to.equal(
-      printed('codex', root),
+      prints.codex.stdout,
     );
     const desktop = runCli(['init', '--host', 'claude-desktop', '--write', '--root', root]);
     expect(desktop.code).to.equal(2);
@@ -144,12 +150,11 @@ describe('mcp-gates init --host', function () {
   });
 
   it('says which paths it wrote and why: relative in a project file, absolute where it must be', () => {
-    const root = installedProject();
-    for (const host of PROJECT_HOSTS) {
-      const result = runCli(['init', '--host', host, '--root', root]);
-      expect(result.stderr).to.include('It names no path of this machine, so it can be committed');
-    }
-    const desktop = runCli(['init', '--host', 'claude-desktop', '--root', root]);
+    for (const host of PROJECT_HOSTS)
+      expect(prints[host].stderr).to.include(
+        'It names no path of this machine, so it can be committed',
+      );
+    const desktop = prints['claude-desktop'];
     expect(desktop.stderr).to.include('Claude Desktop has no project file and starts servers in /');
     // Nothing installed in the project: nothing relative to point at, so absolute, and why.
     const bare = makeRepo({ 'package.json': { scripts: { lint: 'eslint .' } } });
@@ -178,7 +183,7 @@ describe('mcp-gates init --host', function () {
     fs.writeFileSync(file, original);
     const result = runCli(['init', '--host', 'vscode', '--write', '--root', root]);
     expect(result.code, result.stderr).to.equal(0);
-    const entry = launchOf('vscode', printed('vscode', root));
+    const entry = launchOf('vscode', prints.vscode.stdout);
     // Everything that was there stays byte for byte; the entry goes after the last server.
     const inserted = `    "gates": ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')},\n`;
     const written = fs.readFileSync(file, 'utf8');
@@ -212,7 +217,7 @@ describe('mcp-gates init --host', function () {
       '{\n  "servers": {\n    "a": 1 // the last\n  }\n}\n',
       '// about\n{\n  "servers": {\n    "a": "//not a comment",\n  },\n}\n',
     ];
-    const entry = launchOf('vscode', printed('vscode', installedProject()));
+    const entry = launchOf('vscode', prints.vscode.stdout);
     for (const layout of layouts) {
       const root = installedProject();
       const file = path.join(root, '.vscode', 'mcp.json');

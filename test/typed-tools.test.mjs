@@ -6,10 +6,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import ts from 'typescript';
 import { REPO_ROOT, cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
 import { Conversation } from './helpers/conversation.mjs';
 
-const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const MODULES = fs.realpathSync(path.join(REPO_ROOT, 'node_modules'));
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'typed');
 
 /** The ts/js code blocks of a page (`from`: the section whose heading starts so), in order. */
@@ -63,9 +64,48 @@ function project(files, compilerOptions = {}, { type = 'module' } = {}) {
   return root;
 }
 
+// This repository's declaration files parsed once for every compile: TypeScript's default
+// library (DOM included) and @types/node were most of each `tsc -p` (a second each, a
+// process each). A .d.ts parses and binds alike under every module setting (module
+// detection forces no declaration file to be a module): the key is its name and what
+// TypeScript passes to parse it (language version, module format).
+const parsed = new Map();
+
+/** `tsc -p root` in this process: its status (0: no error) and its diagnostics as tsc prints them. */
 function compile(root) {
-  const result = spawnSync(process.execPath, [TSC, '-p', root], { encoding: 'utf8' });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+  const host = ts.createCompilerHost(config.options);
+  const parse = host.getSourceFile;
+  host.getSourceFile = (fileName, version, ...rest) => {
+    // The project's own files and the package under test (copied into it) are parsed afresh.
+    const shared =
+      fileName.endsWith('.d.ts') &&
+      fs.existsSync(fileName) &&
+      fs.realpathSync(fileName).startsWith(MODULES);
+    if (!shared) return parse(fileName, version, ...rest);
+    const key = JSON.stringify([fileName, version]);
+    if (!parsed.has(key)) parsed.set(key, parse(fileName, version, ...rest));
+    return parsed.get(key);
+  };
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences,
+    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(config),
+    host,
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  const output = ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (fileName) => fileName,
+    getCurrentDirectory: () => root,
+    getNewLine: () => '\n',
+  });
+  return { status: diagnostics.length === 0 ? 0 : 1, output };
 }
 
 function fixture(name) {
