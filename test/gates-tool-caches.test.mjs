@@ -181,7 +181,11 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
   it('a `tsc --incremental --noEmit` script keeps its build info out of the tree (real tsc)', async () => {
     const root = makeRepo({
       'package.json': { name: 'x', scripts: { check: 'tsc --incremental --noEmit' } },
-      'tsconfig.json': { compilerOptions: { strict: true, skipLibCheck: true }, include: ['src'] },
+      // ES2022's libs alone: the DOM's, the default, would be most of the check's cost.
+      'tsconfig.json': {
+        compilerOptions: { strict: true, skipLibCheck: true, lib: ['es2022'], types: [] },
+        include: ['src'],
+      },
       'src/a.ts': 'export const a: number = "one";\n',
     });
     const [gate] = detectGates(root).gates;
@@ -203,6 +207,16 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
     describe(`real ESLint and Prettier scripts with --cache (${source})`, () => {
       let root;
       let gates;
+      /** Each gate's first cold answer here, and the tree it answered (a repeat takes it). */
+      const firstColds = new Map();
+      const coldOf = async (name, env) => {
+        const tree = treeSnapshot(root);
+        const kept = firstColds.get(name);
+        if (kept && JSON.stringify(kept.tree) === JSON.stringify(tree)) return kept.result;
+        const result = await runGate(gates[name], false, {}, toolContext(), { root, env });
+        if (!kept) firstColds.set(name, { tree, result });
+        return result;
+      };
       before(() => {
         root = makeWarmRepo('mcp-gates-tool-caches-');
         const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -226,10 +240,7 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
       it('a cold run leaves the tree as it was, and finds what the tool finds', async () => {
         const check = async (name) => {
           const before = treeSnapshot(root);
-          const result = await runGate(gates[name], false, {}, toolContext(), {
-            root,
-            env: envWithTools(),
-          });
+          const result = await coldOf(name, envWithTools());
           // Before: ESLint wrote .eslintcache into the root, and the write guard failed the gate.
           expect(treeSnapshot(root), name).to.deep.equal(before);
           expect(result.text, name).to.not.match(/wrote|changed the tree/i);
@@ -267,7 +278,8 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
         try {
           for (const name of ['lint', 'format']) {
             expect(gateWarmCapability(gates[name], root, env), name).to.deep.equal({ warm: true });
-            const cold = await runGate(gates[name], false, {}, toolContext(), { root, env });
+            // The tree the last test checked first (restored at its end): that answer.
+            const cold = await coldOf(name, env);
             if (name === 'lint') expect(findingLines(cold)).to.not.deep.equal([]);
             const before = treeSnapshot(root);
             const warm = await runGate(gates[name], false, {}, toolContext(), {

@@ -459,6 +459,46 @@ describe('typecheck follows project references', function () {
     }
   });
 
+  it('notes a project that references none as such (pinia), not as "the 0 project(s)"', () => {
+    const root = makeRepo({
+      'tsconfig.json': { compilerOptions: { strict: true, types: [] }, include: ['src'] },
+      'src/main.ts': 'export const n = 1;\n',
+    });
+    const plan = planTscBuild(root, 'tsc', 'tsconfig.json');
+    try {
+      expect(plan.notes[0]).to.match(
+        /^checks tsconfig\.json \(it references no other project\) through a wrapper config \(in a private directory/,
+      );
+    } finally {
+      plan.cleanup();
+    }
+  });
+
+  it("removes the wrapper directories a killed run left in node_modules/.cache, never a live run's", () => {
+    // A host that kills a hook at its timeout ends the run before its cleanup: pinia's
+    // `tsc --build` killed (TERM or KILL) left node_modules/.cache/mcp-gates-tsc-* in the tree.
+    const root = makeRepo({
+      'tsconfig.json': { compilerOptions: { strict: true, types: [] }, include: ['src'] },
+      'src/main.ts': 'export const n = 1;\n',
+    });
+    const cache = path.join(root, 'node_modules', '.cache');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = path.join(cache, `mcp-gates-tsc-${gone}-AbC123`);
+    const live = path.join(cache, `mcp-gates-tsc-${process.pid}-XyZ789`);
+    for (const directory of [left, live]) {
+      fs.mkdirSync(directory, { recursive: true });
+      fs.writeFileSync(path.join(directory, 'project-0.tsconfig.json'), '{}');
+    }
+    const plan = planTscBuild(root, 'tsc', 'tsconfig.json');
+    try {
+      expect(fs.existsSync(left)).to.equal(false);
+      expect(fs.existsSync(live)).to.equal(true);
+    } finally {
+      plan.cleanup();
+    }
+    expect(fs.readdirSync(cache)).to.deep.equal([path.basename(live)]);
+  });
+
   it('a shared base with ${configDir} still means each project directory', async () => {
     const root = makeRepo({
       'tsconfig.base.json': {

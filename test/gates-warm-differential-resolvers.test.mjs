@@ -75,8 +75,8 @@ const ESLINT_VERSION = VERSIONS.find(([name]) => name === 'eslint');
  * package exports), import-x/named reading the target's exports, import-x and n on
  * package.json's dependencies, n resolving by enhanced-resolve and judging builtins by
  * `engines` (not in src/probe/, whose lint only the native resolver's answers move while
- * its target is missing); and an inline rule that spins on a file saying SPIN (no clock, no read), so a
- * call lasts long enough to be cancelled mid-run.
+ * its target is missing); and an inline rule that sleeps a second on a file saying SPIN (no
+ * clock read, no read, no core spun), so a call lasts long enough to be cancelled mid-run.
  */
 const ESLINT_CONFIG = `import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -87,9 +87,7 @@ const spin = {
     return {
       Program() {
         if (!context.sourceCode.text.includes('SPIN')) return;
-        let bits = 0;
-        for (let i = 0; i < 5e8; i++) bits ^= i;
-        if (bits === 0.5) context.report({ loc: { line: 1, column: 0 }, message: 'never' });
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
       },
     };
   },

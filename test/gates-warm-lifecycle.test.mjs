@@ -73,6 +73,13 @@ describe('warm gates: worker lifecycle', function () {
   afterEach(function () {
     while (pools.length > 0) pools.pop().close();
   });
+  /**
+   * One pool for the invocation tests (what runs warm and what runs cold), whose workers
+   * answer one call after another whatever the last said: one start of each tool.
+   */
+  let invocations;
+  const invocationPool = () => (invocations ??= new WarmPool());
+  after(() => invocations?.close());
   after(cleanupTemporary);
 
   it('a worker SIGKILLed mid-call fails that call honestly; the next call starts a fresh one', async function () {
@@ -112,9 +119,11 @@ describe('warm gates: worker lifecycle', function () {
       // reason: the watchdog watches for the parent pid to change, which Windows does not do.
       this.skip();
     }
-    // A rule that blocks the worker's main thread for 20 s: neither stdin nor the IPC
-    // channel can be noticed there, only the watchdog thread can end it.
+    // A rule that blocks the worker's main thread for 20 s (asleep, not spinning a core the
+    // machine shares): neither stdin nor the IPC channel can be noticed there, only the
+    // watchdog thread can end it. It marks that it blocks first.
     const spinning = makeTempDir('mcp-gates-warm-spin-');
+    const mark = path.join(makeTempDir('mcp-gates-warm-spin-mark-'), 'blocked');
     fs.symlinkSync(
       path.join(root, 'node_modules'),
       path.join(spinning, 'node_modules'),
@@ -124,16 +133,21 @@ describe('warm gates: worker lifecycle', function () {
     fs.writeFileSync(path.join(spinning, 'spin.js'), 'export const spin = 1;\n');
     fs.writeFileSync(
       path.join(spinning, 'eslint.config.js'),
-      `const spin = { create: () => ({ Program() { const end = Date.now() + 20000; while (Date.now() < end); } }) };
+      `import fs from 'node:fs';
+const spin = { create: () => ({ Program() { fs.writeFileSync(${JSON.stringify(mark)}, ''); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000); } }) };
 export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin': 'error' } }];\n`,
     );
     for (const mode of ['spin', 'spin-bare']) {
       // spin-bare: a worker off the lifeline (no addon's watchdog process kills its group),
       // so only its own watchdog, on the module loader's thread, can end it.
+      fs.rmSync(mark, { force: true });
       const { child, firstLine } = startOwner(spinning, mode);
       const { pids } = await firstLine;
-      // Long enough for the worker to load eslint and enter the rule (its loading is async).
-      await sleep(4000);
+      // Until the worker has loaded eslint and entered the rule (its loading is async).
+      for (let waited = 0; !fs.existsSync(mark); waited += 50) {
+        if (waited > 30000) expect.fail(`${mode}: the blocking rule never ran`);
+        await sleep(50);
+      }
       expect(alive(pids[0]), mode).to.equal(true);
       child.kill('SIGKILL');
       const left = await survivors(pids, 2000);
@@ -262,13 +276,9 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
     const pool = newPool({ maxWorkers: 1 });
     await pool.run({ root, argv: PRETTIER, timeoutMs: 60000, env });
     const [first] = pool.workerPids();
-    const lint = await pool.run({
-      root,
-      argv: ['eslint', 'src', '--format', 'json'],
-      timeoutMs: 60000,
-      env,
-    });
-    expect(lint.kind).to.equal('ran');
+    // Another tool's worker (tsc: the fixture's lightest to load after prettier's).
+    const typecheck = await pool.run({ root, argv: TSC, timeoutMs: 60000, env });
+    expect(typecheck.kind).to.equal('ran');
     expect(pool.workerPids()).to.have.length(1);
     expect(await survivors([first], 2000)).to.deep.equal([]);
   });
@@ -294,7 +304,7 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
   });
 
   it('option variants answer as the cold command does (--max-warnings, --quiet, -l, -p, print)', async function () {
-    const pool = newPool();
+    const pool = invocationPool();
     const variants = [
       ['eslint', 'src', '--format', 'json', '--max-warnings', '0'],
       ['eslint', 'src', '--format', 'json', '--quiet'],
@@ -317,7 +327,7 @@ export default [{ plugins: { local: { rules: { spin } } }, rules: { 'local/spin'
   });
 
   it('says not-warmable, with the reason, for invocations only the cold command reproduces', async function () {
-    const pool = newPool();
+    const pool = invocationPool();
     const cases = [
       [['eslint', '--fix', '.'], /--fix runs cold/],
       [['eslint', '--cache', '.'], /--cache runs cold/],

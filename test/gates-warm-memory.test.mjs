@@ -11,7 +11,7 @@ import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
 import { cleanupTemporary } from './fixtures/gates-support.mjs';
 import { installTools, linkTool } from './fixtures/warm/tool-versions.mjs';
-import { gateEnv, makeWarmRepo, warmAndCold } from './fixtures/warm/warm-fixture.mjs';
+import { gateEnv, makeWarmRepo, warmAndCold, warmRepeat } from './fixtures/warm/warm-fixture.mjs';
 
 const write = (root, file, text) => {
   fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -124,8 +124,9 @@ describe('warm gates: what a tool keeps in memory (issue 29 items 2 and 7)', fun
 
     it('after an ordinary edit of the file it cached: ESLint reading it again to lint it is not the plugin asking again', async () => {
       const root = repoWith(FOREVER_CONFIG, files);
-      expect((await warmEqualsCold(root)).cold.exitCode).to.equal(0);
-      await warmEqualsCold(root);
+      const first = await warmEqualsCold(root);
+      expect(first.cold.exitCode).to.equal(0);
+      await warmRepeat(pool, first);
       write(root, 'src/b.js', 'export const y = 1;\n');
       const after = await warmEqualsCold(root);
       expect(after.cold.stdout).to.include('x is not exported by ./b.js');
@@ -210,8 +211,9 @@ describe('warm gates: what a tool keeps in memory (issue 29 items 2 and 7)', fun
     ]) {
       it(title, async () => {
         const root = importRepo(sources);
-        expect((await warmEqualsCold(root)).cold.exitCode).to.equal(0);
-        await warmEqualsCold(root);
+        const first = await warmEqualsCold(root);
+        expect(first.cold.exitCode).to.equal(0);
+        await warmRepeat(pool, first);
         edit(root);
         expect((await warmEqualsCold(root, argv)).cold.stdout).to.include(expected);
       });
@@ -245,13 +247,15 @@ export default [
       const installed = fs.realpathSync(eslint);
       fs.rmSync(eslint);
       fs.cpSync(installed, eslint, { recursive: true });
-      expect((await warmEqualsCold(root)).cold.exitCode).to.equal(0);
+      const first = await warmEqualsCold(root);
+      expect(first.cold.exitCode).to.equal(0);
       // What eslint_d writes when it starts, and removes when it stops.
       write(root, 'node_modules/eslint/.eslint_d', '41234 0123456789abcdef\n');
       const started = await warmEqualsCold(root);
       expect(started.warm.startedWorker, started.warm.restartedBecause).to.equal(false);
       fs.rmSync(path.join(eslint, '.eslint_d'));
-      const stopped = await warmEqualsCold(root);
+      // The first call's tree again: its cold answer is that call's.
+      const stopped = await warmRepeat(pool, first);
       expect(stopped.warm.startedWorker, stopped.warm.restartedBecause).to.equal(false);
       // The optional module appearing (as extra.js: resolution adds the extension) counts.
       write(root, 'node_modules/eslint/extra.js', 'module.exports = { strict: true };\n');

@@ -55,9 +55,11 @@ function tsProject(typescript = path.join(REPO_ROOT, 'node_modules', 'typescript
         noEmit: true,
         strict: true,
         // The libs' own checking is the same under every option set here, and was most
-        // of each program's cost (their binding, where the options act, is kept).
+        // of each program's cost (their binding, where the options act, is kept); the DOM's
+        // libs, which the target brings by default, were most of what was left.
         skipLibCheck: true,
         target: 'es2022',
+        lib: ['es2022'],
         module: 'esnext',
         moduleResolution: 'bundler',
         types: [],
@@ -75,11 +77,11 @@ function tsProject(typescript = path.join(REPO_ROOT, 'node_modules', 'typescript
     'src/flow.ts',
     `export function f(): number {
   return 1;
-  console.log('never');
+  void 'never';
 }
 export function g(): void {
   outer: for (let i = 0; i < 2; i++) {
-    console.log(i);
+    void i;
   }
 }
 export function h(n: number): number {

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WarmPool } from '../dist/gates/warm/index.js';
+import { InputRecord } from '../dist/gates/warm/input-fingerprint.js';
 import { cleanupTemporary } from './fixtures/gates-support.mjs';
 import {
   gateEnv,
@@ -32,8 +33,10 @@ const COMMANDS = {
 };
 const LONG = process.env.WARM_LONG === '1';
 const SEED = Number(process.env.WARM_SEED ?? 20261130);
-// The 16 scripted steps in npm test (random edits, adds, deletes and renames are the seeded
-// differential's too); .ci/run's warm-long stage adds 60 random ones.
+// 12 of the 16 scripted steps in npm test (random edits, adds, deletes and renames are the
+// seeded differential's too); .ci/run's warm-long stage adds the other four (`long`: a
+// config file edited, whose every worker the test below shows stale; npm test restarts
+// every worker on a config file added, an install and a branch switch) and 60 random ones.
 const RANDOM_STEPS = LONG ? 60 : 0;
 
 /** Upgrades a local package the way an install would: its code, version, lockfile and install record. */
@@ -51,7 +54,10 @@ function upgradePackage(root, name, version, change) {
   writeInstallRecord(root);
 }
 
-/** The scripted steps: each names what it changes and whether the warm workers must restart. */
+/**
+ * The scripted steps: each names what it changes and whether the warm workers must restart;
+ * `config`, the config file (configInputs) whose edit restarts every worker.
+ */
 const SCRIPTED_STEPS = [
   { name: 'unchanged tree', run: () => {} },
   // Nothing any tool read has changed: each worker returns its earlier result (read-ledger.ts).
@@ -102,6 +108,8 @@ const SCRIPTED_STEPS = [
   {
     name: 'eslint config edit',
     restarts: ['eslint', 'prettier', 'tsc'],
+    config: 'eslint.config.js',
+    long: true,
     run: (root) =>
       edit(root, 'eslint.config.js', (text) =>
         text.replace("'no-console': 'error'", "'no-console': 'warn'"),
@@ -118,6 +126,8 @@ const SCRIPTED_STEPS = [
   {
     name: 'tsconfig edit',
     restarts: ['eslint', 'prettier', 'tsc'],
+    config: 'tsconfig.base.json',
+    long: true,
     run: (root) =>
       edit(root, 'tsconfig.base.json', (text) =>
         text.replace('"strict": true', '"strict": true,\n    "noUnusedLocals": true'),
@@ -126,11 +136,15 @@ const SCRIPTED_STEPS = [
   {
     name: 'prettier config edit',
     restarts: ['eslint', 'prettier', 'tsc'],
+    config: '.prettierrc.json',
+    long: true,
     run: (root) => write(root, '.prettierrc.json', '{ "singleQuote": false, "printWidth": 60 }\n'),
   },
   {
     name: '.prettierignore edit',
     restarts: ['eslint', 'prettier', 'tsc'],
+    config: '.prettierignore',
+    long: true,
     run: (root) => write(root, '.prettierignore', 'ignored/\nsrc/extra.ts\npackage-lock.json\n'),
   },
   {
@@ -154,6 +168,7 @@ const SCRIPTED_STEPS = [
   {
     name: 'nested prettier config added',
     restarts: ['eslint', 'prettier', 'tsc'],
+    config: 'src/.prettierrc.json',
     run: (root) => write(root, 'src/.prettierrc.json', '{ "semi": false }\n'),
   },
   {
@@ -245,7 +260,7 @@ describe('warm gates: warm output equals the cold command after every step', fun
   });
 
   const random = seededRandom(SEED);
-  const steps = [...SCRIPTED_STEPS];
+  const steps = SCRIPTED_STEPS.filter((step) => LONG || !step.long);
   for (let index = 0; index < RANDOM_STEPS; index++) steps.push(randomStep(random, index));
 
   for (const step of steps) {
@@ -288,6 +303,26 @@ describe('warm gates: warm output equals the cold command after every step', fun
           );
         }
       }
+    });
+  }
+});
+
+describe('warm gates: a scripted config edit makes every worker stale', function () {
+  after(cleanupTemporary);
+
+  // What a worker checks before each call (worker-main.ts): the edits npm test runs through
+  // the workers above and those only the warm-long stage does, each on a fresh fixture.
+  for (const step of SCRIPTED_STEPS.filter((candidate) => candidate.config)) {
+    it(`${step.name}: ${step.config}`, function () {
+      const root = makeWarmRepo();
+      const inputs = new InputRecord(root);
+      inputs.recordConfig();
+      expect(inputs.staleReason(), 'nothing changed yet').to.equal(undefined);
+      const existed = fs.existsSync(path.join(root, step.config));
+      step.run(root);
+      expect(inputs.staleReason()).to.equal(
+        `${existed ? 'input changed' : 'config file added'}: ${path.join(root, step.config)}`,
+      );
     });
   }
 });

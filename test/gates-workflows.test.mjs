@@ -163,6 +163,22 @@ jobs:
     expect(commands).not.to.match(/pytest|build|pip|install|publish/);
   });
 
+  it('names the environment a folded step sets, which the gate runs without (prettier/eslint-config-prettier bd6e617: ESLint under ESLINT_USE_FLAT_CONFIG=false reads .eslintrc.js)', function () {
+    const root = repoWith('eslint-config-prettier', {
+      'package.json': JSON.stringify({
+        scripts: { 'test:eslint': 'eslint .', 'test:prettier': 'prettier --check .' },
+      }),
+      'eslint.config.mjs': 'export default [];\n',
+      '.eslintrc.js': 'module.exports = {};\n',
+      'index.js': 'module.exports = {};\n',
+    });
+    const why = notServedOf(detectGates(root)).filter((line) => line.includes('ESLint - '));
+    expect(why).to.deep.equal([
+      '.github/workflows/check.yml: job check, step "ESLint - flat": it runs `eslint .`, a check already run by gate `lint`',
+      '.github/workflows/check.yml: job check, step "ESLint - eslintrc": it runs `eslint .`, a check already run by gate `lint` (which runs it without the step\'s environment: ESLINT_USE_FLAT_CONFIG=false)',
+    ]);
+  });
+
   it('list names a step whose paths this tree lacks instead of checking the whole tree (simonw/llm without llm/)', function () {
     const root = repoWith('llm', { 'ruff.toml': 'line-length = 88\n' }, gitRepo);
     const result = runCli(['list'], { cwd: root });

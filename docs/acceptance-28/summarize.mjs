@@ -4,7 +4,8 @@ const steps = ['session-start', 'lint-error', 'type-error', 'bad-format', 'confi
 console.log(`| repo | mode | host | ${steps.join(' | ')} | truth at stop | verdict |`);
 console.log(`|${'---|'.repeat(steps.length + 5)}`);
 for (const repo of repos) {
-  const dir = `/work/accept/results/${repo}`;
+  // ACCEPT_RESULTS: docs/acceptance-33's results are summarized by this script too.
+  const dir = `${process.env.ACCEPT_RESULTS ?? '/work/accept/results'}/${repo}`;
   const truth = JSON.parse(fs.readFileSync(`${dir}/truth-new.json`, 'utf8'));
   const final = JSON.parse(fs.readFileSync(`${dir}/truth-final.json`, 'utf8'));
   // What the final tree's cold gates show, as text: an injected finding counts only if they show it.
@@ -32,7 +33,9 @@ for (const repo of repos) {
       const stop = calls.find((x) => x.step === 'stop');
       const told = /(\d+) new errors?/.exec(stop.text)?.[1] ?? '0';
       const listed = truth.fresh.filter(
-        (f) => f.severity === 'error' && stop.text.includes(`${f.file}:${f.line}`),
+        (f) =>
+          f.severity === 'error' &&
+          stop.text.includes(f.line === null ? f.file : `${f.file}:${f.line}`),
       ).length;
       const ok =
         (stop.blocked === shouldBlock ? 'ok' : 'MISMATCH') +

@@ -916,7 +916,12 @@ export function workflowGates(
           continue;
         const earlier = fileFilter ? undefined : coverage.covering([argv]);
         if (earlier) {
-          skip(`it runs \`${words.join(' ')}\`, a check already run by ${earlier}`);
+          // The same command under another environment may be another check (eslint-config-prettier
+          // runs `eslint .` again with ESLINT_USE_FLAT_CONFIG=false: its .eslintrc.js).
+          const environment = Object.entries(step.env).map(([name, value]) => `${name}=${value}`);
+          skip(
+            `it runs \`${words.join(' ')}\`, a check already run by ${earlier}${environment.length > 0 ? ` (which runs it without the step's environment: ${environment.join(' ')})` : ''}`,
+          );
           continue;
         }
         const base = check.gate.name;

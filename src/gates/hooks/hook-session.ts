@@ -38,6 +38,11 @@ export interface GateMemory {
    * as first seen): whether its old findings alone fail it, e.g. under `--max-warnings`.
    */
   startStatus?: 'passed' | 'failed';
+  /**
+   * The gate gave a verdict (passed or failed) in this session: if it errs later, the
+   * session's changes since broke it.
+   */
+  gaveVerdict?: boolean;
 }
 
 export interface SessionState {
@@ -57,6 +62,11 @@ export interface SessionState {
    * (work committed before that call counts as the session's). null: none (no git).
    */
   sinceCommit?: string | null;
+  /**
+   * Gates that gave no verdict on the session's start tree either: their errors are not the
+   * session's doing, and the start tree is not run again for them.
+   */
+  erredAtStart?: string[];
 }
 
 /** The gate run on the session's start tree (a private copy in `root`), over `scope`. */

@@ -6,7 +6,7 @@ import { inParallel } from '../check-tool.js';
 import { gateCommands } from '../detect/gate-commands.js';
 import { takesPaths, type GateSpec } from '../gate-spec.js';
 import { GatesError } from '../gates-error.js';
-import type { Finding } from '../report/finding.js';
+import { createFinding, type Finding } from '../report/finding.js';
 import type { GateStatus, GateStructuredContent } from '../report/gate-result.js';
 import {
   baseCommitOf,
@@ -151,10 +151,17 @@ function failsAnew(
   status: 'passed' | 'failed',
   findings: readonly Finding[],
   fresh: readonly Finding[],
+  treeMoved = false,
 ): boolean {
   const memory = session.state.gates[run.gate.name];
   // The first whole-project run with nothing new is how the gate ends on old findings.
-  if (memory && memory.startStatus === undefined && run.scope === 'all' && fresh.length === 0)
+  if (
+    memory &&
+    memory.startStatus === undefined &&
+    run.scope === 'all' &&
+    fresh.length === 0 &&
+    !treeMoved
+  )
     memory.startStatus = status;
   if (status !== 'failed' || fresh.length === 0) return false;
   if (memory?.startStatus !== undefined) return memory.startStatus === 'passed';
@@ -259,7 +266,23 @@ async function runPlanned(call: HookCall): Promise<
           );
           if (ended !== 'unknown') memory!.startStatus = ended.status;
         }
-        newFailure = failsAnew(session, planned, status, findings, fresh);
+        // A run the tree changed under (the agent edits while the baseline runs) fails for
+        // that, not on its findings: it says nothing of how the gate ended at the start.
+        const treeMoved = (structured.changedFiles?.length ?? 0) > 0;
+        newFailure = failsAnew(session, planned, status, findings, fresh, treeMoved);
+        session.state.gates[planned.gate.name]!.gaveVerdict = true;
+      } else if (
+        status === 'error' &&
+        !call.liveIsStart &&
+        (await underPhase(planned.gate.name, () =>
+          timed('startTree', () => ranAtStart(call, planned, startTree, gateContext)),
+        ))
+      ) {
+        // It gave a verdict at the session's start and cannot now: the session broke it (a
+        // module its config imports deleted, a config that no longer loads). That blocks as
+        // a new error does, its cause named; "no verdict" alone would let the stop pass.
+        fresh = [brokenFinding(result.text ?? '')];
+        newFailure = true;
       }
       const named = fresh.map((finding) => ({
         ...finding,
@@ -297,6 +320,43 @@ async function runPlanned(call: HookCall): Promise<
     context.signal.removeEventListener('abort', onCancel);
     if (startTree.root !== undefined) fs.rmSync(startTree.root, { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether the gate gave a verdict (passed or failed) at the session's start or since: as the
+ * session recorded it, else run whole on the start tree (which cannot show it where the
+ * project's node_modules links back to the live tree: a package that depends on itself).
+ */
+async function ranAtStart(
+  call: HookCall,
+  planned: PlannedRun,
+  tree: StartTree,
+  context: ToolContext,
+): Promise<boolean> {
+  const { state } = call.session;
+  const memory = state.gates[planned.gate.name];
+  if (memory?.startStatus !== undefined || memory?.gaveVerdict) return true;
+  if (call.since === undefined || state.erredAtStart?.includes(planned.gate.name)) return false;
+  const whole: PlannedRun = { ...planned, scope: 'all' };
+  if ((await startTreeRun(call, whole, [], tree, context)) !== 'unknown') return true;
+  // Once per session: a gate broken before it began would cost a start-tree run per call.
+  if (!context.signal.aborted) (state.erredAtStart ??= []).push(planned.gate.name);
+  return false;
+}
+
+/**
+ * A gate the session broke, as the finding that blocks, with the error's first line (no
+ * timing in it: a stop never blocks twice on the same findings, so they must read the same).
+ */
+function brokenFinding(text: string): Finding {
+  const lines = text
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('$ '));
+  const cause = lines.find((line) => /error/i.test(line)) ?? lines[0];
+  const message = `no verdict now, where it gave one earlier in the session${cause ? `: ${cause}` : ''}`;
+  return createFinding({ file: null, message: message.slice(0, 500) });
 }
 
 /** The session's start tree of one hook call, written on first need, removed at its end. */
@@ -367,6 +427,8 @@ function troubles(rows: readonly HookGateRow[], budgetMs: number): string[] {
       return [`${row.gate} did not finish within the hook's ${seconds(budgetMs)} budget`];
     // A failed run whose findings could not be read is no pass either.
     if (row.unread) return [`${row.gate}: ${row.verdict}`];
+    // Broken by the session: listed with the findings that block.
+    if (row.status === 'error' && row.newFailure) return [];
     if (row.status === 'passed' || row.status === 'failed') return [];
     if (row.status === 'nothing-to-check') return [];
     return [`${row.gate} gave no verdict: ${row.verdict}`];
@@ -379,7 +441,16 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 function blockingCount(blocking: readonly Finding[], rows: readonly HookGateRow[]): string {
   const errors = blocking.filter((finding) => finding.severity === 'error').length;
   const others = blocking.length - errors;
-  const failing = rows.filter((row) => row.newFailure).map((row) => row.gate);
+  // The gates those warnings fail, not every gate that fails anew (a typecheck's new error).
+  const failing = rows
+    .filter(
+      (row) =>
+        row.newFailure &&
+        blocking.some(
+          (finding) => finding.severity !== 'error' && finding.rule?.startsWith(`${row.gate}:`),
+        ),
+    )
+    .map((row) => row.gate);
   const warnings =
     others === 0
       ? ''
@@ -388,6 +459,16 @@ function blockingCount(blocking: readonly Finding[], rows: readonly HookGateRow[
   return others === 0
     ? plural(errors, 'new error')
     : `${plural(errors, 'new error')} and ${warnings}`;
+}
+
+/** The first new warnings by place and rule, for a note that blocks nothing but should say what. */
+function warningsNamed(findings: readonly Finding[], most = 3): string {
+  const named = findings
+    .slice(0, most)
+    .map((finding) => `${location(finding)} ${finding.rule ?? ''}`);
+  return findings.length > most
+    ? `${named.join(', ')} and ${findings.length - most} more`
+    : named.join(', ');
 }
 
 function verdictOf(
@@ -439,7 +520,7 @@ function verdictOf(
     : blocking.length > 0
       ? `mcp-gates: ${count} ${remain} (${ranText}); not blocking again for the same findings`
       : newCount > 0
-        ? `mcp-gates: ${ranText}: ${plural(newCount, 'new warning')}, no new error`
+        ? `mcp-gates: ${ranText}: ${plural(newCount, 'new warning')}, no new error: ${warningsNamed(ran.newFindings)}`
         : `mcp-gates: ${ranText}: nothing new`;
   const note = [summary, ...failedBefore, ...problems].join('; ');
   return {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Finding } from '../report/finding.js';
 import {
   extractJson,
@@ -39,6 +41,23 @@ function diagnosticPath(location: BiomeDiagnostic['location']): string | null {
   if (typeof value === 'string') return value;
   if (value && typeof value.file === 'string') return value.file;
   return null;
+}
+
+/**
+ * A path Biome printed, relative to the root. Biome 2's betas (radashi pins 2.0.0-beta.1)
+ * print the project's files with a leading slash (`/src/app.js`): such a path that is not
+ * inside the root and names no file as given is the root's (taken as absolute it would
+ * match no edited file, and the hooks would never tell of its findings).
+ */
+export function biomePath(file: string, root: string): string {
+  if (
+    file.startsWith('/') &&
+    !file.startsWith('//') &&
+    path.relative(root, file).startsWith('..') &&
+    !fs.existsSync(file)
+  )
+    return relativeToRoot(file.slice(1), root);
+  return relativeToRoot(file, root);
 }
 
 function diagnosticMessage(diagnostic: BiomeDiagnostic): string {
@@ -90,7 +109,7 @@ export const biomeJsonParser: Parser = {
       const file = diagnosticPath(diagnostic.location);
       const { start, end } = diagnosticRange(diagnostic.location);
       return {
-        file: file ? relativeToRoot(file, output.root) : null,
+        file: file ? biomePath(file, output.root) : null,
         line: positiveInteger(start?.line),
         column: positiveInteger(start?.column),
         endLine: positiveInteger(end?.line),

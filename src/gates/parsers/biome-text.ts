@@ -1,5 +1,6 @@
 import { createFinding, type Finding, type Severity } from '../report/finding.js';
-import { lines, relativeToRoot, verdict, type Parser } from './parser.js';
+import { biomePath } from './biome-json.js';
+import { lines, verdict, type Parser } from './parser.js';
 
 // Biome's default (pretty) reporter, one block per diagnostic:
 //   src/app.js:2:9 lint/suspicious/noDoubleEquals  FIXABLE  ━━━━━━━━
@@ -66,7 +67,7 @@ function parseHeading(line: string, root: string): Heading | undefined {
   const where = words.join(' ');
   const located = LOCATION.exec(where);
   return {
-    file: relativeToRoot(located ? located[1]! : where, root),
+    file: biomePath(located ? located[1]! : where, root),
     line: located ? Number(located[2]) : null,
     column: located ? Number(located[3]) : null,
     rule: category,

@@ -67,6 +67,38 @@ interface PlanState {
   createdCaches: string[];
 }
 
+/** A wrapper directory's name: the prefix, the pid of the process that made it, a random part. */
+const WRAPPER_PREFIX = 'mcp-gates-tsc-';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the wrapper directories a killed run left in `cache` (a host that kills a hook at its
+ * timeout, SIGTERM or SIGKILL, ends the run before its cleanup): those whose process is gone.
+ * A live process's (a server's run going on) are left alone.
+ */
+function sweepLeftWrappers(cache: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(cache);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = new RegExp(`^${WRAPPER_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    fs.rmSync(path.join(cache, name), { recursive: true, force: true });
+  }
+}
+
 /**
  * Where a project's wrapper config goes. TypeScript resolves `types` entries and the
  * automatic `@types` packages from the directory of the config it was given, so a
@@ -88,7 +120,8 @@ function wrapperDirectory(projectDirectory: string, state: PlanState): string {
           fs.mkdirSync(cache);
           state.createdCaches.push(cache);
         }
-        chosen = fs.mkdtempSync(path.join(cache, 'mcp-gates-tsc-'));
+        sweepLeftWrappers(cache);
+        chosen = fs.mkdtempSync(path.join(cache, `${WRAPPER_PREFIX}${process.pid}-`));
       } catch {
         // read-only node_modules: the temp directory still works for projects without `types`
       }
@@ -295,8 +328,14 @@ export function planTscBuild(root: string, program: string, project: string): Ts
       `${project} and the ${wrappers.size - 1} project(s) it references list no input files ("files": [] and no "include"), so a typecheck would check nothing; add "include" (e.g. ["src"]) or "references" to the projects that hold the sources`,
     );
   }
+  // pinia's `tsc --build ./tsconfig.json` references nothing: "and the 0 project(s)" read oddly.
+  const referenced = wrappers.size - 1;
+  const projects =
+    referenced === 0
+      ? `${project} (it references no other project) through a wrapper config (in a private directory`
+      : `${project} and the ${referenced} project(s) it references through wrapper configs (in private directories`;
   const notes = [
-    `checks ${project} and the ${wrappers.size - 1} project(s) it references through wrapper configs (in private directories under node_modules/.cache, where TypeScript resolves "types" as from the original configs) whose every output goes to a private temporary directory; all are removed after the run`,
+    `checks ${projects} under node_modules/.cache, where TypeScript resolves "types" as from the original configs) whose every output goes to a private temporary directory; all are removed after the run`,
   ];
   if (state.typesFromOutput.length > 0)
     notes.push(
