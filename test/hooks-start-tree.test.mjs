@@ -113,4 +113,33 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     expect(outcome.verdict.block, outcome.verdict.note).to.equal(false);
     expect(outcome.verdict.note).to.include('shellcheck failed before');
   });
+
+  it('a check that wrote in the tree is named: its run failed with no finding, and the answer said nothing', async () => {
+    const root = makeTempDir('mcp-gates-hook-write-');
+    git(root, 'init', '-q');
+    // As `go vet` under GOFLAGS=-mod=mod adds a go directive to go.mod (google/uuid): the run
+    // fails for the write alone.
+    fs.writeFileSync(
+      path.join(root, 'mcp-gates.json'),
+      JSON.stringify({
+        gates: { check: { command: ['sh', '-c', 'echo more >> go.mod'], parser: 'generic' } },
+      }),
+    );
+    fs.writeFileSync(path.join(root, 'go.mod'), 'module example.com/m\n');
+    fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'start');
+    fs.appendFileSync(path.join(root, 'a.txt'), 'two\n');
+    const outcome = await runAfterEdit(
+      {
+        gates: loadGates(root).gates,
+        context: hookContext(new AbortController().signal, 'test'),
+        options: { root, env: gateEnv() },
+        session: new HookSession(),
+      },
+      [path.join(root, 'a.txt')],
+    );
+    expect(outcome.rows.map((row) => `${row.gate} ${row.status}`)).to.deep.equal(['check failed']);
+    expect(outcome.verdict.note).to.include('check changed go.mod while it ran');
+  });
 });

@@ -30,6 +30,7 @@ const HOOK_OUTPUT_SCHEMA: JsonSchema = {
           newErrors: { type: 'integer' },
           newFailure: { type: 'boolean' },
           unread: { type: 'boolean' },
+          wrote: { type: 'array', items: { type: 'string' } },
           verdict: { type: 'string' },
         },
         required: [
@@ -40,6 +41,7 @@ const HOOK_OUTPUT_SCHEMA: JsonSchema = {
           'newErrors',
           'newFailure',
           'unread',
+          'wrote',
           'verdict',
         ],
         additionalProperties: false,

@@ -45,6 +45,8 @@ export interface HookGateRow {
   newFailure: boolean;
   /** It failed and its findings could not be read: no verdict on the edit. */
   unread: boolean;
+  /** It failed and the tree changed while it ran (root-relative files): named, never silent. */
+  wrote: string[];
   /** The gate's verdict line (what ran and how it ended). */
   verdict: string;
 }
@@ -303,6 +305,7 @@ async function runPlanned(call: HookCall): Promise<
         newErrors: fresh.filter((finding) => finding.severity === 'error').length,
         newFailure,
         unread: status === 'failed' && (data?.parsed.unparsed ?? false) && fresh.length === 0,
+        wrote: status === 'failed' ? (structured.changedFiles ?? []) : [],
         verdict: (result.text ?? '').split('\n')[0]!,
       });
     }
@@ -427,6 +430,14 @@ function troubles(rows: readonly HookGateRow[], budgetMs: number): string[] {
       return [`${row.gate} did not finish within the hook's ${seconds(budgetMs)} budget`];
     // A failed run whose findings could not be read is no pass either.
     if (row.unread) return [`${row.gate}: ${row.verdict}`];
+    // Nor one that failed for writing in the tree (go vet under GOFLAGS=-mod=mod adds a go
+    // directive to go.mod): "nothing new" said nothing of it.
+    if (row.wrote.length > 0) {
+      const files = row.wrote.slice(0, 5).join(', ') + (row.wrote.length > 5 ? ', ...' : '');
+      return [
+        `${row.gate} changed ${files} while it ran, which a check never does (the tool's own write, or an edit made meanwhile; git status / git diff show it)`,
+      ];
+    }
     // Broken by the session: listed with the findings that block.
     if (row.status === 'error' && row.newFailure) return [];
     if (row.status === 'passed' || row.status === 'failed') return [];
