@@ -21,6 +21,14 @@ import {
 } from './fixtures/gates-support.mjs';
 import { gateEnv, git } from './fixtures/warm/warm-fixture.mjs';
 
+/** A hook call's request on `root` (the named gates, or all), in a session of its own. */
+const requestFor = (root, names) => ({
+  gates: loadGates(root).gates.filter((gate) => !names || names.includes(gate.name)),
+  context: hookContext(new AbortController().signal, 'test'),
+  options: { root, env: gateEnv() },
+  session: new HookSession(),
+});
+
 describe('hooks: the start tree lists its files for gates that list them with git', function () {
   this.timeout(60_000);
   after(cleanupTemporary);
@@ -36,15 +44,7 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     // No baseline (a cold session-start records none): the stop asks the start tree.
     fs.appendFileSync(path.join(root, '.shellcheckrc'), 'disable=SC2034\n');
     const before = treeSnapshot(root);
-    const outcome = await runBeforeStop(
-      {
-        gates: loadGates(root).gates.filter((gate) => gate.name === 'shellcheck'),
-        context: hookContext(new AbortController().signal, 'test'),
-        options: { root, env: gateEnv() },
-        session: new HookSession(),
-      },
-      { loopFlag: false },
-    );
+    const outcome = await runBeforeStop(requestFor(root, ['shellcheck']), { loopFlag: false });
     expect(outcome.rows.map((row) => row.gate)).to.deep.equal(['shellcheck']);
     expect(outcome.verdict.note).to.not.include('could not be checked');
     expect(outcome.newFindings, outcome.verdict.note).to.deep.equal([]);
@@ -68,13 +68,8 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     fs.writeFileSync(path.join(root, 'b.txt'), 'two\n');
     git(root, 'add', '.');
     git(root, 'commit', '-qm', 'start');
-    const session = new HookSession();
-    const request = {
-      gates: loadGates(root).gates,
-      context: hookContext(new AbortController().signal, 'test'),
-      options: { root, env: gateEnv() },
-      session,
-    };
+    const request = requestFor(root);
+    const { session } = request;
     await startSession(request);
     await new Promise((resolve) => setTimeout(resolve, 300));
     fs.appendFileSync(path.join(root, 'b.txt'), 'BREAK\n');
@@ -98,15 +93,9 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     git(root, 'add', '.');
     git(root, 'commit', '-qm', 'start');
     fs.appendFileSync(path.join(root, 'new.sh'), 'echo "$also_never_set"\n');
-    const outcome = await runAfterEdit(
-      {
-        gates: loadGates(root).gates.filter((gate) => gate.name === 'shellcheck'),
-        context: hookContext(new AbortController().signal, 'test'),
-        options: { root, env: gateEnv() },
-        session: new HookSession(),
-      },
-      [path.join(root, 'new.sh')],
-    );
+    const outcome = await runAfterEdit(requestFor(root, ['shellcheck']), [
+      path.join(root, 'new.sh'),
+    ]);
     expect(
       outcome.newFindings.map((finding) => `${finding.file}:${finding.line} ${finding.rule}`),
     ).to.deep.equal(['new.sh:3 shellcheck:SC2154']);
@@ -130,15 +119,7 @@ describe('hooks: the start tree lists its files for gates that list them with gi
     git(root, 'add', '.');
     git(root, 'commit', '-qm', 'start');
     fs.appendFileSync(path.join(root, 'a.txt'), 'two\n');
-    const outcome = await runAfterEdit(
-      {
-        gates: loadGates(root).gates,
-        context: hookContext(new AbortController().signal, 'test'),
-        options: { root, env: gateEnv() },
-        session: new HookSession(),
-      },
-      [path.join(root, 'a.txt')],
-    );
+    const outcome = await runAfterEdit(requestFor(root), [path.join(root, 'a.txt')]);
     expect(outcome.rows.map((row) => `${row.gate} ${row.status}`)).to.deep.equal(['check failed']);
     expect(outcome.verdict.note).to.include('check changed go.mod while it ran');
   });
