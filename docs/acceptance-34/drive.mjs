@@ -167,7 +167,7 @@ function hook(host, event, input) {
     answer.decision === 'block' ||
     answer.decision === 'deny' ||
     (host === 'gemini' && event === 'after-edit' && !!answer.hookSpecificOutput) ||
-    (host === 'cursor' && /new error|new warning|gate.*fail/i.test(text));
+    (host === 'cursor' && cursorBlocks(text));
   const channel = /cold|no server/i.test(run.stderr) ? 'cold' : 'warm';
   return {
     event,
@@ -285,6 +285,15 @@ for (const [g, r] of Object.entries(truthStart))
   console.log(
     `start ${g}: ${r.status} ${r.ms}ms; final: ${truthFinal[g].status} ${truthFinal[g].ms}ms`,
   );
+
+/**
+ * Cursor has no block decision: a blocking answer is the reason's text ("N new errors since the
+ * session began ... fix them"), a note that blocks nothing says "nothing new" or "N new warnings,
+ * no new error" (acceptance-33 matched "new warning" and counted such notes as blocks).
+ */
+export function cursorBlocks(text) {
+  return /since the session began|blocked on/.test(text);
+}
 
 function mentions(text, e) {
   if (!text) return false;

@@ -17,9 +17,12 @@ for (const repo of process.argv.slice(2)) {
       const file = `${dir}/run-${mode}-${host}.json`;
       if (!fs.existsSync(file)) continue;
       const calls = JSON.parse(fs.readFileSync(file, 'utf8'));
+      // Cursor's rows are read again from the text (the first runs matched "new warning").
+      const blocked = (c) =>
+        host === 'cursor' ? /since the session began|blocked on/.test(c.text) : c.blocked;
       const cell = (c) =>
         c
-          ? `${c.blocked ? 'block' : 'allow'} ${(c.ms / 1000).toFixed(1)}s${c.channel === mode ? '' : ` (${c.channel})`}`
+          ? `${blocked(c) ? 'block' : 'allow'} ${(c.ms / 1000).toFixed(1)}s${c.channel === mode ? '' : ` (${c.channel})`}`
           : '–';
       const stop = calls.find((c) => c.step === 'stop');
       const told = /(\d+) new errors?/.exec(stop.text)?.[1] ?? '0';
@@ -27,7 +30,7 @@ for (const repo of process.argv.slice(2)) {
       const listed = errors.filter((f) => stop.text.includes(`${f.file}:${f.line}`)).length;
       const named = (stop.absent ?? []).filter((a) => a.named).map((a) => a.file);
       const verdict =
-        `${stop.blocked === shouldBlock ? 'ok' : 'MISMATCH'} (told ${told}, listed ${listed}/${errors.length})` +
+        `${blocked(stop) === shouldBlock ? 'ok' : 'MISMATCH'} (told ${told}, listed ${listed}/${errors.length})` +
         (named.length ? `; NAMED ${named.join(', ')}` : '');
       console.log(
         `| ${repo} | ${mode} | ${host} | ${steps.map((s) => cell(calls.find((c) => c.step === s))).join(' | ')} | ${cell(stop)} | ${errors.length} new errors; newly failing: ${truth.failing.join(', ') || '–'} | ${verdict} |`,
