@@ -16,7 +16,9 @@ import {
 
 /** Detects the repo's gates and runs the named tool; returns the result. */
 async function runDetected(root, toolName, args = {}) {
-  const tools = createGateTools(detectGates(root).gates, { root, env: envWithTools() });
+  // XDG_CACHE_HOME: what a gate keeps in the user's cache (cargo's builds) stays in the test's.
+  const env = { ...envWithTools(), XDG_CACHE_HOME: makeTempDir('mcp-gates-user-cache-') };
+  const tools = createGateTools(detectGates(root).gates, { root, env });
   const tool = tools.find((candidate) => candidate.name === toolName);
   expect(tool, `${toolName} among ${tools.map((t) => t.name)}`).to.not.equal(undefined);
   return tool.run(args, toolContext());
@@ -160,6 +162,34 @@ describe('gates with real tools on fixture repositories', function () {
       expect(fs.existsSync(path.join(cleanRoot, 'Cargo.lock'))).to.equal(false);
     });
 
+    it('cargo builds outside the tree: into a directory kept per tree in the user cache, or a CARGO_TARGET_DIR set outside the tree', async () => {
+      // Rule 1 counts ignored paths too: clippy built into the tree's target/ before.
+      const root = copyRepo('rust-clean');
+      const cacheHome = makeTempDir('mcp-gates-clippy-cache-');
+      const run = async (extra) => {
+        const tools = createGateTools(detectGates(root).gates, {
+          root,
+          env: { ...envWithTools(), XDG_CACHE_HOME: cacheHome, ...extra },
+        });
+        const result = await tools.find((tool) => tool.name === 'clippy').run({}, toolContext());
+        expect(result.isError, result.text).to.equal(false);
+        expect(fs.existsSync(path.join(root, 'target')), 'target/ in the tree').to.equal(false);
+      };
+      const kept = path.join(cacheHome, 'mcp-gates', 'cargo_target_dir');
+      await run({});
+      const [directory, ...others] = fs.readdirSync(kept);
+      expect(others).to.deep.equal([]);
+      expect(fs.existsSync(path.join(kept, directory, 'CACHEDIR.TAG'))).to.equal(true);
+      expect(fs.statSync(kept).mode & 0o077).to.equal(0);
+      // A value inside the tree is the tree: the kept directory serves, the same one again.
+      await run({ CARGO_TARGET_DIR: 'target' });
+      expect(fs.readdirSync(kept)).to.deep.equal([directory]);
+      const own = makeTempDir('mcp-gates-clippy-own-');
+      await run({ CARGO_TARGET_DIR: own });
+      // cargo tags only a directory it creates: this one was made by the test.
+      expect(fs.readdirSync(own)).to.include('debug');
+    });
+
     it('cargo clippy reports the findings of every target, whichever fails first (--keep-going)', async () => {
       // A lint of the library alone (cfg(not(test))) and one of its test build alone (an item
       // after the test module): at one job cargo stops at the first
@@ -188,7 +218,11 @@ describe('gates with real tools on fixture repositories', function () {
       );
       const tools = createGateTools(detectGates(root).gates, {
         root,
-        env: { ...envWithTools(), CARGO_BUILD_JOBS: '1' },
+        env: {
+          ...envWithTools(),
+          CARGO_BUILD_JOBS: '1',
+          XDG_CACHE_HOME: makeTempDir('mcp-gates-user-cache-'),
+        },
       });
       const result = await tools.find((tool) => tool.name === 'clippy').run({}, toolContext());
       expect(located(result), result.text).to.include.members([

@@ -162,10 +162,14 @@ describe("a script's own tool cache goes outside the tree (issue 29, item 5)", f
         '#!/bin/sh\nbasedir=$(dirname "$(echo "$0" | sed -e \'s,\\\\,/,g\')")\nif [ -x "$basedir/node" ]; then\n  exec "$basedir/node"  "$basedir/../.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js" "$@"\nelse\n  exec node  "$basedir/../.pnpm/eslint@9.1.0/node_modules/eslint/bin/eslint.js" "$@"\nfi\n',
     });
     const shim = path.join(root, 'node_modules/.bin/eslint');
-    const caches = privateCaches(['eslint', '--cache', '--cache-location', '.cache/eslint', '.'], {
-      file: shim,
-      args: ['--cache', '--cache-location', '.cache/eslint', '.'],
-    });
+    const caches = privateCaches(
+      ['eslint', '--cache', '--cache-location', '.cache/eslint', '.'],
+      {
+        file: shim,
+        args: ['--cache', '--cache-location', '.cache/eslint', '.'],
+      },
+      { runDir: root, env: {} },
+    );
     try {
       // Before: no version was found behind the shim, so nothing was redirected.
       expect(caches.args).to.have.length(4);

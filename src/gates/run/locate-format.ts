@@ -99,7 +99,10 @@ export async function locateFormatFindings(
         const resolved = resolveCommand(formatter.argv(absolute), options.runDir, options.env);
         if (!resolved.ok) return;
         // Printing a file formatted is a run like the check: its caches stay private.
-        const caches = privateCaches(formatter.argv(absolute), resolved);
+        const caches = privateCaches(formatter.argv(absolute), resolved, {
+          runDir: options.runDir,
+          env: options.env,
+        });
         try {
           output = await formatted(
             resolved.file,

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV_REDIRECTS, toolOfProgram } from '../tools/index.js';
 import { withoutOptions } from '../tools/shared.js';
 import type { ToolDescriptor } from '../tools/tool.js';
+import { makePrivateDirectory, userCacheHome } from './private-directory.js';
 
 /**
  * A cold run's private cache directory: every cache a known tool would write under the
@@ -29,6 +31,34 @@ function removeAtExit(directory: string): void {
   process.on('exit', () => {
     for (const left of live) fs.rmSync(left, { recursive: true, force: true });
   });
+}
+
+function isUnder(file: string, directory: string): boolean {
+  const relative = path.relative(directory, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * The directory kept for a build cache of the tree at `runDir` (a kept redirect, tools/*.ts):
+ * `<user cache>/mcp-gates/<variable>/<hash of the tree's path>`, outside every tree, so the
+ * next check builds incrementally as it would in the tree; undefined when the user's cache
+ * is not private to this user (then the run's temporary directory, a whole build each time).
+ */
+function keptDirectory(
+  variable: string,
+  runDir: string,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const parent = path.join(userCacheHome(env), 'mcp-gates', variable.toLowerCase());
+  if (makePrivateDirectory(parent) !== undefined) return undefined;
+  let real = runDir;
+  try {
+    real = fs.realpathSync(runDir);
+  } catch {
+    // gone: the run fails on its own
+  }
+  const key = createHash('sha256').update(real).digest('hex').slice(0, 24);
+  return path.join(parent, `${path.basename(real) || 'root'}-${key}`);
 }
 
 /** How many bytes of a bin entry are read for a shell shim's target. */
@@ -113,16 +143,33 @@ function redirectArgs(
 export function privateCaches(
   argv: readonly string[],
   resolved: { file: string; args: readonly string[] },
+  where: { runDir: string; env: NodeJS.ProcessEnv },
 ): PrivateCaches {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gates-caches-'));
   removeAtExit(directory);
   const env: NodeJS.ProcessEnv = {};
-  for (const write of ENV_REDIRECTS)
-    if (write.redirect && 'env' in write.redirect)
-      env[write.redirect.env] = write.redirect.value ?? directory;
+  const tool = toolOfProgram(argv[0] ?? '');
+  for (const write of ENV_REDIRECTS) {
+    if (!write.redirect || !('env' in write.redirect)) continue;
+    const name = write.redirect.env;
+    if (write.redirect.kept) {
+      const own = where.env[name];
+      if (
+        own !== undefined &&
+        own !== '' &&
+        !isUnder(path.resolve(where.runDir, own), where.runDir)
+      )
+        continue; // the user's own place, outside the tree
+      // Kept for the tool's own command; a script that may run it builds in the run's
+      // temporary directory (whole, but outside the tree), and other runs make no directory.
+      const ownCommand = tool?.writes?.includes(write) === true;
+      env[name] = (ownCommand && keptDirectory(name, where.runDir, where.env)) || directory;
+      continue;
+    }
+    env[name] = write.redirect.value ?? directory;
+  }
   const viaNode = resolved.args.length > argv.length - 1;
   const script = viaNode ? resolved.args[0]! : resolved.file;
-  const tool = toolOfProgram(argv[0] ?? '');
   const { extra, dropLocation } = redirectArgs(tool, argv, script, directory);
   const before = viaNode ? 1 : 0;
   // The user's cache place (`--cache-location .cache/eslint`) would win over ours, and is

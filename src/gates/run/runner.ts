@@ -224,7 +224,7 @@ export async function runGateCommand(request: RunRequest): Promise<RunOutcome> {
   }
 
   // Caches a check would write under the root go to a private directory (tools/*.ts).
-  const caches = privateCaches(request.argv, resolved);
+  const caches = privateCaches(request.argv, resolved, { runDir: request.root, env: baseEnv });
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
     child = spawn(resolved.file, caches.args, {

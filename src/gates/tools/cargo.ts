@@ -36,8 +36,15 @@ export const clippy: ToolDescriptor = {
       derivedFiles: ['Cargo.lock'],
     },
   ],
-  // Its build output (target/) is what clippy is for: left unwatched, as every Rust
-  // repository ignores it (and tags it CACHEDIR.TAG).
+  writes: [
+    {
+      path: 'target',
+      why: 'cargo builds into target/ (every crate clippy checks, dependencies included)',
+      // A check never writes the tree, ignored target/ included: the build goes to a
+      // directory kept per tree in the user's cache, so the next check is incremental.
+      redirect: { env: 'CARGO_TARGET_DIR', kept: true },
+    },
+  ],
   outputs: [{ parser: cargoJsonParser, machineFormat: true }],
   warm: { cold: 'Rust-based, starts fast' },
   install: { hint: RUSTUP_HINT },

@@ -149,9 +149,18 @@ export const MACHINE_FORMAT_PARSERS: ReadonlySet<string> = new Set(
   ),
 );
 
-/** Every place a known tool writes during a check, relative to where it runs (for the tree watch). */
+/**
+ * Every place a known tool writes during a check, relative to where it runs (for the tree
+ * watch); kept build directories are not: the user's own builds write them.
+ */
 export const KNOWN_WRITES: readonly string[] = [
-  ...new Set(TOOLS.flatMap((tool) => (tool.writes ?? []).map((write) => write.path))),
+  ...new Set(
+    TOOLS.flatMap((tool) =>
+      (tool.writes ?? [])
+        .filter((write) => !(write.redirect && 'kept' in write.redirect))
+        .map((write) => write.path),
+    ),
+  ),
 ];
 
 /** The writes of the tools that set an environment variable to redirect them. */

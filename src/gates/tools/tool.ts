@@ -235,6 +235,13 @@ export interface CacheWrite {
          * run, warm workers included); without it the variable names the private directory.
          */
         value?: string;
+        /**
+         * A build directory whose loss costs a whole build (cargo's target/): the variable
+         * names a directory kept for the run's directory in the user's cache instead of
+         * the run's temporary one, and a value the user set outside the tree is left as
+         * it is. Not watched: the user's own builds write the in-tree place at any time.
+         */
+        kept?: true;
       }
     | {
         args: (privateDirectory: string) => string[];
