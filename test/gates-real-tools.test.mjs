@@ -1,6 +1,7 @@
 // Fixture repositories with real violations through the real tools, via detection and
 // the gate tools: eslint, prettier and tsc (devDependencies), biome and oxlint
 // (devDependencies), cargo clippy / cargo fmt and go vet / gofmt when installed.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -176,6 +177,10 @@ describe('gates with real tools on fixture repositories', function () {
         expect(fs.existsSync(path.join(root, 'target')), 'target/ in the tree').to.equal(false);
       };
       const kept = path.join(cacheHome, 'mcp-gates', 'cargo_target_dir');
+      // Outside a git work tree (a hook's copy of the start tree) nothing is kept.
+      await run({});
+      expect(fs.existsSync(kept)).to.equal(false);
+      execFileSync('git', ['init', '-q'], { cwd: root });
       await run({});
       const [directory, ...others] = fs.readdirSync(kept);
       expect(others).to.deep.equal([]);

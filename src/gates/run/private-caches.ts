@@ -38,27 +38,57 @@ function isUnder(file: string, directory: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+/** Kept build directories unused this long are removed when another is taken. */
+const KEPT_STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Whether `directory` is in a git work tree (a hook's copy of the start tree is not). */
+function inWorkTree(directory: string): boolean {
+  for (let current = directory; ; current = path.dirname(current)) {
+    if (fs.existsSync(path.join(current, '.git'))) return true;
+    if (path.dirname(current) === current) return false;
+  }
+}
+
 /**
  * The directory kept for a build cache of the tree at `runDir` (a kept redirect, tools/*.ts):
- * `<user cache>/mcp-gates/<variable>/<hash of the tree's path>`, outside every tree, so the
- * next check builds incrementally as it would in the tree; undefined when the user's cache
- * is not private to this user (then the run's temporary directory, a whole build each time).
+ * `<user cache>/mcp-gates/<variable>/<name>-<hash of the tree's path>`, outside every tree,
+ * so the next check builds incrementally as it would in the tree. Undefined (the run's
+ * temporary directory: a whole build, removed after) outside a git work tree, where a
+ * tree is a passing copy whose kept build would never serve again, and when the user's
+ * cache is not private to this user. Each use marks it; those unused for 30 days go.
  */
 function keptDirectory(
   variable: string,
   runDir: string,
   env: NodeJS.ProcessEnv,
 ): string | undefined {
-  const parent = path.join(userCacheHome(env), 'mcp-gates', variable.toLowerCase());
-  if (makePrivateDirectory(parent) !== undefined) return undefined;
-  let real = runDir;
+  let real: string;
   try {
     real = fs.realpathSync(runDir);
   } catch {
-    // gone: the run fails on its own
+    return undefined; // gone: the run fails on its own
   }
+  if (!inWorkTree(real)) return undefined;
+  const parent = path.join(userCacheHome(env), 'mcp-gates', variable.toLowerCase());
+  if (makePrivateDirectory(parent) !== undefined) return undefined;
   const key = createHash('sha256').update(real).digest('hex').slice(0, 24);
-  return path.join(parent, `${path.basename(real) || 'root'}-${key}`);
+  const kept = path.join(parent, `${path.basename(real) || 'root'}-${key}`);
+  const now = Date.now();
+  for (const name of fs.readdirSync(parent)) {
+    const other = path.join(parent, name);
+    try {
+      if (other !== kept && now - fs.lstatSync(other).mtimeMs > KEPT_STALE_MS)
+        fs.rmSync(other, { recursive: true, force: true });
+    } catch {
+      // removed meanwhile by another server
+    }
+  }
+  try {
+    fs.utimesSync(kept, new Date(now), new Date(now));
+  } catch {
+    // not there yet: cargo makes it (and tags it CACHEDIR.TAG, as it does target/)
+  }
+  return kept;
 }
 
 /** How many bytes of a bin entry are read for a shell shim's target. */
