@@ -15,16 +15,19 @@ import {
 } from '../dist/gates/hooks/run-hooks.js';
 import { loadGates } from '../dist/gates/load-gates.js';
 import { cleanupTemporary, makeTempDir } from './fixtures/gates-support.mjs';
+import { inJavaScript } from './fixtures/js-sources.mjs';
 import { git, makeWarmRepo } from './fixtures/warm/warm-fixture.mjs';
 
 /**
- * The warm fixture (eslint.config.js imports ./eslint-base.js) without its old findings,
- * committed, with `gates`.
+ * The warm fixture in JavaScript (eslint.config.js imports ./eslint-base.js; every finding
+ * here is the lint's, and typescript-eslint would be two thirds of each run) without its
+ * old findings, committed, with `gates`.
  */
 function committedRepo(gates) {
-  const root = makeWarmRepo('mcp-gates-hooks-broken-');
-  fs.writeFileSync(path.join(root, 'src', 'main.ts'), "export const label: string = 'main';\n");
-  const math = path.join(root, 'src', 'math.ts');
+  const root = inJavaScript(makeWarmRepo('mcp-gates-hooks-broken-'));
+  fs.writeFileSync(path.join(root, 'src', 'main.js'), "export const label = 'main';\n");
+  fs.writeFileSync(path.join(root, 'src', 'clean.js'), 'export const clean = 1;\n');
+  const math = path.join(root, 'src', 'math.js');
   fs.writeFileSync(math, fs.readFileSync(math, 'utf8').replace('a == b', 'a === b'));
   fs.writeFileSync(path.join(root, 'mcp-gates.json'), JSON.stringify({ gates }, null, 2));
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
@@ -84,7 +87,7 @@ describe('hooks: a gate the session broke blocks', function () {
     );
     git(root, 'commit', '-qam', 'config through the self link');
     const request = hookRequest(root);
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     fs.appendFileSync(file, '\nexport const more = 1;\n');
     const edit = await runAfterEdit(request, [file]);
     expect(edit.rows.find((row) => row.gate === 'lint')?.status).to.equal('passed');
@@ -102,7 +105,7 @@ describe('hooks: a gate the session broke blocks', function () {
         paths: 'append',
       },
     });
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     fs.appendFileSync(file, '\nexport const more = 1;\n');
     const request = hookRequest(root);
     const edit = await runAfterEdit(request, [file]);
@@ -126,7 +129,7 @@ describe('hooks: a gate the session broke blocks', function () {
         paths: 'append',
       },
     });
-    const file = path.join(root, 'src', 'clean.ts');
+    const file = path.join(root, 'src', 'clean.js');
     fs.appendFileSync(file, '\n// TODO: new\nconsole.log(1);\n');
     const edit = await runAfterEdit(hookRequest(root), [file]);
     expect(edit.verdict.block, edit.verdict.note).to.equal(true);
@@ -145,12 +148,12 @@ describe('hooks: a note that blocks nothing names the new warnings', function ()
 
   it('names where each new warning is and its rule (unjs/defu: oxlint warns on `debugger`)', async () => {
     const root = committedRepo(LINT);
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     fs.appendFileSync(file, '\n// TODO: one\n// TODO: two\n// TODO: three\n// TODO: four\n');
     const edit = await runAfterEdit(hookRequest(root), [file]);
     expect(edit.verdict.block).to.equal(false);
     expect(edit.verdict.note).to.match(
-      /4 new warnings, no new error: src\/math\.ts:\d+:\d+ lint:local\/no-todo, src\/math\.ts:\d+:\d+ lint:local\/no-todo, src\/math\.ts:\d+:\d+ lint:local\/no-todo and 1 more$/,
+      /4 new warnings, no new error: src\/math\.js:\d+:\d+ lint:local\/no-todo, src\/math\.js:\d+:\d+ lint:local\/no-todo, src\/math\.js:\d+:\d+ lint:local\/no-todo and 1 more$/,
     );
   });
 });
@@ -175,13 +178,13 @@ describe('hooks: an edit made while the baseline runs', function () {
         parser: 'eslint-json',
       },
     });
-    const main = path.join(root, 'src', 'main.ts');
+    const main = path.join(root, 'src', 'main.js');
     fs.writeFileSync(main, `// TODO: an old one\n${fs.readFileSync(main, 'utf8')}`);
     git(root, 'commit', '-qam', 'one old warning: within --max-warnings 1');
     const request = hookRequest(root);
     await startSession(request);
     while (!fs.existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 50));
-    const file = path.join(root, 'src', 'math.ts');
+    const file = path.join(root, 'src', 'math.js');
     fs.appendFileSync(file, '\n// TODO: a new one\n');
     const edit = await runAfterEdit(request, [file]);
     expect(request.session.state.gates.lint.startStatus).to.not.equal('failed');
