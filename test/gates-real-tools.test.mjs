@@ -16,9 +16,8 @@ import {
 } from './fixtures/gates-support.mjs';
 
 /** Detects the repo's gates and runs the named tool; returns the result. */
-async function runDetected(root, toolName, args = {}) {
-  // XDG_CACHE_HOME: what a gate keeps in the user's cache (cargo's builds) stays in the test's.
-  const env = { ...envWithTools(), XDG_CACHE_HOME: makeTempDir('mcp-gates-user-cache-') };
+async function runDetected(root, toolName, args = {}, extraEnv = {}) {
+  const env = { ...envWithTools(), ...extraEnv };
   const tools = createGateTools(detectGates(root).gates, { root, env });
   const tool = tools.find((candidate) => candidate.name === toolName);
   expect(tool, `${toolName} among ${tools.map((t) => t.name)}`).to.not.equal(undefined);
@@ -143,7 +142,10 @@ describe('gates with real tools on fixture repositories', function () {
     });
 
     it('cargo clippy (cargo-json) finds the lints with file and line; a clean crate passes', async () => {
-      const result = await runDetected(copyRepo('rust-dirty'), 'clippy');
+      // XDG_CACHE_HOME: what a gate keeps in the user's cache (cargo's builds) stays the test's
+      // (not for go: its build cache is there too, and an empty one rebuilds the std library).
+      const userCache = { XDG_CACHE_HOME: makeTempDir('mcp-gates-user-cache-') };
+      const result = await runDetected(copyRepo('rust-dirty'), 'clippy', {}, userCache);
       expect(result.isError).to.equal(true);
       expect(located(result)).to.have.members([
         'src/main.rs:3 error unused_variables',
@@ -154,7 +156,7 @@ describe('gates with real tools on fixture repositories', function () {
       // rust-clean commits no Cargo.lock, like many library crates: cargo writes one during
       // the check, and the gate removes it again rather than change the tree.
       const cleanRoot = copyRepo('rust-clean');
-      const clean = await runDetected(cleanRoot, 'clippy');
+      const clean = await runDetected(cleanRoot, 'clippy', {}, userCache);
       expect(clean.isError, clean.text).to.equal(false);
       expect(clean.structuredContent.changedFiles).to.deep.equal([]);
       expect(clean.text).to.include(
