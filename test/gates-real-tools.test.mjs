@@ -262,6 +262,22 @@ describe('gates with real tools on fixture repositories', function () {
       expect(clean.isError, clean.text).to.equal(false);
     });
 
+    it('go vet leaves go.mod alone under GOFLAGS=-mod=mod (google/uuid: it added the missing go line)', async () => {
+      const root = copyRepo('go-clean');
+      const goMod = path.join(root, 'go.mod');
+      fs.writeFileSync(goMod, fs.readFileSync(goMod, 'utf8').replace(/^go .*\n/m, ''));
+      const before = fs.readFileSync(goMod, 'utf8');
+      const result = await runDetected(root, 'vet', {}, { GOFLAGS: '-mod=mod' });
+      expect(result.structuredContent.changedFiles, result.text).to.deep.equal([]);
+      expect(result.isError, result.text).to.equal(false);
+      expect(fs.readFileSync(goMod, 'utf8')).to.equal(before);
+      // A vendoring module keeps its default (vendor): readonly would need the network.
+      fs.mkdirSync(path.join(root, 'vendor'));
+      fs.writeFileSync(path.join(root, 'vendor', 'modules.txt'), '');
+      const vet = detectGates(root).gates.find((gate) => gate.name === 'vet');
+      expect(vet.command).to.deep.equal(['go', 'vet', '-json', './...']);
+    });
+
     it('a module in a subdirectory is a vet gate of its own, run there; gofmt covers both', async () => {
       // `go vet ./...` at the root stops at arc/go.mod: the module's misuse was never seen.
       const root = copyRepo('go-clean');

@@ -1,6 +1,7 @@
 import { goVetParser } from '../parsers/go-vet.js';
 import { gofmtParser } from '../parsers/gofmt.js';
-import type { ToolDescriptor } from './tool.js';
+import path from 'node:path';
+import type { ProjectFacts, ToolDescriptor } from './tool.js';
 
 const GO_HINT =
   'install Go (https://go.dev/dl/; Debian: apt-get install golang-go) and put its bin directory on the PATH the host gives the server';
@@ -10,6 +11,17 @@ function moduleWord(directory: string): string {
   return directory.replace(/\//g, '.').replace(/[^A-Za-z0-9_.-]/g, '_');
 }
 
+/**
+ * `-mod=readonly`, Go's own default since 1.16, said on the command line where it beats a
+ * `GOFLAGS=-mod=mod` of the user's environment: with that, go vet rewrites go.mod (adds
+ * the go line it lacks, tidies requirements) and a check never changes the tree. A module
+ * that vendors is left to its default (vendor): readonly there would go to the network.
+ */
+function readOnlyModules(project: ProjectFacts, directory: string): string[] {
+  const vendored = path.posix.join(directory, 'vendor', 'modules.txt');
+  return project.exists(vendored) ? [] : ['-mod=readonly'];
+}
+
 export const goVet: ToolDescriptor = {
   name: 'go vet',
   programs: ['go'],
@@ -17,12 +29,13 @@ export const goVet: ToolDescriptor = {
   // `./...` stops at a nested module (a go.work does not change that): each module is a
   // gate of its own, run in its directory. -json names each finding's analyzer.
   gates: (project) =>
-    project.directoriesWith('go.mod').map((directory) =>
-      directory === '.'
+    project.directoriesWith('go.mod').map((directory) => {
+      const command = ['go', 'vet', ...readOnlyModules(project, directory), '-json', './...'];
+      return directory === '.'
         ? {
             name: 'vet',
             description: 'go vet over every package of the module',
-            command: ['go', 'vet', '-json', './...'],
+            command,
             fix: null,
             parser: goVetParser.name,
             paths: 'none' as const,
@@ -31,14 +44,14 @@ export const goVet: ToolDescriptor = {
         : {
             name: `vet.${moduleWord(directory)}`.slice(0, 60),
             description: `go vet over every package of the module in ${directory}/`,
-            command: ['go', 'vet', '-json', './...'],
+            command,
             fix: null,
             parser: goVetParser.name,
             paths: 'none' as const,
             cwd: directory,
             source: `${directory}/go.mod`,
-          },
-    ),
+          };
+    }),
   outputs: [{ parser: goVetParser }],
   versionArgs: ['version'],
   warm: { cold: 'native, starts fast' },
