@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ENV_REDIRECTS, toolOfProgram } from '../tools/index.js';
 import { withoutOptions } from '../tools/shared.js';
 import type { ToolDescriptor } from '../tools/tool.js';
-import { makePrivateDirectory, userCacheHome } from './private-directory.js';
+import { makePrivateDirectory, removeStale, userCacheHome } from './private-directory.js';
 
 /**
  * A cold run's private cache directory: every cache a known tool would write under the
@@ -37,9 +37,6 @@ function isUnder(file: string, directory: string): boolean {
   const relative = path.relative(directory, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
-
-/** Kept build directories unused this long are removed when another is taken. */
-const KEPT_STALE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Whether `directory` is in a git work tree (a hook's copy of the start tree is not). */
 function inWorkTree(directory: string): boolean {
@@ -73,18 +70,10 @@ function keptDirectory(
   if (makePrivateDirectory(parent) !== undefined) return undefined;
   const key = createHash('sha256').update(real).digest('hex').slice(0, 24);
   const kept = path.join(parent, `${path.basename(real) || 'root'}-${key}`);
-  const now = Date.now();
-  for (const name of fs.readdirSync(parent)) {
-    const other = path.join(parent, name);
-    try {
-      if (other !== kept && now - fs.lstatSync(other).mtimeMs > KEPT_STALE_MS)
-        fs.rmSync(other, { recursive: true, force: true });
-    } catch {
-      // removed meanwhile by another server
-    }
-  }
+  removeStale(parent, kept);
   try {
-    fs.utimesSync(kept, new Date(now), new Date(now));
+    const now = new Date();
+    fs.utimesSync(kept, now, now);
   } catch {
     // not there yet: cargo makes it (and tags it CACHEDIR.TAG, as it does target/)
   }

@@ -40,3 +40,23 @@ export function makePrivateDirectory(directory: string): string | undefined {
   }
   return notPrivate(directory);
 }
+
+/** What mcp-gates keeps in the user's cache and nothing used for this long is removed. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the entries of `directory` (files or whole directories) untouched for STALE_MS:
+ * trees gone, gates changed, crashed copies. `keep` is spared whatever its age.
+ */
+export function removeStale(directory: string, keep?: string): void {
+  const now = Date.now();
+  for (const name of fs.readdirSync(directory)) {
+    const entry = path.join(directory, name);
+    try {
+      if (entry !== keep && now - fs.lstatSync(entry).mtimeMs > STALE_MS)
+        fs.rmSync(entry, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile (another server's cleanup)
+    }
+  }
+}

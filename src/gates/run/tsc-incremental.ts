@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { installedTypescriptMajor } from '../tsconfig.js';
-import { makePrivateDirectory, userCacheHome } from './private-directory.js';
+import { makePrivateDirectory, removeStale, userCacheHome } from './private-directory.js';
 
 /**
  * TypeScript 7's native compiler kept fast between calls of `serve`: each call runs the
@@ -45,25 +45,9 @@ export function runsNativeTypescript(argv: readonly string[], runDir: string): b
   return program === 'tsc' && installedTypescriptMajor(runDir) >= 7;
 }
 
-/** Kept build info unused this long is removed when a store opens its directory. */
-const STALE_MS = 30 * 24 * 60 * 60 * 1000;
-
 /** Where `serve` keeps TypeScript 7 build info across starts: the user's cache. */
 export function persistentBuildInfoDirectory(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(userCacheHome(env), 'mcp-gates', 'tsbuildinfo');
-}
-
-/** Files in `directory` untouched for STALE_MS (trees gone, gates changed, crashed copies). */
-function removeStale(directory: string): void {
-  const now = Date.now();
-  for (const name of fs.readdirSync(directory)) {
-    const file = path.join(directory, name);
-    try {
-      if (now - fs.lstatSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
-    } catch {
-      // gone meanwhile (another server's cleanup)
-    }
-  }
 }
 
 /** Stores whose temporary directory exists: the server's exit removes them, however it exits. */
